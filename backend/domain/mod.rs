@@ -1,0 +1,1 @@
+//! Pure domain logic: pairing, scoring, tie-breaks, ratings. No I/O.

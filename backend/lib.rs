@@ -1,0 +1,2 @@
+//! The damka service: domain logic, storage, web.
+pub mod domain;
