@@ -1,2 +1,3 @@
-//! The damka service: domain logic, storage, web.
-pub mod domain;
+//! The damka service: storage, use cases and web layer. Pure rules live in `damka-engine`
+//! and pure tournament logic in `damka-domain`.
+pub mod cli;

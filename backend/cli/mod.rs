@@ -1,0 +1,1 @@
+//! Command-line subcommands other than `serve`.

@@ -1,1 +1,0 @@
-//! Pure domain logic: pairing, scoring, tie-breaks, ratings. No I/O.
