@@ -1,1 +1,4 @@
-//! Pure domain logic of damka: pairing, scoring, tie-breaks, ratings, TRF. No I/O.
+//! Pure domain logic of damka: pairing, scoring, tie-breaks, ratings, TRF. No I/O: every
+//! function takes plain structs and returns plain structs, so it is tested with tables of
+//! cases and no database.
+pub mod tournament;

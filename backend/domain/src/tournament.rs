@@ -1,0 +1,216 @@
+//! The shared vocabulary of an event's history: players, what happened to each of them in
+//! each round, and the points each outcome is worth. Pairing, tie-breaks, standings and TRF
+//! import/export all read and write these plain structs.
+
+/// A player's starting number in the event, 1-based (the TRF "start rank").
+pub type StartNo = u32;
+
+/// Points are counted in half-points so that no float ever sums a standing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct HalfPoints(pub u32);
+
+impl HalfPoints {
+    pub const ZERO: HalfPoints = HalfPoints(0);
+    pub const HALF: HalfPoints = HalfPoints(1);
+    pub const ONE: HalfPoints = HalfPoints(2);
+
+    /// Points as a float, for display and for rating formulas only.
+    pub fn as_f64(self) -> f64 {
+        f64::from(self.0) / 2.0
+    }
+}
+
+impl std::ops::Add for HalfPoints {
+    type Output = HalfPoints;
+    fn add(self, rhs: HalfPoints) -> HalfPoints {
+        HalfPoints(self.0 + rhs.0)
+    }
+}
+
+impl std::ops::AddAssign for HalfPoints {
+    fn add_assign(&mut self, rhs: HalfPoints) {
+        self.0 += rhs.0;
+    }
+}
+
+impl std::iter::Sum for HalfPoints {
+    fn sum<I: Iterator<Item = HalfPoints>>(iter: I) -> HalfPoints {
+        iter.fold(HalfPoints::ZERO, |a, b| a + b)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Colour {
+    White,
+    Black,
+}
+
+impl Colour {
+    pub fn opposite(self) -> Colour {
+        match self {
+            Colour::White => Colour::Black,
+            Colour::Black => Colour::White,
+        }
+    }
+}
+
+/// The outcome of a game for one player.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Win,
+    Draw,
+    Loss,
+}
+
+/// The kinds of round without a game against an opponent (TRF codes in brackets).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ByeKind {
+    /// Pairing-allocated bye (`U`): worth `PointSystem::pab`.
+    PairingAllocated,
+    /// Full-point bye granted by the organiser (`F`).
+    FullPoint,
+    /// Requested half-point bye (`H`).
+    HalfPoint,
+    /// Absence or zero-point bye (`Z`, or a blank cell).
+    ZeroPoint,
+}
+
+/// What happened to one player in one round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RoundEntry {
+    /// A game against `opponent`. `rated == false` is the TRF's `W D L`: played, but with
+    /// fewer than one move each, so it scores but does not count as a game over the board
+    /// for tie-breaks such as WON or for ratings.
+    Played {
+        opponent: StartNo,
+        colour: Colour,
+        outcome: Outcome,
+        rated: bool,
+    },
+    /// A game that was not played: the player won (`+`) or lost (`-`) by forfeit. Colour
+    /// is what the pairing had assigned, when the record says it.
+    Forfeit {
+        opponent: StartNo,
+        colour: Option<Colour>,
+        won: bool,
+    },
+    /// A double forfeit (`-` for both, TRF `0000 -` style records or `-/-`): both lose.
+    DoubleForfeit {
+        opponent: StartNo,
+        colour: Option<Colour>,
+    },
+    /// No opponent this round.
+    Bye(ByeKind),
+    /// Not paired and no result recorded (not yet played, or withdrawn).
+    NotPaired,
+}
+
+impl RoundEntry {
+    /// The opponent the pairing assigned, if any (a forfeit still counts as a pairing: the
+    /// two players may not be paired again).
+    pub fn opponent(&self) -> Option<StartNo> {
+        match *self {
+            RoundEntry::Played { opponent, .. }
+            | RoundEntry::Forfeit { opponent, .. }
+            | RoundEntry::DoubleForfeit { opponent, .. } => Some(opponent),
+            RoundEntry::Bye(_) | RoundEntry::NotPaired => None,
+        }
+    }
+
+    /// The colour the player actually played with over the board (forfeits have none for
+    /// colour-history purposes, as in the FIDE rules).
+    pub fn played_colour(&self) -> Option<Colour> {
+        match *self {
+            RoundEntry::Played { colour, .. } => Some(colour),
+            _ => None,
+        }
+    }
+}
+
+/// Points per result. Defaults: FMJD/FIDE 1 - 1/2 - 0, PAB worth a win.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PointSystem {
+    pub win: HalfPoints,
+    pub draw: HalfPoints,
+    pub loss: HalfPoints,
+    pub forfeit_win: HalfPoints,
+    pub forfeit_loss: HalfPoints,
+    pub pab: HalfPoints,
+    pub full_point_bye: HalfPoints,
+    pub half_point_bye: HalfPoints,
+    pub zero_point_bye: HalfPoints,
+}
+
+impl Default for PointSystem {
+    fn default() -> Self {
+        PointSystem {
+            win: HalfPoints::ONE,
+            draw: HalfPoints::HALF,
+            loss: HalfPoints::ZERO,
+            forfeit_win: HalfPoints::ONE,
+            forfeit_loss: HalfPoints::ZERO,
+            pab: HalfPoints::ONE,
+            full_point_bye: HalfPoints::ONE,
+            half_point_bye: HalfPoints::HALF,
+            zero_point_bye: HalfPoints::ZERO,
+        }
+    }
+}
+
+impl PointSystem {
+    /// The points one round entry is worth.
+    pub fn points(&self, entry: &RoundEntry) -> HalfPoints {
+        match *entry {
+            RoundEntry::Played { outcome, .. } => match outcome {
+                Outcome::Win => self.win,
+                Outcome::Draw => self.draw,
+                Outcome::Loss => self.loss,
+            },
+            RoundEntry::Forfeit { won: true, .. } => self.forfeit_win,
+            RoundEntry::Forfeit { won: false, .. } => self.forfeit_loss,
+            RoundEntry::DoubleForfeit { .. } => self.forfeit_loss,
+            RoundEntry::Bye(ByeKind::PairingAllocated) => self.pab,
+            RoundEntry::Bye(ByeKind::FullPoint) => self.full_point_bye,
+            RoundEntry::Bye(ByeKind::HalfPoint) => self.half_point_bye,
+            RoundEntry::Bye(ByeKind::ZeroPoint) | RoundEntry::NotPaired => self.zero_point_bye,
+        }
+    }
+}
+
+/// One entrant of an event.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Player {
+    pub start_no: StartNo,
+    pub name: String,
+    pub rating: Option<u32>,
+    pub sex: Option<char>,
+    pub title: Option<String>,
+    pub federation: Option<String>,
+    pub federation_id: Option<String>,
+    pub birth_date: Option<String>,
+    /// One entry per round played so far (index 0 = round 1).
+    pub rounds: Vec<RoundEntry>,
+}
+
+/// A requested bye or absence for the round about to be paired.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct NextRoundAbsence {
+    pub player: StartNo,
+    pub kind: ByeKind,
+}
+
+/// An event's whole history, as pairing, standings and TRF need it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Tournament {
+    pub name: String,
+    /// Planned number of rounds (TRF `XXR`).
+    pub total_rounds: u32,
+    pub points: PointSystem,
+    /// Colour of the first-ranked player in round 1 (TRF `XXC`); White when unset.
+    pub first_colour: Option<Colour>,
+    pub players: Vec<Player>,
+    /// Pairs that must never be paired (TRF `XXP`), as if they had already met.
+    pub forbidden_pairs: Vec<(StartNo, StartNo)>,
+    /// Players who will not be paired in the next round and what they get for it.
+    pub next_round_absences: Vec<NextRoundAbsence>,
+}
