@@ -1,0 +1,424 @@
+//! Bitboard move generation, generic over the preset (see `preset.rs`) and the side to move.
+//!
+//! Captured pieces stay on the board until the sequence ends, so during a capture search they
+//! still block (they are neither empty nor capturable again: the Turkish strike rule). The
+//! square the capturing piece started from counts as empty, because it has left it.
+
+use crate::geometry::{Geometry, is_forward, opposite, step};
+use crate::preset::{MidCapturePromotion, Preset};
+use crate::square::bits;
+
+/// Where the pieces stand, in the layout of `geometry.rs`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct Bitboards {
+    pub white: u64,
+    pub black: u64,
+    pub kings: u64,
+}
+
+impl Bitboards {
+    #[inline(always)]
+    pub fn side(&self, white: bool) -> u64 {
+        if white { self.white } else { self.black }
+    }
+}
+
+/// A move as the generator sees it: bits, not squares, and no path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RawMove {
+    pub from: u8,
+    pub to: u8,
+    pub promotes: bool,
+    pub captured: u64,
+}
+
+/// Longest possible path: one landing square per captured piece (at most 20 on 10x10).
+pub(crate) const MAX_PATH: usize = 24;
+
+/// Receives each complete capture sequence.
+pub(crate) trait CaptureSink {
+    fn push(&mut self, from: u32, to: u32, captured: u64, promotes: bool, path: &[u8]);
+}
+
+/// Collects captures as [`RawMove`]s, applying the maximum rule (if asked) and dropping
+/// duplicates (same from, to, captured set and promotion: the same resulting position).
+pub(crate) struct RawCaptures<'a> {
+    pub list: &'a mut Vec<RawMove>,
+    pub maximum: bool,
+    pub best: u32,
+}
+
+impl CaptureSink for RawCaptures<'_> {
+    #[inline]
+    fn push(&mut self, from: u32, to: u32, captured: u64, promotes: bool, _path: &[u8]) {
+        let count = captured.count_ones();
+        if self.maximum {
+            if count < self.best {
+                return;
+            }
+            if count > self.best {
+                self.best = count;
+                self.list.clear();
+            }
+        }
+        let mv = RawMove {
+            from: from as u8,
+            to: to as u8,
+            promotes,
+            captured,
+        };
+        // One capture cannot be reached by two different paths, so only longer ones are checked.
+        if count >= 2 && self.list.contains(&mv) {
+            return;
+        }
+        self.list.push(mv);
+    }
+}
+
+/// Shift distance of a direction (for turning a target bit back into its origin bit).
+#[inline(always)]
+fn distance<G: Geometry>(dir: usize) -> u32 {
+    if dir & 1 == 0 { G::PER_ROW } else { G::PER_ROW + 1 }
+}
+
+#[inline(always)]
+fn empty_squares<P: Preset>(b: &Bitboards) -> u64 {
+    !(b.white | b.black) & P::Board::MASK
+}
+
+#[inline(always)]
+fn promotion_row<P: Preset, const WHITE: bool>() -> u64 {
+    if WHITE {
+        P::Board::TOP_ROW
+    } else {
+        P::Board::BOTTOM_ROW
+    }
+}
+
+#[inline(always)]
+fn men_capture_in<P: Preset, const WHITE: bool>(dir: usize) -> bool {
+    P::MEN_CAPTURE_BACKWARDS || is_forward(WHITE, dir)
+}
+
+/// Whether the side to move has any capture (a cheap test before any sequence is built).
+#[inline]
+pub(crate) fn has_capture<P: Preset, const WHITE: bool>(b: &Bitboards) -> bool {
+    capturers::<P, WHITE>(b) != 0
+}
+
+/// The pieces of the side to move that can start a capture.
+pub(crate) fn capturers<P: Preset, const WHITE: bool>(b: &Bitboards) -> u64 {
+    let us = b.side(WHITE);
+    let them = b.side(!WHITE);
+    let empty = empty_squares::<P>(b);
+    let men = us & !b.kings;
+    let kings = us & b.kings;
+    let mut found = 0;
+    for dir in 0..4 {
+        let back = opposite(dir);
+        // Enemy pieces with an empty square behind them, seen from direction `dir`.
+        let targets = them & step::<P::Board>(empty, back);
+        if men_capture_in::<P, WHITE>(dir) {
+            found |= men & step::<P::Board>(targets, back);
+        }
+        if kings != 0 {
+            if P::FLYING_KINGS {
+                // Slide back from the targets over empty squares to find the kings behind them.
+                let mut ray = step::<P::Board>(targets, back);
+                while ray != 0 {
+                    found |= ray & kings;
+                    ray = step::<P::Board>(ray & empty, back);
+                }
+            } else {
+                found |= kings & step::<P::Board>(targets, back);
+            }
+        }
+    }
+    found
+}
+
+/// Number of quiet moves, counted without building them (bulk perft).
+#[inline]
+pub(crate) fn count_quiets<P: Preset, const WHITE: bool>(b: &Bitboards) -> u64 {
+    let us = b.side(WHITE);
+    let empty = empty_squares::<P>(b);
+    let men = us & !b.kings;
+    let kings = us & b.kings;
+    let (left, right) = if WHITE { (2, 3) } else { (0, 1) };
+    let mut count = u64::from((step::<P::Board>(men, left) & empty).count_ones())
+        + u64::from((step::<P::Board>(men, right) & empty).count_ones());
+    if kings != 0 {
+        for dir in 0..4 {
+            let mut reach = step::<P::Board>(kings, dir) & empty;
+            if P::FLYING_KINGS {
+                // All kings slide together; shifting never merges two bits.
+                while reach != 0 {
+                    count += u64::from(reach.count_ones());
+                    reach = step::<P::Board>(reach, dir) & empty;
+                }
+            } else {
+                count += u64::from(reach.count_ones());
+            }
+        }
+    }
+    count
+}
+
+/// Appends every quiet (non-capturing) move.
+pub(crate) fn generate_quiets<P: Preset, const WHITE: bool>(b: &Bitboards, out: &mut Vec<RawMove>) {
+    let us = b.side(WHITE);
+    let empty = empty_squares::<P>(b);
+    let men = us & !b.kings;
+    let kings = us & b.kings;
+    let promotion = promotion_row::<P, WHITE>();
+    for dir in 0..4 {
+        if !is_forward(WHITE, dir) {
+            continue;
+        }
+        let shift = distance::<P::Board>(dir);
+        for to in bits(step::<P::Board>(men, dir) & empty) {
+            let from = if dir < 2 { to - shift } else { to + shift };
+            out.push(RawMove {
+                from: from as u8,
+                to: to as u8,
+                promotes: promotion & (1u64 << to) != 0,
+                captured: 0,
+            });
+        }
+    }
+    for from in bits(kings) {
+        for dir in 0..4 {
+            let mut reach = step::<P::Board>(1u64 << from, dir) & empty;
+            while reach != 0 {
+                out.push(RawMove {
+                    from: from as u8,
+                    to: reach.trailing_zeros() as u8,
+                    promotes: false,
+                    captured: 0,
+                });
+                if !P::FLYING_KINGS {
+                    break;
+                }
+                reach = step::<P::Board>(reach, dir) & empty;
+            }
+        }
+    }
+}
+
+/// Depth-first search of the capture sequences of one piece.
+struct CaptureSearch<'s, S> {
+    them: u64,
+    /// Empty squares, including the square the capturing piece left.
+    empty: u64,
+    promotion: u64,
+    from: u32,
+    /// A man crowned during this sequence (russian).
+    promoted: bool,
+    path: [u8; MAX_PATH],
+    depth: usize,
+    sink: &'s mut S,
+}
+
+impl<S: CaptureSink> CaptureSearch<'_, S> {
+    #[inline(always)]
+    fn enter(&mut self, square: u64) {
+        self.path[self.depth] = square.trailing_zeros() as u8;
+        self.depth += 1;
+    }
+
+    #[inline(always)]
+    fn emit(&mut self, to: u64, captured: u64, promotes: bool) {
+        self.sink.push(
+            self.from,
+            to.trailing_zeros(),
+            captured,
+            promotes,
+            &self.path[..self.depth],
+        );
+    }
+
+    /// Captures of a man standing on `at`; returns whether it could capture at all.
+    fn man<P: Preset, const WHITE: bool>(&mut self, at: u64, captured: u64) -> bool {
+        let mut found = false;
+        for dir in 0..4 {
+            if !men_capture_in::<P, WHITE>(dir) {
+                continue;
+            }
+            let victim = step::<P::Board>(at, dir) & self.them & !captured;
+            if victim == 0 {
+                continue;
+            }
+            let land = step::<P::Board>(victim, dir) & self.empty;
+            if land == 0 {
+                continue;
+            }
+            found = true;
+            let taken = captured | victim;
+            self.enter(land);
+            if land & self.promotion != 0 {
+                match P::PROMOTION {
+                    MidCapturePromotion::EndsMove => self.emit(land, taken, true),
+                    MidCapturePromotion::ContinuesAsKing => {
+                        self.promoted = true;
+                        if !self.king::<P>(land, taken, dir) {
+                            self.emit(land, taken, true);
+                        }
+                        self.promoted = false;
+                    }
+                    MidCapturePromotion::OnlyAtEnd => {
+                        if !self.man::<P, WHITE>(land, taken) {
+                            self.emit(land, taken, true);
+                        }
+                    }
+                }
+            } else if !self.man::<P, WHITE>(land, taken) {
+                self.emit(land, taken, false);
+            }
+            self.depth -= 1;
+        }
+        found
+    }
+
+    /// Captures of a king on `at` that arrived moving in direction `came` (4: none).
+    fn king<P: Preset>(&mut self, at: u64, captured: u64, came: usize) -> bool {
+        if !P::FLYING_KINGS {
+            return self.short_king::<P>(at, captured);
+        }
+        let mut found = false;
+        for dir in 0..4 {
+            // Going back would meet the piece just taken, which still blocks.
+            if came < 4 && dir == opposite(came) {
+                continue;
+            }
+            let mut ray = step::<P::Board>(at, dir);
+            while ray & self.empty != 0 {
+                ray = step::<P::Board>(ray, dir);
+            }
+            let victim = ray & self.them & !captured;
+            if victim == 0 {
+                continue;
+            }
+            let first_landing = step::<P::Board>(victim, dir) & self.empty;
+            if first_landing == 0 {
+                continue;
+            }
+            found = true;
+            let taken = captured | victim;
+            // It must land where the capture can continue, if there is such a square.
+            let mut continued = false;
+            let mut land = first_landing;
+            while land != 0 {
+                self.enter(land);
+                continued |= self.king::<P>(land, taken, dir);
+                self.depth -= 1;
+                land = step::<P::Board>(land, dir) & self.empty;
+            }
+            if !continued {
+                let promotes = self.promoted;
+                let mut land = first_landing;
+                while land != 0 {
+                    self.enter(land);
+                    self.emit(land, taken, promotes);
+                    self.depth -= 1;
+                    land = step::<P::Board>(land, dir) & self.empty;
+                }
+            }
+        }
+        found
+    }
+
+    /// Captures of a king that moves one square (english).
+    fn short_king<P: Preset>(&mut self, at: u64, captured: u64) -> bool {
+        let mut found = false;
+        for dir in 0..4 {
+            let victim = step::<P::Board>(at, dir) & self.them & !captured;
+            if victim == 0 {
+                continue;
+            }
+            let land = step::<P::Board>(victim, dir) & self.empty;
+            if land == 0 {
+                continue;
+            }
+            found = true;
+            let taken = captured | victim;
+            self.enter(land);
+            if !self.short_king::<P>(land, taken) {
+                self.emit(land, taken, false);
+            }
+            self.depth -= 1;
+        }
+        found
+    }
+}
+
+/// Sends every complete capture sequence of the side to move to `sink`.
+pub(crate) fn generate_captures<P: Preset, const WHITE: bool, S: CaptureSink>(
+    b: &Bitboards,
+    sink: &mut S,
+) {
+    let starters = capturers::<P, WHITE>(b);
+    if starters == 0 {
+        return;
+    }
+    let empty = empty_squares::<P>(b);
+    let mut search = CaptureSearch {
+        them: b.side(!WHITE),
+        empty,
+        promotion: promotion_row::<P, WHITE>(),
+        from: 0,
+        promoted: false,
+        path: [0; MAX_PATH],
+        depth: 0,
+        sink,
+    };
+    for from in bits(starters) {
+        let at = 1u64 << from;
+        search.from = from;
+        search.empty = empty | at;
+        search.depth = 0;
+        if b.kings & at != 0 {
+            search.king::<P>(at, 0, 4);
+        } else {
+            search.man::<P, WHITE>(at, 0);
+        }
+    }
+}
+
+/// The position after `mv` (the side to move is not part of [`Bitboards`]).
+#[inline(always)]
+pub(crate) fn apply(b: &Bitboards, mv: &RawMove, white: bool) -> Bitboards {
+    let from = 1u64 << mv.from;
+    let to = 1u64 << mv.to;
+    let mut next = *b;
+    if white {
+        next.white = (next.white & !from) | to;
+        next.black &= !mv.captured;
+    } else {
+        next.black = (next.black & !from) | to;
+        next.white &= !mv.captured;
+    }
+    next.kings &= !mv.captured;
+    if b.kings & from != 0 || mv.promotes {
+        next.kings = (next.kings & !from) | to;
+    }
+    next
+}
+
+/// Every legal move of the side to move, as raw moves (captures first).
+pub(crate) fn legal_raw<P: Preset, const WHITE: bool>(
+    b: &Bitboards,
+    mandatory: bool,
+    maximum: bool,
+    out: &mut Vec<RawMove>,
+) {
+    out.clear();
+    let mut sink = RawCaptures {
+        list: out,
+        maximum,
+        best: 0,
+    };
+    generate_captures::<P, WHITE, _>(b, &mut sink);
+    if out.is_empty() || !mandatory {
+        generate_quiets::<P, WHITE>(b, out);
+    }
+}

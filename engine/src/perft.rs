@@ -1,0 +1,92 @@
+//! Perft: the number of leaf positions after every legal sequence of `depth` plies.
+//!
+//! "Bulk" counting: at the last ply quiet moves are counted with popcounts and never built;
+//! only captures are enumerated (they need de-duplication and, under the maximum rule, the
+//! longest sequences).
+
+use crate::movegen::{self, Bitboards, RawCaptures, RawMove};
+use crate::position::{Move, Position};
+use crate::preset::{Preset, with_preset};
+use crate::rules::{CaptureChoice, Color};
+
+#[derive(Clone, Copy)]
+struct Options {
+    mandatory: bool,
+    maximum: bool,
+}
+
+fn options(pos: &Position) -> Options {
+    Options {
+        mandatory: pos.rules().mandatory_capture,
+        maximum: pos.rules().capture_choice == CaptureChoice::Maximum,
+    }
+}
+
+/// Perft of a position.
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let opts = options(pos);
+    let mut lists: Vec<Vec<RawMove>> = (0..depth).map(|_| Vec::with_capacity(64)).collect();
+    let white = pos.side_to_move() == Color::White;
+    with_preset!(pos.variant(), P => {
+        if white {
+            node::<P, true>(pos.boards(), depth, opts, &mut lists)
+        } else {
+            node::<P, false>(pos.boards(), depth, opts, &mut lists)
+        }
+    })
+}
+
+/// Perft of each legal move's resulting position (`depth - 1` plies after the move).
+pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
+    pos.legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let count = perft(&pos.play_unchecked(&mv), depth.saturating_sub(1));
+            (mv, count)
+        })
+        .collect()
+}
+
+fn node<P: Preset, const WHITE: bool>(
+    b: &Bitboards,
+    depth: u32,
+    opts: Options,
+    lists: &mut [Vec<RawMove>],
+) -> u64 {
+    let Some((list, deeper)) = lists.split_first_mut() else {
+        return 1;
+    };
+    if depth == 1 {
+        let quiet = movegen::count_quiets::<P, WHITE>(b);
+        if !movegen::has_capture::<P, WHITE>(b) {
+            return quiet;
+        }
+        list.clear();
+        let mut sink = RawCaptures {
+            list,
+            maximum: opts.maximum,
+            best: 0,
+        };
+        movegen::generate_captures::<P, WHITE, _>(b, &mut sink);
+        let captures = list.len() as u64;
+        return if opts.mandatory {
+            captures
+        } else {
+            captures + quiet
+        };
+    }
+    movegen::legal_raw::<P, WHITE>(b, opts.mandatory, opts.maximum, list);
+    let mut total = 0;
+    for mv in list.iter() {
+        let next = movegen::apply(b, mv, WHITE);
+        total += if WHITE {
+            node::<P, false>(&next, depth - 1, opts, deeper)
+        } else {
+            node::<P, true>(&next, depth - 1, opts, deeper)
+        };
+    }
+    total
+}
