@@ -1,4 +1,7 @@
 //! Pure domain logic of damka: pairing, scoring, tie-breaks, ratings, TRF. No I/O: every
 //! function takes plain structs and returns plain structs, so it is tested with tables of
 //! cases and no database.
+pub mod berger;
+pub mod standings;
+pub mod tiebreak;
 pub mod tournament;
