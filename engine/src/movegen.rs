@@ -78,7 +78,11 @@ impl CaptureSink for RawCaptures<'_> {
 /// Shift distance of a direction (for turning a target bit back into its origin bit).
 #[inline(always)]
 fn distance<G: Geometry>(dir: usize) -> u32 {
-    if dir & 1 == 0 { G::PER_ROW } else { G::PER_ROW + 1 }
+    if dir & 1 == 0 {
+        G::PER_ROW
+    } else {
+        G::PER_ROW + 1
+    }
 }
 
 #[inline(always)]

@@ -12,7 +12,9 @@ pub struct Square(u8);
 impl Square {
     /// The square with PDN number `number`, if the board has it.
     pub fn new(number: u8, size: BoardSize) -> Option<Square> {
-        (1..=size.squares()).contains(&number).then_some(Square(number))
+        (1..=size.squares())
+            .contains(&number)
+            .then_some(Square(number))
     }
 
     pub(crate) fn from_index(index: u32) -> Square {
@@ -50,7 +52,11 @@ impl Square {
         let index = self.0 - 1;
         let row = index / per_row;
         let in_row = index % per_row;
-        let col = if row % 2 == 0 { 2 * in_row + 1 } else { 2 * in_row };
+        let col = if row % 2 == 0 {
+            2 * in_row + 1
+        } else {
+            2 * in_row
+        };
         (row, col)
     }
 
@@ -130,18 +136,42 @@ mod tests {
     fn numbering_matches_the_rules() {
         let eight = BoardSize::Eight;
         let ten = BoardSize::Ten;
-        assert_eq!(Square::new(1, eight).map(|s| s.algebraic(eight)), Some("b8".into()));
-        assert_eq!(Square::new(29, eight).map(|s| s.algebraic(eight)), Some("a1".into()));
-        assert_eq!(Square::new(32, eight).map(|s| s.algebraic(eight)), Some("g1".into()));
-        assert_eq!(Square::new(1, ten).map(|s| s.algebraic(ten)), Some("b10".into()));
-        assert_eq!(Square::new(46, ten).map(|s| s.algebraic(ten)), Some("a1".into()));
+        assert_eq!(
+            Square::new(1, eight).map(|s| s.algebraic(eight)),
+            Some("b8".into())
+        );
+        assert_eq!(
+            Square::new(29, eight).map(|s| s.algebraic(eight)),
+            Some("a1".into())
+        );
+        assert_eq!(
+            Square::new(32, eight).map(|s| s.algebraic(eight)),
+            Some("g1".into())
+        );
+        assert_eq!(
+            Square::new(1, ten).map(|s| s.algebraic(ten)),
+            Some("b10".into())
+        );
+        assert_eq!(
+            Square::new(46, ten).map(|s| s.algebraic(ten)),
+            Some("a1".into())
+        );
         assert_eq!(Square::new(33, eight), None);
-        assert_eq!(Square::parse("c3", eight, true).map(|s| s.number()), Some(22));
-        assert_eq!(Square::parse("h8", eight, true).map(|s| s.number()), Some(4));
+        assert_eq!(
+            Square::parse("c3", eight, true).map(|s| s.number()),
+            Some(22)
+        );
+        assert_eq!(
+            Square::parse("h8", eight, true).map(|s| s.number()),
+            Some(4)
+        );
         assert_eq!(Square::parse("a2", eight, true), None, "light square");
         assert_eq!(Square::parse("i1", eight, true), None);
         assert_eq!(Square::parse("c03", eight, true), None);
-        assert_eq!(Square::parse("50", ten, false).map(|s| s.number()), Some(50));
+        assert_eq!(
+            Square::parse("50", ten, false).map(|s| s.number()),
+            Some(50)
+        );
         assert_eq!(Square::parse("51", ten, false), None);
         assert_eq!(Square::parse("07", ten, false), None);
     }
