@@ -11,9 +11,7 @@ mod common;
 
 use common::fixture;
 use damka_domain::standings::{StandingsOptions, compute_standings};
-use damka_domain::tiebreak::{
-    Context, EventKind, TieBreakOptions, parse_tiebreak_list, unplayed,
-};
+use damka_domain::tiebreak::{Context, EventKind, TieBreakOptions, parse_tiebreak_list, unplayed};
 use damka_domain::tournament::{HalfPoints, Tournament};
 
 /// Compares standings with a TieBreakServer table: `rank sno points tb...` per line

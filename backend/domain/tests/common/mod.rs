@@ -3,9 +3,7 @@
 //! module so that the tie-break tests do not depend on it.
 #![allow(dead_code)]
 
-use damka_domain::tournament::{
-    ByeKind, Colour, Outcome, Player, RoundEntry, Tournament,
-};
+use damka_domain::tournament::{ByeKind, Colour, Outcome, Player, RoundEntry, Tournament};
 
 fn col(line: &str, from: usize, to: usize) -> &str {
     // 1-based inclusive columns; short lines give "".
@@ -33,9 +31,17 @@ fn cell(line: &str, start: usize) -> RoundEntry {
         "W" => played(Outcome::Win, false),
         "D" => played(Outcome::Draw, false),
         "L" => played(Outcome::Loss, false),
-        "+" => RoundEntry::Forfeit { opponent: opp, colour, won: true },
+        "+" => RoundEntry::Forfeit {
+            opponent: opp,
+            colour,
+            won: true,
+        },
         "-" if opp == 0 => RoundEntry::Bye(ByeKind::ZeroPoint),
-        "-" => RoundEntry::Forfeit { opponent: opp, colour, won: false },
+        "-" => RoundEntry::Forfeit {
+            opponent: opp,
+            colour,
+            won: false,
+        },
         "U" => RoundEntry::Bye(ByeKind::PairingAllocated),
         "F" => RoundEntry::Bye(ByeKind::FullPoint),
         "H" => RoundEntry::Bye(ByeKind::HalfPoint),
@@ -73,7 +79,12 @@ pub fn read_trf(text: &str) -> Tournament {
     let snapshot = t.clone();
     for p in &mut t.players {
         for (r, e) in p.rounds.iter_mut().enumerate() {
-            if let RoundEntry::Forfeit { opponent, colour, won: false } = *e {
+            if let RoundEntry::Forfeit {
+                opponent,
+                colour,
+                won: false,
+            } = *e
+            {
                 let other = snapshot
                     .players
                     .iter()
