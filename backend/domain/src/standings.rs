@@ -331,10 +331,10 @@ pub fn crosstable(t: &Tournament, standings: &Standings) -> Result<Crosstable, S
         ];
         if !versus.is_empty() {
             for c in &cells {
-                if let Some(j) = c.opponent.and_then(|o| ctx.index_of(o)) {
-                    if let Some(slot) = versus.get_mut(row_of[j]) {
-                        slot.push(c.clone());
-                    }
+                if let Some(j) = c.opponent.and_then(|o| ctx.index_of(o))
+                    && let Some(slot) = versus.get_mut(row_of[j])
+                {
+                    slot.push(c.clone());
                 }
             }
         }

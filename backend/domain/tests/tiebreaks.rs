@@ -128,8 +128,8 @@ fn adjusted_scores_follow_article_16_3() {
 /// R1 1-4 1-0, 2-5 1-0, 3-6 1-0; R2 1-2 ½, 3-4 1-0, 5-6 0-1; R3 1-3 1-0, 2-6 1-0, 4-5 ½;
 /// R4 1 zero-point bye, 3-2 ½, 4-6 1-0, 5 PAB.
 /// - For 1's opponents the trailing bye counts as a draw: adjusted 1 = 3 (own score 2.5).
-/// - 1's own bye: dummy min(2.5, ½ x 4 = 2) = 2 (the 2026 cap bites) -> BH 1.5 + 3 + 2.5
-///   + 2 = 9; Cut-1 drops the VUR (2), not the lowest opponent (1.5) -> 7; SB 1.5 + 1.5 +
+/// - 1's own bye: dummy min(2.5, ½ x 4 = 2) = 2 (the 2026 cap bites) -> BH 1.5 + 3 +
+///   2.5 + 2 = 9; Cut-1 drops the VUR (2), not the lowest opponent (1.5) -> 7; SB 1.5 + 1.5 +
 ///   2.5 + 0 = 5.5.
 /// - 2: 1.5 + 3 + 1 + 2.5 = 8 (opponent 1 counts 3, not 2.5), Cut-1 7, SB 1.5 + 1.5 + 1 +
 ///   1.25 = 5.25. 3: 1 + 1.5 + 3 + 3 = 8.5, Cut-1 7.5, SB 1 + 1.5 + 0 + 1.5 = 4.

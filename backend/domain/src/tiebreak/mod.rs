@@ -215,12 +215,11 @@ impl EventKind {
         let mut met = vec![0u16; n * n];
         for (i, p) in t.players.iter().enumerate() {
             for e in &p.rounds {
-                if let Some(o) = e.opponent() {
-                    if let Some(&j) = index.get(o as usize) {
-                        if j != usize::MAX {
-                            met[i * n + j] = met[i * n + j].saturating_add(1);
-                        }
-                    }
+                if let Some(o) = e.opponent()
+                    && let Some(&j) = index.get(o as usize)
+                    && j != usize::MAX
+                {
+                    met[i * n + j] = met[i * n + j].saturating_add(1);
                 }
             }
         }
