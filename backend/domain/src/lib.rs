@@ -2,6 +2,8 @@
 //! function takes plain structs and returns plain structs, so it is tested with tables of
 //! cases and no database.
 pub mod berger;
+pub mod dutch;
 pub mod standings;
 pub mod tiebreak;
 pub mod tournament;
+pub mod trf;

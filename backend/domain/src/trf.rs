@@ -1,0 +1,740 @@
+//! FIDE Tournament Report File (TRF-16, with the TRF-2026 / bbpPairings extensions) reading
+//! and writing.
+//!
+//! Reading produces the shared [`Tournament`] model. Records understood: `012` (name),
+//! `XXR`/`142` (number of rounds), `XXC`/`152` (colour of the first player in round 1),
+//! `162` (points per result), `XXP` (forbidden pairs), `BBW BBD BBL BBZ BBF BBU` (bbpPairings'
+//! point records) and `001` player lines. Other records are ignored. A player's cell in the
+//! column after the last paired round holding `0000 - H`, `0000 - Z` or `0000 - F` is a
+//! requested bye or absence for the round about to be paired.
+//!
+//! Errors name the 1-based line and column.
+
+use crate::tournament::{
+    ByeKind, Colour, HalfPoints, NextRoundAbsence, Outcome, Player, PointSystem, RoundEntry,
+    StartNo, Tournament,
+};
+use std::fmt::Write as _;
+
+/// A TRF that could not be read: where and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("TRF line {line}, column {column}: {message}")]
+pub struct TrfError {
+    /// 1-based line number (0 when the problem concerns the whole file).
+    pub line: usize,
+    /// 1-based column (0 when the problem concerns the whole line).
+    pub column: usize,
+    pub message: String,
+}
+
+fn err(line: usize, column: usize, message: impl Into<String>) -> TrfError {
+    TrfError {
+        line,
+        column,
+        message: message.into(),
+    }
+}
+
+/// One raw round cell as read, before deciding whether it belongs to the history or is a
+/// request for the next round.
+#[derive(Debug, Clone, Copy)]
+struct Cell {
+    entry: RoundEntry,
+    /// The player took part in the pairing of that round (paired, forfeit, or PAB).
+    participated: bool,
+}
+
+fn slice(chars: &[char], from: usize, to: usize) -> String {
+    let to = to.min(chars.len());
+    if from >= to {
+        return String::new();
+    }
+    chars[from..to].iter().collect()
+}
+
+fn opt_field(chars: &[char], from: usize, to: usize) -> Option<String> {
+    let s = slice(chars, from, to);
+    let t = s.trim();
+    if t.is_empty() {
+        None
+    } else {
+        Some(t.to_string())
+    }
+}
+
+/// Parses a score such as `11.5`, `1`, `0.5` into half-points.
+fn parse_points(text: &str) -> Option<HalfPoints> {
+    let t = text.trim();
+    if t.is_empty() {
+        return None;
+    }
+    let (int_part, frac_part) = match t.split_once('.') {
+        Some((a, b)) => (a, b),
+        None => (t, ""),
+    };
+    let int: u32 = if int_part.is_empty() {
+        0
+    } else {
+        int_part.parse().ok()?
+    };
+    if !frac_part.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let frac = frac_part.trim_end_matches('0');
+    let half = match frac {
+        "" => 0,
+        "5" => 1,
+        _ => return None,
+    };
+    int.checked_mul(2)?.checked_add(half).map(HalfPoints)
+}
+
+fn format_points(p: HalfPoints) -> String {
+    format!("{}.{}", p.0 / 2, if p.0 % 2 == 1 { 5 } else { 0 })
+}
+
+fn parse_start_no(text: &str, line: usize, column: usize) -> Result<StartNo, TrfError> {
+    let t = text.trim();
+    t.parse::<StartNo>()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| err(line, column, format!("invalid player number {t:?}")))
+}
+
+fn parse_cell(
+    cell: &[char],
+    own: StartNo,
+    line: usize,
+    column: usize,
+) -> Result<Option<Cell>, TrfError> {
+    // cell holds 8 characters: opponent (4), space, colour, space, result.
+    let opp_text: String = cell[0..4].iter().collect();
+    let colour_char = cell[5];
+    let result_char = cell[7].to_ascii_uppercase();
+    if opp_text.trim().is_empty() && colour_char == ' ' && result_char == ' ' {
+        return Ok(None);
+    }
+    let opponent = if opp_text.trim().is_empty() || opp_text == "0000" {
+        None
+    } else {
+        let n = parse_start_no(&opp_text, line, column)?;
+        if n == own {
+            return Err(err(line, column, "a player cannot be paired with himself"));
+        }
+        Some(n)
+    };
+    let colour = match colour_char {
+        'w' | 'W' => Some(Colour::White),
+        'b' | 'B' => Some(Colour::Black),
+        '-' | ' ' => None,
+        c => {
+            return Err(err(
+                line,
+                column + 5,
+                format!("invalid colour {c:?} (expected w, b or -)"),
+            ));
+        }
+    };
+    let bad_result = || err(line, column + 7, format!("invalid result {:?}", cell[7]));
+    let cell = match opponent {
+        Some(opponent) => match result_char {
+            '1' | '=' | '0' | 'W' | 'D' | 'L' => {
+                let colour = colour.ok_or_else(|| {
+                    err(line, column + 5, "a played game needs a colour (w or b)")
+                })?;
+                let outcome = match result_char {
+                    '1' | 'W' => Outcome::Win,
+                    '=' | 'D' => Outcome::Draw,
+                    _ => Outcome::Loss,
+                };
+                Cell {
+                    entry: RoundEntry::Played {
+                        opponent,
+                        colour,
+                        outcome,
+                        rated: matches!(result_char, '1' | '=' | '0'),
+                    },
+                    participated: true,
+                }
+            }
+            '+' => Cell {
+                entry: RoundEntry::Forfeit {
+                    opponent,
+                    colour,
+                    won: true,
+                },
+                participated: true,
+            },
+            '-' => Cell {
+                entry: RoundEntry::Forfeit {
+                    opponent,
+                    colour,
+                    won: false,
+                },
+                participated: true,
+            },
+            _ => return Err(bad_result()),
+        },
+        None => {
+            if colour.is_some() {
+                return Err(err(line, column + 5, "a bye cannot have a colour"));
+            }
+            match result_char {
+                'U' | '+' => Cell {
+                    entry: RoundEntry::Bye(ByeKind::PairingAllocated),
+                    participated: true,
+                },
+                'F' => Cell {
+                    entry: RoundEntry::Bye(ByeKind::FullPoint),
+                    participated: false,
+                },
+                'H' | '=' => Cell {
+                    entry: RoundEntry::Bye(ByeKind::HalfPoint),
+                    participated: false,
+                },
+                'Z' | '-' | ' ' => Cell {
+                    entry: RoundEntry::Bye(ByeKind::ZeroPoint),
+                    participated: false,
+                },
+                _ => return Err(bad_result()),
+            }
+        }
+    };
+    Ok(Some(cell))
+}
+
+struct RawPlayer {
+    player: Player,
+    cells: Vec<Option<Cell>>,
+    line: usize,
+}
+
+fn parse_player_line(chars: &[char], line: usize) -> Result<RawPlayer, TrfError> {
+    if chars.len() < 8 {
+        return Err(err(
+            line,
+            5,
+            "player line too short: no start rank in columns 5-8",
+        ));
+    }
+    let start_no = parse_start_no(&slice(chars, 4, 8), line, 5)?;
+    let rating = match opt_field(chars, 48, 52) {
+        None => None,
+        Some(t) => Some(
+            t.parse::<u32>()
+                .map_err(|_| err(line, 49, format!("invalid rating {t:?}")))?,
+        ),
+    }
+    .filter(|r| *r > 0);
+    if let Some(t) = opt_field(chars, 80, 84)
+        && parse_points(&t).is_none()
+    {
+        return Err(err(line, 81, format!("invalid points {t:?}")));
+    }
+    let mut cells = Vec::new();
+    let mut start = 91;
+    while start + 8 <= chars.len() {
+        let cell = parse_cell(&chars[start..start + 8], start_no, line, start + 1)?;
+        cells.push(cell);
+        // The two separating characters must be blank.
+        for (k, c) in chars.iter().enumerate().skip(start + 8).take(2) {
+            if *c != ' ' {
+                return Err(err(line, k + 1, "unexpected character between round cells"));
+            }
+        }
+        start += 10;
+    }
+    if start < chars.len() && chars[start..].iter().any(|c| *c != ' ') {
+        return Err(err(line, start + 1, "incomplete round cell"));
+    }
+    while matches!(cells.last(), Some(None)) {
+        cells.pop();
+    }
+    Ok(RawPlayer {
+        player: Player {
+            start_no,
+            name: opt_field(chars, 14, 47).unwrap_or_default(),
+            rating,
+            sex: chars.get(9).copied().filter(|c| *c != ' '),
+            title: opt_field(chars, 10, 13),
+            federation: opt_field(chars, 53, 56),
+            federation_id: opt_field(chars, 57, 68),
+            birth_date: opt_field(chars, 69, 79),
+            rounds: Vec::new(),
+        },
+        cells,
+        line,
+    })
+}
+
+fn parse_162(
+    chars: &[char],
+    line: usize,
+    points: &mut PointSystem,
+    pab_set: &mut bool,
+) -> Result<(), TrfError> {
+    // Groups of 9 characters starting at column 6: code, then a 4-character score.
+    let mut start = 5;
+    while start + 5 <= chars.len() {
+        let code = chars[start];
+        let value_text = slice(chars, start + 1, start + 5);
+        let value = parse_points(&value_text).ok_or_else(|| {
+            err(
+                line,
+                start + 2,
+                format!("invalid score {:?} (half-points only)", value_text.trim()),
+            )
+        })?;
+        match code {
+            'W' => {
+                points.win = value;
+                points.forfeit_win = value;
+                points.full_point_bye = value;
+                if !*pab_set {
+                    points.pab = value;
+                }
+            }
+            'D' => {
+                points.draw = value;
+                points.half_point_bye = value;
+            }
+            'L' => points.loss = value,
+            'Z' => {
+                points.zero_point_bye = value;
+                points.forfeit_loss = value;
+            }
+            'P' => {
+                points.pab = value;
+                *pab_set = true;
+            }
+            ' ' => {}
+            c => {
+                return Err(err(
+                    line,
+                    start + 1,
+                    format!("unsupported point code {c:?}"),
+                ));
+            }
+        }
+        start += 9;
+    }
+    Ok(())
+}
+
+/// Reads a TRF. Lines may end with `\n`, `\r\n` or `\r` (bbpPairings writes `\r`).
+pub fn parse(text: &str) -> Result<Tournament, TrfError> {
+    let mut t = Tournament::default();
+    let mut raw_players: Vec<RawPlayer> = Vec::new();
+    let mut pab_set = false;
+    let mut forbidden_groups: Vec<(usize, Vec<StartNo>)> = Vec::new();
+    let normalised = text.replace("\r\n", "\n").replace('\r', "\n");
+    for (idx, raw_line) in normalised.split('\n').enumerate() {
+        let line = idx + 1;
+        let chars: Vec<char> = raw_line.chars().collect();
+        if chars.iter().all(|c| c.is_whitespace()) {
+            continue;
+        }
+        let prefix = slice(&chars, 0, 3);
+        let rest = slice(&chars, 3, chars.len());
+        match prefix.as_str() {
+            "001" => raw_players.push(parse_player_line(&chars, line)?),
+            "012" => t.name = rest.trim().to_string(),
+            "XXR" | "142" => {
+                let n = rest.trim();
+                t.total_rounds = n
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|n| *n > 0)
+                    .ok_or_else(|| err(line, 5, format!("invalid number of rounds {n:?}")))?;
+            }
+            "XXC" => {
+                for token in rest.split_whitespace() {
+                    match token {
+                        "white1" => t.first_colour = Some(Colour::White),
+                        "black1" => t.first_colour = Some(Colour::Black),
+                        _ => {}
+                    }
+                }
+            }
+            "152" => match rest.trim() {
+                "W" => t.first_colour = Some(Colour::White),
+                "B" => t.first_colour = Some(Colour::Black),
+                other => return Err(err(line, 5, format!("invalid colour {other:?}"))),
+            },
+            "162" => parse_162(&chars, line, &mut t.points, &mut pab_set)?,
+            "BBW" | "BBD" | "BBL" | "BBZ" | "BBF" | "BBU" => {
+                let v = rest.trim();
+                let value =
+                    parse_points(v).ok_or_else(|| err(line, 5, format!("invalid score {v:?}")))?;
+                match prefix.as_str() {
+                    "BBW" => {
+                        t.points.win = value;
+                        t.points.forfeit_win = value;
+                        t.points.full_point_bye = value;
+                        if !pab_set {
+                            t.points.pab = value;
+                        }
+                    }
+                    "BBD" => {
+                        t.points.draw = value;
+                        t.points.half_point_bye = value;
+                    }
+                    "BBL" => t.points.loss = value,
+                    "BBZ" => t.points.zero_point_bye = value,
+                    "BBF" => t.points.forfeit_loss = value,
+                    _ => {
+                        t.points.pab = value;
+                        pab_set = true;
+                    }
+                }
+            }
+            "XXP" => {
+                let mut group = Vec::new();
+                let mut col = 4;
+                for token in rest.split_whitespace() {
+                    group.push(parse_start_no(token, line, col)?);
+                    col += token.len() + 1;
+                }
+                forbidden_groups.push((line, group));
+            }
+            _ => {}
+        }
+    }
+
+    // Players, sorted by start number; numbers must be unique.
+    raw_players.sort_by_key(|p| p.player.start_no);
+    for w in raw_players.windows(2) {
+        if w[0].player.start_no == w[1].player.start_no {
+            return Err(err(
+                w[1].line,
+                5,
+                format!("player {} appears twice", w[1].player.start_no),
+            ));
+        }
+    }
+    let known = |n: StartNo| {
+        raw_players
+            .binary_search_by_key(&n, |p| p.player.start_no)
+            .is_ok()
+    };
+    for p in &raw_players {
+        for (r, cell) in p.cells.iter().enumerate() {
+            if let Some(opp) = cell.and_then(|c| c.entry.opponent())
+                && !known(opp)
+            {
+                return Err(err(
+                    p.line,
+                    92 + 10 * r,
+                    format!("opponent {opp} is not in the player list"),
+                ));
+            }
+        }
+    }
+    for (line, group) in &forbidden_groups {
+        for &a in group {
+            if !known(a) {
+                return Err(err(
+                    *line,
+                    4,
+                    format!("forbidden pair names unknown player {a}"),
+                ));
+            }
+        }
+        for (i, &a) in group.iter().enumerate() {
+            for &b in &group[i + 1..] {
+                if a != b {
+                    t.forbidden_pairs.push((a.min(b), a.max(b)));
+                }
+            }
+        }
+    }
+
+    // Rounds paired so far: the last column where someone took part in a pairing. A
+    // non-empty column beyond that holds requests for the next round.
+    let mut played = 0usize;
+    for p in &raw_players {
+        for (r, cell) in p.cells.iter().enumerate() {
+            if let Some(c) = cell
+                && c.participated
+            {
+                played = played.max(r + 1);
+            }
+        }
+    }
+    for p in &raw_players {
+        for (r, cell) in p.cells.iter().enumerate() {
+            if r > played || (r == played && cell.is_some_and(|c| c.participated)) {
+                return Err(err(
+                    p.line,
+                    92 + 10 * r,
+                    "round entry after the next unpaired round",
+                ));
+            }
+        }
+    }
+    if t.total_rounds != 0 && played > t.total_rounds as usize {
+        return Err(err(
+            0,
+            0,
+            format!(
+                "the file has {played} rounds but XXR says {}",
+                t.total_rounds
+            ),
+        ));
+    }
+    for raw in raw_players {
+        let mut player = raw.player;
+        for r in 0..played {
+            let entry = raw
+                .cells
+                .get(r)
+                .copied()
+                .flatten()
+                .map_or(RoundEntry::NotPaired, |c| c.entry);
+            player.rounds.push(entry);
+        }
+        if let Some(Some(cell)) = raw.cells.get(played)
+            && let RoundEntry::Bye(kind) = cell.entry
+        {
+            t.next_round_absences.push(NextRoundAbsence {
+                player: player.start_no,
+                kind,
+            });
+        }
+        t.players.push(player);
+    }
+    // Consistency of the two sides of each game.
+    for p in &t.players {
+        for (r, entry) in p.rounds.iter().enumerate() {
+            if let Some(opp) = entry.opponent() {
+                let Some(o) = t.players.iter().find(|q| q.start_no == opp) else {
+                    continue;
+                };
+                let back = o.rounds[r];
+                let ok = back.opponent() == Some(p.start_no)
+                    && match (entry, back) {
+                        (
+                            RoundEntry::Played { colour: a, .. },
+                            RoundEntry::Played { colour: b, .. },
+                        ) => *a != b,
+                        (RoundEntry::Played { .. }, _) | (_, RoundEntry::Played { .. }) => false,
+                        _ => true,
+                    };
+                if !ok {
+                    return Err(err(
+                        0,
+                        92 + 10 * r,
+                        format!(
+                            "round {} of player {} contradicts the entry of player {opp}",
+                            r + 1,
+                            p.start_no
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(t)
+}
+
+/// The score of a player after all recorded rounds.
+pub fn score(t: &Tournament, p: &Player) -> HalfPoints {
+    p.rounds.iter().map(|e| t.points.points(e)).sum()
+}
+
+fn cell_text(entry: &RoundEntry) -> String {
+    let colour_char = |c: Option<Colour>| match c {
+        Some(Colour::White) => 'w',
+        Some(Colour::Black) => 'b',
+        None => '-',
+    };
+    match *entry {
+        RoundEntry::Played {
+            opponent,
+            colour,
+            outcome,
+            rated,
+        } => {
+            let r = match (outcome, rated) {
+                (Outcome::Win, true) => '1',
+                (Outcome::Draw, true) => '=',
+                (Outcome::Loss, true) => '0',
+                (Outcome::Win, false) => 'W',
+                (Outcome::Draw, false) => 'D',
+                (Outcome::Loss, false) => 'L',
+            };
+            format!("{opponent:>4} {} {r}", colour_char(Some(colour)))
+        }
+        RoundEntry::Forfeit {
+            opponent,
+            colour,
+            won,
+        } => format!(
+            "{opponent:>4} {} {}",
+            colour_char(colour),
+            if won { '+' } else { '-' }
+        ),
+        RoundEntry::DoubleForfeit { opponent, colour } => {
+            format!("{opponent:>4} {} -", colour_char(colour))
+        }
+        RoundEntry::Bye(kind) => format!("0000 - {}", bye_code(kind)),
+        RoundEntry::NotPaired => "0000 - Z".to_string(),
+    }
+}
+
+fn bye_code(kind: ByeKind) -> char {
+    match kind {
+        ByeKind::PairingAllocated => 'U',
+        ByeKind::FullPoint => 'F',
+        ByeKind::HalfPoint => 'H',
+        ByeKind::ZeroPoint => 'Z',
+    }
+}
+
+fn fit(text: &str, width: usize) -> String {
+    let t: String = text.chars().take(width).collect();
+    format!("{t:<width$}")
+}
+
+/// Writes a TRF (lines end with `\n`). Requests for the next round are written as
+/// `0000 - H/Z/F` cells in the column after the last round.
+pub fn write(t: &Tournament) -> String {
+    let mut out = String::new();
+    if !t.name.is_empty() {
+        let _ = writeln!(out, "012 {}", t.name);
+    }
+    if t.total_rounds > 0 {
+        let _ = writeln!(out, "XXR {}", t.total_rounds);
+    }
+    match t.first_colour {
+        Some(Colour::White) => out.push_str("XXC white1\n"),
+        Some(Colour::Black) => out.push_str("XXC black1\n"),
+        None => {}
+    }
+    let p = &t.points;
+    let default = PointSystem::default();
+    if *p != default {
+        let mut line = String::from("162  ");
+        for (code, v) in [
+            ('W', p.win),
+            ('D', p.draw),
+            ('L', p.loss),
+            ('Z', p.zero_point_bye),
+            ('P', p.pab),
+        ] {
+            let _ = write!(line, "{code}{:>4}    ", format_points(v));
+        }
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    for &(a, b) in &t.forbidden_pairs {
+        let _ = writeln!(out, "XXP {a} {b}");
+    }
+    // Ranks: by score, then start number.
+    let mut order: Vec<(HalfPoints, StartNo)> = t
+        .players
+        .iter()
+        .map(|pl| (score(t, pl), pl.start_no))
+        .collect();
+    order.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    for pl in &t.players {
+        let rank = order
+            .iter()
+            .position(|(_, n)| *n == pl.start_no)
+            .map_or(0, |i| i + 1);
+        let mut line = format!(
+            "001 {:>4} {}{:>3} {} {:>4} {} {:>11} {} {:>4} {:>4}",
+            pl.start_no,
+            pl.sex.unwrap_or(' '),
+            pl.title.as_deref().unwrap_or(""),
+            fit(&pl.name, 33),
+            pl.rating.map(|r| r.to_string()).unwrap_or_default(),
+            fit(pl.federation.as_deref().unwrap_or(""), 3),
+            pl.federation_id.as_deref().unwrap_or(""),
+            fit(pl.birth_date.as_deref().unwrap_or(""), 10),
+            format_points(score(t, pl)),
+            rank,
+        );
+        for entry in &pl.rounds {
+            line.push_str("  ");
+            line.push_str(&cell_text(entry));
+        }
+        if let Some(a) = t
+            .next_round_absences
+            .iter()
+            .find(|a| a.player == pl.start_no)
+        {
+            let max_rounds = t.players.iter().map(|q| q.rounds.len()).max().unwrap_or(0);
+            for _ in pl.rounds.len()..max_rounds {
+                line.push_str("  0000 - Z");
+            }
+            let _ = write!(line, "  0000 - {}", bye_code(a.kind));
+        }
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLE: &str = "012 Test\nXXR 3\nXXC white1\n\
+001    1      Alpha                             2100                             1.0    1     2 w 1  0000 - H\n\
+001    2      Beta                              2000                             0.0    2     1 b 0\n";
+
+    #[test]
+    fn parses_players_rounds_and_next_round_requests() {
+        let t = parse(SAMPLE).expect("parse");
+        assert_eq!(t.total_rounds, 3);
+        assert_eq!(t.first_colour, Some(Colour::White));
+        assert_eq!(t.players.len(), 2);
+        assert_eq!(t.players[0].rounds.len(), 1);
+        assert_eq!(t.players[0].rating, Some(2100));
+        assert_eq!(
+            t.next_round_absences,
+            vec![NextRoundAbsence {
+                player: 1,
+                kind: ByeKind::HalfPoint
+            }]
+        );
+    }
+
+    #[test]
+    fn round_trips() {
+        let t = parse(SAMPLE).expect("parse");
+        let again = parse(&write(&t)).expect("reparse");
+        assert_eq!(t, again);
+    }
+
+    fn line(head: &str, cells: &[&str]) -> String {
+        let mut l = format!("{head:<80}{:>4}{:>5} ", "0.0", 1);
+        for c in cells {
+            l.push_str(&format!(" {c:<8} "));
+        }
+        l
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let bad = format!("012 x\n{}\n", line("001    1      A", &["   3 w 1"]));
+        let e = parse(&bad).expect_err("unknown opponent");
+        assert_eq!(e.line, 2);
+        let bad = format!(
+            "{}\n{}\n",
+            line("001    1      A", &["   2 x 1"]),
+            line("001    2      B", &["   1 b 0"])
+        );
+        let e = parse(&bad).expect_err("bad colour");
+        assert_eq!((e.line, e.column), (1, 97));
+        let bad = format!("{}\n", line("001    1      A", &["0000 - Q"]));
+        let e = parse(&bad).expect_err("bad result");
+        assert_eq!((e.line, e.column), (1, 99));
+    }
+
+    #[test]
+    fn points_parse() {
+        assert_eq!(parse_points("11.5"), Some(HalfPoints(23)));
+        assert_eq!(parse_points("1"), Some(HalfPoints(2)));
+        assert_eq!(parse_points("0.3"), None);
+    }
+}
