@@ -515,3 +515,58 @@ pub fn player_card(
         performance: performance(&ratings, rated_score, t.points.win),
     })
 }
+
+/// Points with one decimal: `3.0`, `2.5`.
+pub fn format_points(p: HalfPoints) -> String {
+    format!("{}.{}", p.0 / 2, if p.0 % 2 == 1 { 5 } else { 0 })
+}
+
+/// The standings as a plain-text table, one player per line after a header line: rank
+/// (shared places as `3-4`), start number, name, points, then each tie-break. Columns are
+/// separated by at least two spaces; numbers are right-aligned.
+pub fn render_table(st: &Standings) -> String {
+    let mut header = vec![
+        "Rank".to_string(),
+        "SNo".into(),
+        "Name".into(),
+        "Pts".into(),
+    ];
+    header.extend(st.tiebreaks.iter().map(TieBreak::code));
+    let mut lines: Vec<Vec<String>> = vec![header];
+    for r in &st.rows {
+        let mut line = vec![
+            r.place_label(),
+            r.start_no.to_string(),
+            r.name.clone(),
+            format_points(r.points),
+        ];
+        line.extend(r.tiebreaks.iter().map(ToString::to_string));
+        lines.push(line);
+    }
+    let columns = lines[0].len();
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| {
+            lines
+                .iter()
+                .map(|l| l.get(c).map_or(0, |s| s.chars().count()))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for l in &lines {
+        let mut cells = Vec::with_capacity(columns);
+        for (c, text) in l.iter().enumerate() {
+            let pad = widths[c].saturating_sub(text.chars().count());
+            // Rank and name left-aligned, numbers right-aligned.
+            if c == 0 || c == 2 {
+                cells.push(format!("{text}{}", " ".repeat(pad)));
+            } else {
+                cells.push(format!("{}{text}", " ".repeat(pad)));
+            }
+        }
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}

@@ -184,7 +184,7 @@ fn shared_place_in_the_middle() {
     // The bye of a 5-player round-robin does not enter SB.
     let sb4 = st.row(4).expect("row").tiebreaks[0];
     // 4: draws with 2 and 3 (2 points each), win over 5 (0), loss to 1: 1 + 1 + 0 = 2.
-    assert_eq!(sb4.to_string(), "2");
+    assert_eq!(sb4.to_string(), "2.00");
 }
 
 /// Double round-robin of 4: DE takes both games between the tied players (one win each:
@@ -371,4 +371,31 @@ fn event_kind_detection() {
     assert_eq!(EventKind::detect(&t), EventKind::RoundRobin);
     t.total_rounds = 4;
     assert_eq!(EventKind::detect(&t), EventKind::Swiss);
+}
+
+#[test]
+fn plain_text_table() {
+    let t = fixture("swiss_last_round_bye.trf");
+    let st = compute_standings(&t, &StandingsOptions::default()).expect("valid");
+    let text = damka_domain::standings::render_table(&st);
+    let want = "\
+Rank  SNo  Name     Pts  BH/C1   BH    SB  WIN
+1       2  Bravo    3.0    7.0  8.0  5.25    2
+2       3  Charlie  2.5    7.5  8.5  4.00    2
+3       1  Alpha    2.5    7.0  9.0  5.50    2
+4       4  Delta    1.5    7.0  8.0  1.75    1
+5       5  Echo     1.5    6.0  7.0  2.25    1
+6       6  Foxtrot  1.0    7.0  8.5  1.50    1
+";
+    assert_eq!(text, want);
+    // Shared places print as ranges.
+    let s = single_round_robin(4).expect("4");
+    let t = round_robin(4, &s, |_, _, _| Outcome::Draw);
+    let text = damka_domain::standings::render_table(
+        &compute_standings(&t, &StandingsOptions::default()).expect("valid"),
+    );
+    assert!(
+        text.lines().skip(1).all(|l| l.starts_with("1-4 ")),
+        "{text}"
+    );
 }

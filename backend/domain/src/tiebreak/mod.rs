@@ -300,7 +300,9 @@ impl TieBreakValue {
 }
 
 impl fmt::Display for TieBreakValue {
-    /// `12`, `12.5`, `12.25`; `-` when missing.
+    /// Fixed decimals per denominator, as TieBreakServer prints them: `1850` (whole
+    /// figures), `12.0` / `12.5` (half-points), `12.25` / `12.50` (quarter-points); `-` when
+    /// missing.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let Some(n) = self.numerator else {
             return f.write_str("-");
@@ -309,16 +311,12 @@ impl fmt::Display for TieBreakValue {
         let sign = if n < 0 { "-" } else { "" };
         let a = n.abs();
         let whole = a / d;
-        let rest = a % d;
-        if rest == 0 {
-            return write!(f, "{sign}{whole}");
-        }
         // d divides 100 for the denominators used (1, 2, 4).
-        let hundredths = rest * 100 / d;
-        if hundredths % 10 == 0 {
-            write!(f, "{sign}{whole}.{}", hundredths / 10)
-        } else {
-            write!(f, "{sign}{whole}.{hundredths:02}")
+        let hundredths = (a % d) * 100 / d;
+        match d {
+            1 => write!(f, "{sign}{whole}"),
+            2 => write!(f, "{sign}{whole}.{}", hundredths / 10),
+            _ => write!(f, "{sign}{whole}.{hundredths:02}"),
         }
     }
 }
@@ -530,7 +528,8 @@ mod tests {
     fn values_print_exactly() {
         assert_eq!(TieBreakValue::halves(25).to_string(), "12.5");
         assert_eq!(TieBreakValue::quarters(49).to_string(), "12.25");
-        assert_eq!(TieBreakValue::quarters(48).to_string(), "12");
+        assert_eq!(TieBreakValue::quarters(48).to_string(), "12.00");
+        assert_eq!(TieBreakValue::halves(24).to_string(), "12.0");
         assert_eq!(TieBreakValue::quarters(-3).to_string(), "-0.75");
         assert_eq!(TieBreakValue::integer(None).to_string(), "-");
         assert_eq!(TieBreakValue::integer(Some(1850)).to_string(), "1850");
