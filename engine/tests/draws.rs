@@ -1,7 +1,9 @@
 //! Every automatic draw counter, one ply before its limit and at it.
 
+#![allow(clippy::unwrap_used)] // test helpers: a failed unwrap is a failed test
+
 use damka_engine::{
-    Color, DrawReason, Game, Move, PieceKind, Position, Rules, Status, Variant, zobrist_hash,
+    DrawReason, Game, Move, PieceKind, Position, Rules, Status, Variant, zobrist_hash,
 };
 use std::collections::HashSet;
 

@@ -2,6 +2,8 @@
 //! Depths that take more than a few seconds in debug builds are `#[ignore]`d; CI runs them
 //! in release mode with `--ignored`.
 
+#![allow(clippy::unwrap_used)] // test helpers: a failed unwrap is a failed test
+
 use damka_engine::{Position, Rules, Variant, perft};
 
 /// PERFT.md "Start positions", depth 1 first.

@@ -1,5 +1,7 @@
 //! The bitboard generator against the independent reference generator of `common/`.
 
+#![allow(clippy::unwrap_used)] // test helpers: a failed unwrap is a failed test
+
 mod common;
 
 use common::{RefBoard, Rng, engine_keys};

@@ -1,5 +1,7 @@
 //! One test per rule of RULES.md, each in a position where that rule decides the outcome.
 
+#![allow(clippy::unwrap_used)] // test helpers: a failed unwrap is a failed test
+
 use damka_engine::{
     CaptureChoice, Color, Game, MoveError, Position, Rules, Status, Variant, WinReason, parse_move,
 };

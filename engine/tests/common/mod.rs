@@ -1,6 +1,7 @@
 //! A slow, straightforward reference move generator written independently of the bitboard
 //! one (coordinates, vectors, explicit recursion), used as an oracle in tests.
 
+#![allow(clippy::unwrap_used)] // test helpers: a failed unwrap is a failed test
 #![allow(dead_code)]
 
 use damka_engine::{Color, PieceKind, Position, Square, Variant};
@@ -25,6 +26,10 @@ pub struct RefBoard {
 /// A move as the reference sees it: the key that identifies it (from, to, captured squares
 /// sorted, promotion) in PDN square numbers.
 pub type Key = (u8, u8, Vec<u8>, bool);
+
+type Coord = (i32, i32);
+/// A complete capture sequence: landing squares, captured squares, whether it crowns.
+type Sequence = (Vec<Coord>, Vec<Coord>, bool);
 
 const DIRS: [(i32, i32); 4] = [(-1, -1), (-1, 1), (1, -1), (1, 1)];
 
@@ -71,7 +76,7 @@ impl RefBoard {
     }
 
     /// (landing squares, captured squares, promoted) of each complete capture sequence.
-    fn captures_from(&self, r0: i32, c0: i32) -> Vec<(Vec<(i32, i32)>, Vec<(i32, i32)>, bool)> {
+    fn captures_from(&self, r0: i32, c0: i32) -> Vec<Sequence> {
         let mut out = Vec::new();
         let king = self.at(r0, c0).is_some_and(|p| p.king);
         self.search(
@@ -105,10 +110,10 @@ impl RefBoard {
         promoted: bool,
         path: &mut Vec<(i32, i32)>,
         taken: &mut Vec<(i32, i32)>,
-        out: &mut Vec<(Vec<(i32, i32)>, Vec<(i32, i32)>, bool)>,
+        out: &mut Vec<Sequence>,
     ) {
         // Each option: (victim, landing squares that may be chosen).
-        let mut options: Vec<((i32, i32), Vec<(i32, i32)>)> = Vec::new();
+        let mut options: Vec<(Coord, Vec<Coord>)> = Vec::new();
         let flying = self.variant != Variant::English;
         for (dr, dc) in DIRS {
             if king && flying {
