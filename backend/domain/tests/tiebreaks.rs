@@ -175,3 +175,77 @@ fn round_robin_forfeit_counts_as_played_and_de_breaks_the_tie() {
         ",
     );
 }
+
+/// Swiss D, 8 players, 3 rounds: 1, 2 and 3 tie on 2 points; 1 beat both 2 and 3, who did
+/// not meet. DE (Article 6): 1 scored 2 against the group, more than 2 or 3 can reach (0 +
+/// a win against the one they did not meet = 1), so 1 is first; 2 and 3 cannot be told
+/// apart (0 each, 1 reachable): shared DE place 2, and BH leaves them tied too (4 each), so
+/// they share third place. Cross-checked with TieBreakServer (`-t PTS DE BH`).
+#[test]
+fn swiss_direct_encounter_separates_only_an_unreachable_score() {
+    let t = fixture("swiss_de.trf");
+    assert_table(
+        &t,
+        EventKind::Swiss,
+        "DE,BH",
+        "
+        1 5 3.0 0 4.0
+        2 1 2.0 1 7.0
+        3 2 2.0 2 4.0
+        3 3 2.0 2 4.0
+        5 6 1.0 0 5.0
+        5 7 1.0 0 5.0
+        7 4 1.0 0 4.0
+        8 8 0.0 0 3.0
+        ",
+    );
+}
+
+/// Swiss E, 4 players, 3 rounds: 3 is unrated, and 1 beat 3 in a game of under one move
+/// (TRF `W`/`L`).
+/// BH, SB and WIN count that game like any other (TieBreakServer agrees: BH 3.5 / 3.5 /
+/// 5.5 / 5.5, SB 2.25 / 2.25 / .25 / .25, WIN 2 / 2 / 0 / 0).
+/// WON, BPG, ARO and TPR count games over the board only, as the shared model defines the
+/// TRF `W D L` results; here TieBreakServer differs on purpose: it counts the `W` as a game
+/// won (WON 2 for player 1) and the `L` as a Black game (BPG 1 for player 3), so its
+/// places differ from these (it leaves 1-2 and 3-4 shared).
+/// ARO/TPR by hand, unrated opponents left out: 1 met 1700 (½) and 1500 (1): 1600, 75% ->
+/// +193 = 1793. 2 met 1500 (1), 1800 (½) [3 unrated]: 1650, 1843. 3 met 1500 (½), 1700
+/// (0): 1600, 25% -> -193 = 1407. 4 met 1700 (0), 1800 (0): 1750, -800 = 950.
+/// With unrated players counted at 1600 (TieBreakServer `-u 1600` gives the same for 2 and
+/// 4): 2: 1633, 2.5/3 = .83 -> +273 = 1906; 4: 1700, .17 -> -273 = 1427.
+#[test]
+fn unrated_opponents_and_games_under_one_move() {
+    let t = fixture("swiss_unrated.trf");
+    assert_table(
+        &t,
+        EventKind::Swiss,
+        "BH,SB,WIN,WON,BPG,ARO,TPR",
+        "
+        1 2 2.5 3.5 2.25 2 2 1 1650 1843
+        2 1 2.5 3.5 2.25 2 1 1 1600 1793
+        3 4 0.5 5.5 0.25 0 0 3 1750 950
+        4 3 0.5 5.5 0.25 0 0 0 1600 1407
+        ",
+    );
+    let st = compute_standings(
+        &t,
+        &StandingsOptions {
+            tiebreaks: Some(parse_tiebreak_list("ARO,TPR").expect("valid")),
+            kind: Some(EventKind::Swiss),
+            unrated_rating: Some(1600),
+            ..StandingsOptions::default()
+        },
+    )
+    .expect("valid");
+    let figures = |s: u32| -> Vec<String> {
+        st.row(s)
+            .expect("row")
+            .tiebreaks
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    };
+    assert_eq!(figures(2), ["1633", "1906"]);
+    assert_eq!(figures(4), ["1700", "1427"]);
+}
