@@ -120,14 +120,16 @@ pub(crate) fn parse_move_among(
                 .map(|m| **m)
         })
     };
-    found.ok_or_else(|| refusal(position, legal, from, text))
+    found.ok_or_else(|| refusal(position, legal, &squares, text))
 }
 
 /// The reason a well-formed move with a piece of the mover on its first square was refused.
-fn refusal(position: &Position, legal: &[Move], from: Square, text: &str) -> MoveError {
+fn refusal(position: &Position, legal: &[Move], squares: &[Square], text: &str) -> MoveError {
     let must_capture =
         legal.first().is_some_and(|m| m.is_capture()) && position.rules().mandatory_capture;
-    if must_capture && !legal.iter().any(|m| m.from() == from) {
+    // The written move takes nothing although a capture is compulsory.
+    let takes_nothing = trace_capture(position, squares).is_none_or(|(captured, _)| captured == 0);
+    if must_capture && takes_nothing {
         let size = position.board_size();
         let algebraic = position.variant().algebraic();
         let mut capturers: Vec<Square> = legal.iter().map(|m| m.from()).collect();
