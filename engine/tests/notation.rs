@@ -1,5 +1,7 @@
 //! Move notation: every accepted spelling and every typed refusal.
 
+#![allow(clippy::unwrap_used)] // test helpers: a failed unwrap is a failed test
+
 use damka_engine::{Game, MoveError, Position, Variant, parse_move};
 
 fn russian(fen: &str) -> Position {
