@@ -1,1 +1,5 @@
-//! Command-line subcommands other than `serve`.
+//! The `damka` command line: the service (`serve`, `demo`, `admin`) and the tools for
+//! people who use other programs (engine and tournament subcommands).
+pub mod admin;
+pub mod demo;
+pub mod serve;

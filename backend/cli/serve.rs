@@ -1,0 +1,101 @@
+//! `damka serve`: opens the database (running its migrations) and serves pages and API.
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+
+use crate::service::accounts;
+use crate::store::{self, DatabaseUrl, RetryPolicy};
+use crate::web::{self, AppState};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    /// Address and port to listen on.
+    #[arg(long, env = "DAMKA_BIND", default_value = "127.0.0.1:8080")]
+    pub bind: String,
+    /// `sqlite://FILE` (embedded, the default) or `postgres://USER@HOST/DB` (several
+    /// instances may share one PostgreSQL database).
+    #[arg(long, env = "DAMKA_DATABASE_URL", default_value = "sqlite://damka.db")]
+    pub database_url: String,
+    /// `text` for people, `json` for log collectors.
+    #[arg(long, env = "DAMKA_LOG_FORMAT", value_enum, default_value = "text")]
+    pub log_format: LogFormat,
+    /// Start on a fresh demo database (`damka-demo.db`) filled with a believable club;
+    /// the demo accounts' passwords are printed.
+    #[arg(long)]
+    pub demo: bool,
+    /// HTTP worker threads (default: one per core).
+    #[arg(long, env = "DAMKA_WORKERS")]
+    pub workers: Option<usize>,
+    /// Database connections per instance.
+    #[arg(long, env = "DAMKA_POOL_SIZE", default_value_t = 16)]
+    pub pool_size: u32,
+}
+
+impl Default for ServeArgs {
+    fn default() -> Self {
+        ServeArgs {
+            bind: "127.0.0.1:8080".into(),
+            database_url: "sqlite://damka.db".into(),
+            log_format: LogFormat::Text,
+            demo: false,
+            workers: None,
+            pool_size: 16,
+        }
+    }
+}
+
+pub const DEMO_DATABASE_URL: &str = "sqlite://damka-demo.db";
+
+pub fn init_logging(format: LogFormat) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_target(false);
+    let _ = match format {
+        LogFormat::Text => builder.try_init(),
+        LogFormat::Json => builder.json().try_init(),
+    };
+}
+
+pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
+    init_logging(args.log_format);
+    let url_text = if args.demo { DEMO_DATABASE_URL } else { args.database_url.as_str() };
+    let url = DatabaseUrl::parse(url_text).map_err(|e| anyhow::anyhow!("--database-url: {e}"))?;
+    if args.demo {
+        super::demo::reset_database_file(&url)?;
+    }
+    tracing::info!(database = %url.redacted(), "opening database");
+    let pool = store::open(&url, args.pool_size, RetryPolicy::default())?;
+    let site_secret = {
+        let mut conn = pool.get()?;
+        accounts::site_secret(&mut conn).map_err(|e| anyhow::anyhow!("{e}"))?
+    };
+    if args.demo {
+        let mut conn = pool.get()?;
+        let credentials = super::demo::seed(&mut conn).map_err(|e| anyhow::anyhow!("demo data: {e}"))?;
+        super::demo::print_credentials(&credentials, &args.bind);
+    }
+    let state = AppState {
+        pool,
+        site_secret: site_secret.into_bytes(),
+    };
+    let workers = args.workers.unwrap_or_else(|| {
+        std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2)
+    });
+    let system = actix_web::rt::System::new();
+    system.block_on(async move {
+        let server = actix_web::HttpServer::new(move || web::app(state.clone()))
+            .workers(workers)
+            .bind(&args.bind)
+            .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", args.bind))?;
+        tracing::info!("damka listening on http://{}", args.bind);
+        server.run().await?;
+        Ok::<_, anyhow::Error>(())
+    })?;
+    Ok(ExitCode::SUCCESS)
+}

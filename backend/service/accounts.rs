@@ -1,0 +1,417 @@
+//! Account use cases: registration (open or by invitation), sign-in with throttling,
+//! sessions, password change, API tokens, first administrator, site settings, roles.
+use chrono::{Duration, NaiveDateTime};
+use serde::{Deserialize, Serialize};
+
+use super::auth::{self, token_hash};
+use super::{Actor, AppError, AppResult, validate};
+use crate::store::models::{ApiToken, Invitation, NewUser, User};
+use crate::store::{self, DbConn, accounts, settings};
+
+pub const SESSION_DAYS: i64 = 30;
+/// Failed sign-ins allowed per account, and per client address, within the window.
+pub const MAX_FAILURES_PER_ACCOUNT: i64 = 5;
+pub const MAX_FAILURES_PER_ADDRESS: i64 = 20;
+pub const FAILURE_WINDOW_MINUTES: i64 = 15;
+
+pub const SETTING_REGISTRATION: &str = "registration";
+pub const SETTING_SITE_SECRET: &str = "site_secret";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum RegistrationMode {
+    /// Anybody may create an account.
+    Open,
+    /// An account needs an invitation code from an administrator.
+    Invitation,
+}
+
+impl RegistrationMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RegistrationMode::Open => "open",
+            RegistrationMode::Invitation => "invitation",
+        }
+    }
+
+    pub fn parse(value: &str) -> Option<RegistrationMode> {
+        match value {
+            "open" => Some(RegistrationMode::Open),
+            "invitation" => Some(RegistrationMode::Invitation),
+            _ => None,
+        }
+    }
+}
+
+pub fn registration_mode(conn: &mut DbConn) -> AppResult<RegistrationMode> {
+    Ok(settings::get(conn, SETTING_REGISTRATION)?
+        .and_then(|v| RegistrationMode::parse(&v))
+        .unwrap_or(RegistrationMode::Open))
+}
+
+pub fn set_registration_mode(conn: &mut DbConn, actor: &Actor, mode: RegistrationMode) -> AppResult<()> {
+    actor.require_admin()?;
+    conn.write_transaction(|conn| settings::set(conn, SETTING_REGISTRATION, mode.as_str()))?;
+    Ok(())
+}
+
+/// The secret that signs CSRF tokens; made once and shared by every instance.
+pub fn site_secret(conn: &mut DbConn) -> AppResult<String> {
+    Ok(settings::get_or_init(conn, SETTING_SITE_SECRET, &auth::random_token(32))?)
+}
+
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
+pub struct Registration {
+    pub email: String,
+    pub display_name: String,
+    pub password: String,
+    /// Required when registration is by invitation.
+    #[serde(default)]
+    pub invitation: Option<String>,
+}
+
+/// Creates an account. The first account on a site with no administrator is not made
+/// an administrator here: that is what `damka admin create` and the first-run page do.
+pub fn register(conn: &mut DbConn, form: &Registration, locale: Option<&str>) -> AppResult<User> {
+    let email = validate::email(&form.email)?;
+    let display_name = validate::required("display_name", &form.display_name, 80)?;
+    auth::check_new_password(&form.password)?;
+    let mode = registration_mode(conn)?;
+    let code = form.invitation.as_deref().map(str::trim).unwrap_or("");
+    if mode == RegistrationMode::Invitation && code.is_empty() {
+        return Err(AppError::invalid(
+            "invitation",
+            "registration on this site needs an invitation code",
+        ));
+    }
+    let password_hash = auth::hash_password(&form.password)?;
+    conn.write_transaction(|conn| {
+        let invitation = if mode == RegistrationMode::Invitation {
+            let found = accounts::unused_invitation(conn, &token_hash(code))?.ok_or_else(|| {
+                AppError::invalid("invitation", "this invitation code is unknown or already used")
+            })?;
+            if !found.email.is_empty() && found.email != email {
+                return Err(AppError::invalid(
+                    "invitation",
+                    "this invitation was issued for another e-mail address",
+                ));
+            }
+            Some(found)
+        } else {
+            None
+        };
+        if accounts::user_by_email(conn, &email)?.is_some() {
+            return Err(AppError::invalid("email", "an account with this e-mail already exists"));
+        }
+        let user = accounts::insert_user(
+            conn,
+            &NewUser {
+                email: &email,
+                display_name: &display_name,
+                password_hash: &password_hash,
+                is_admin: false,
+                is_organiser: false,
+                locale,
+                player_id: None,
+                created_at: store::now(),
+            },
+        )?;
+        if let Some(invitation) = invitation
+            && !accounts::use_invitation(conn, invitation.id, user.id, store::now())?
+        {
+            return Err(AppError::conflict("this invitation was used a moment ago"));
+        }
+        Ok(user)
+    })
+}
+
+/// Creates the first administrator. Refused once any administrator exists.
+pub fn create_first_admin(
+    conn: &mut DbConn,
+    email: &str,
+    display_name: &str,
+    password: &str,
+) -> AppResult<User> {
+    let email = validate::email(email)?;
+    let display_name = validate::required("display_name", display_name, 80)?;
+    auth::check_new_password(password)?;
+    let password_hash = auth::hash_password(password)?;
+    conn.write_transaction(|conn| {
+        if accounts::count_admins(conn)? > 0 {
+            return Err(AppError::forbidden("an administrator already exists"));
+        }
+        create_admin_in_tx(conn, &email, &display_name, &password_hash)
+    })
+}
+
+/// Creates an administrator (command line: any time; the operator owns the machine).
+/// An existing account with that e-mail is promoted and gets the new password.
+pub fn create_admin(conn: &mut DbConn, email: &str, display_name: &str, password: &str) -> AppResult<User> {
+    let email = validate::email(email)?;
+    let display_name = validate::required("display_name", display_name, 80)?;
+    auth::check_new_password(password)?;
+    let password_hash = auth::hash_password(password)?;
+    conn.write_transaction(|conn| create_admin_in_tx(conn, &email, &display_name, &password_hash))
+}
+
+fn create_admin_in_tx(conn: &mut DbConn, email: &str, display_name: &str, password_hash: &str) -> AppResult<User> {
+    if let Some(existing) = accounts::user_by_email(conn, email)? {
+        accounts::set_roles(conn, existing.id, true, existing.is_organiser)?;
+        accounts::set_password_hash(conn, existing.id, password_hash)?;
+        return accounts::user_by_id(conn, existing.id)?.ok_or(AppError::NotFound { what: "user" });
+    }
+    Ok(accounts::insert_user(
+        conn,
+        &NewUser {
+            email,
+            display_name,
+            password_hash,
+            is_admin: true,
+            is_organiser: true,
+            locale: None,
+            player_id: None,
+            created_at: store::now(),
+        },
+    )?)
+}
+
+pub fn admin_exists(conn: &mut DbConn) -> AppResult<bool> {
+    Ok(accounts::count_admins(conn)? > 0)
+}
+
+/// A new login session: the raw token goes into the cookie, its hash into the table.
+#[derive(Debug, Clone)]
+pub struct NewSession {
+    pub token: String,
+    pub user: User,
+    pub expires_at: NaiveDateTime,
+}
+
+/// Checks the password, with throttling per account and per client address that every
+/// instance sees (the failures are stored).
+pub fn sign_in(conn: &mut DbConn, email: &str, password: &str, client: &str) -> AppResult<NewSession> {
+    let email = email.trim().to_lowercase();
+    let now = store::now();
+    let window_start = now - Duration::minutes(FAILURE_WINDOW_MINUTES);
+    let account_subject = format!("account:{email}");
+    let address_subject = format!("address:{client}");
+    for (subject, limit) in [
+        (&account_subject, MAX_FAILURES_PER_ACCOUNT),
+        (&address_subject, MAX_FAILURES_PER_ADDRESS),
+    ] {
+        let (failures, oldest) = accounts::count_login_failures_since(conn, subject, window_start)?;
+        if failures >= limit {
+            let free_at = oldest.unwrap_or(now) + Duration::minutes(FAILURE_WINDOW_MINUTES);
+            let retry_after_secs = (free_at - now).num_seconds().max(1) as u64;
+            return Err(AppError::TooManyAttempts { retry_after_secs });
+        }
+    }
+    let user = accounts::user_by_email(conn, &email)?;
+    let ok = match &user {
+        Some(user) => auth::verify_password(password, &user.password_hash),
+        None => {
+            auth::dummy_verify(password);
+            false
+        }
+    };
+    let user = match (ok, user) {
+        (true, Some(user)) => user,
+        _ => {
+            conn.write_transaction(|conn| {
+                accounts::record_login_failure(conn, &account_subject, now)?;
+                accounts::record_login_failure(conn, &address_subject, now)?;
+                accounts::prune_login_failures(conn, now - Duration::days(1))?;
+                Ok::<_, AppError>(())
+            })?;
+            return Err(AppError::BadCredentials);
+        }
+    };
+    let token = auth::random_token(32);
+    let expires_at = now + Duration::days(SESSION_DAYS);
+    conn.write_transaction(|conn| {
+        accounts::clear_login_failures(conn, &account_subject)?;
+        accounts::insert_session(conn, &token_hash(&token), user.id, now, expires_at)?;
+        accounts::delete_expired_sessions(conn, now)?;
+        Ok::<_, AppError>(())
+    })?;
+    Ok(NewSession {
+        token,
+        user,
+        expires_at,
+    })
+}
+
+pub fn user_for_session(conn: &mut DbConn, session_token: &str) -> AppResult<Option<User>> {
+    Ok(accounts::user_by_session(conn, &token_hash(session_token), store::now())?)
+}
+
+pub fn sign_out(conn: &mut DbConn, session_token: &str) -> AppResult<()> {
+    conn.write_transaction(|conn| accounts::delete_session(conn, &token_hash(session_token)))?;
+    Ok(())
+}
+
+/// The user behind an API token (`Authorization: Bearer ...`), recording its last use.
+pub fn user_for_api_token(conn: &mut DbConn, token: &str) -> AppResult<Option<User>> {
+    let Some((token_id, user)) = accounts::user_by_api_token(conn, &token_hash(token.trim()))? else {
+        return Ok(None);
+    };
+    // Recording the last use is best effort: a busy database must not fail the request.
+    if let Err(err) = accounts::touch_api_token(conn, token_id, store::now()) {
+        tracing::debug!("could not record API token use: {err}");
+    }
+    Ok(Some(user))
+}
+
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
+pub struct PasswordChange {
+    pub current_password: String,
+    pub new_password: String,
+}
+
+/// Changes the password and ends the user's other sessions.
+pub fn change_password(
+    conn: &mut DbConn,
+    actor: &Actor,
+    change: &PasswordChange,
+    current_session: Option<&str>,
+) -> AppResult<()> {
+    let user = actor.require_user()?;
+    if !auth::verify_password(&change.current_password, &user.password_hash) {
+        return Err(AppError::invalid("current_password", "is not your current password"));
+    }
+    auth::check_new_password(&change.new_password).map_err(|_| {
+        AppError::invalid(
+            "new_password",
+            format!("must be at least {} characters long", auth::MIN_PASSWORD_LEN),
+        )
+    })?;
+    let hash = auth::hash_password(&change.new_password)?;
+    let keep = current_session.map(token_hash).unwrap_or_default();
+    conn.write_transaction(|conn| {
+        accounts::set_password_hash(conn, user.id, &hash)?;
+        accounts::delete_other_sessions(conn, user.id, &keep)
+    })?;
+    Ok(())
+}
+
+pub fn set_locale(conn: &mut DbConn, actor: &Actor, locale: Option<&str>) -> AppResult<()> {
+    let user = actor.require_user()?;
+    if let Some(locale) = locale
+        && !crate::web::i18n::Lang::is_supported(locale)
+    {
+        return Err(AppError::invalid("locale", "is not a supported language"));
+    }
+    conn.write_transaction(|conn| accounts::set_locale(conn, user.id, locale))?;
+    Ok(())
+}
+
+/// A freshly created API token; `token` is shown once and never stored.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct CreatedToken {
+    pub id: i64,
+    pub name: String,
+    pub token: String,
+}
+
+pub fn create_api_token(conn: &mut DbConn, actor: &Actor, name: &str) -> AppResult<CreatedToken> {
+    let user = actor.require_user()?;
+    let name = validate::required("name", name, 60)?;
+    let token = format!("dmk_{}", auth::random_token(32));
+    let prefix: String = token.chars().take(10).collect();
+    let stored = conn.write_transaction(|conn| {
+        accounts::insert_api_token(conn, user.id, &name, &token_hash(&token), &prefix, store::now())
+    })?;
+    Ok(CreatedToken {
+        id: stored.id,
+        name: stored.name,
+        token,
+    })
+}
+
+pub fn api_tokens(conn: &mut DbConn, actor: &Actor) -> AppResult<Vec<ApiToken>> {
+    let user = actor.require_user()?;
+    Ok(accounts::api_tokens_of(conn, user.id)?)
+}
+
+pub fn revoke_api_token(conn: &mut DbConn, actor: &Actor, token_id: i64) -> AppResult<()> {
+    let user = actor.require_user()?;
+    if conn.write_transaction(|conn| accounts::delete_api_token(conn, user.id, token_id))? {
+        Ok(())
+    } else {
+        Err(AppError::NotFound { what: "API token" })
+    }
+}
+
+/// A new invitation; the code is shown once to the administrator who made it.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct CreatedInvitation {
+    pub id: i64,
+    pub email: String,
+    pub code: String,
+}
+
+pub fn create_invitation(conn: &mut DbConn, actor: &Actor, email: &str) -> AppResult<CreatedInvitation> {
+    let admin = actor.require_admin()?;
+    let email = if email.trim().is_empty() {
+        String::new()
+    } else {
+        validate::email(email)?
+    };
+    let code = auth::random_token(12);
+    let stored = conn.write_transaction(|conn| {
+        accounts::insert_invitation(conn, &token_hash(&code), &email, admin.id, store::now())
+    })?;
+    Ok(CreatedInvitation {
+        id: stored.id,
+        email: stored.email,
+        code,
+    })
+}
+
+pub fn invitations(conn: &mut DbConn, actor: &Actor) -> AppResult<Vec<Invitation>> {
+    actor.require_admin()?;
+    Ok(accounts::list_invitations(conn)?)
+}
+
+pub fn users(conn: &mut DbConn, actor: &Actor) -> AppResult<Vec<User>> {
+    actor.require_admin()?;
+    Ok(accounts::list_users(conn)?)
+}
+
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+pub struct RoleChange {
+    pub admin: bool,
+    pub organiser: bool,
+}
+
+/// Grants or removes site roles. An administrator cannot remove their own admin role,
+/// so a site is never left without one by accident.
+pub fn set_roles(conn: &mut DbConn, actor: &Actor, user_id: i64, roles: &RoleChange) -> AppResult<User> {
+    let admin = actor.require_admin()?;
+    if admin.id == user_id && !roles.admin {
+        return Err(AppError::conflict("you cannot remove your own administrator role"));
+    }
+    conn.write_transaction(|conn| {
+        accounts::user_by_id(conn, user_id)?.ok_or(AppError::NotFound { what: "user" })?;
+        accounts::set_roles(conn, user_id, roles.admin, roles.organiser)?;
+        accounts::user_by_id(conn, user_id)?.ok_or(AppError::NotFound { what: "user" })
+    })
+}
+
+/// Links an account to a player profile (administrators), or unlinks it.
+pub fn link_player(conn: &mut DbConn, actor: &Actor, user_id: i64, player_id: Option<i64>) -> AppResult<()> {
+    actor.require_admin()?;
+    conn.write_transaction(|conn| {
+        accounts::user_by_id(conn, user_id)?.ok_or(AppError::NotFound { what: "user" })?;
+        if let Some(player_id) = player_id {
+            store::players::by_id(conn, player_id)?.ok_or(AppError::NotFound { what: "player" })?;
+            if let Some(other) = accounts::user_by_player(conn, player_id)?
+                && other.id != user_id
+            {
+                return Err(AppError::conflict("this player profile is linked to another account"));
+            }
+        }
+        accounts::link_player(conn, user_id, player_id)?;
+        Ok(())
+    })
+}

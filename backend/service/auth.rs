@@ -1,0 +1,138 @@
+//! Secrets: password hashing (argon2id), random tokens, token hashing and CSRF tokens.
+use argon2::Argon2;
+use argon2::password_hash::phc::PasswordHash;
+use argon2::password_hash::{PasswordHasher, PasswordVerifier};
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use hmac::{Hmac, Mac};
+use rand::RngCore;
+use sha2::{Digest, Sha256};
+
+use super::error::AppError;
+
+pub const MIN_PASSWORD_LEN: usize = 8;
+pub const MAX_PASSWORD_LEN: usize = 256;
+
+/// An argon2id hash in PHC string form (salt and parameters included).
+pub fn hash_password(password: &str) -> Result<String, AppError> {
+    Argon2::default()
+        .hash_password(password.as_bytes())
+        .map(|hash| hash.to_string())
+        .map_err(AppError::internal)
+}
+
+/// True when `password` matches the stored PHC hash. A malformed stored hash never
+/// matches (and is logged), so a corrupted row cannot be logged into.
+pub fn verify_password(password: &str, stored_hash: &str) -> bool {
+    match PasswordHash::new(stored_hash) {
+        Ok(parsed) => Argon2::default()
+            .verify_password(password.as_bytes(), &parsed)
+            .is_ok(),
+        Err(err) => {
+            tracing::error!("stored password hash is malformed: {err}");
+            false
+        }
+    }
+}
+
+/// A hash used to compare passwords of unknown accounts, so that a login with an unknown
+/// e-mail costs the same time as one with a wrong password.
+pub fn dummy_verify(password: &str) {
+    static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let hash = DUMMY.get_or_init(|| hash_password("not a real password").unwrap_or_default());
+    let _ = verify_password(password, hash);
+}
+
+pub fn check_new_password(password: &str) -> Result<(), AppError> {
+    let chars = password.chars().count();
+    if chars < MIN_PASSWORD_LEN {
+        return Err(AppError::invalid(
+            "password",
+            format!("must be at least {MIN_PASSWORD_LEN} characters long"),
+        ));
+    }
+    if chars > MAX_PASSWORD_LEN {
+        return Err(AppError::invalid(
+            "password",
+            format!("must be at most {MAX_PASSWORD_LEN} characters long"),
+        ));
+    }
+    Ok(())
+}
+
+/// `bytes` random bytes from the OS generator, URL-safe base64 without padding.
+pub fn random_token(bytes: usize) -> String {
+    let mut buf = vec![0u8; bytes];
+    rand::rng().fill_bytes(&mut buf);
+    URL_SAFE_NO_PAD.encode(buf)
+}
+
+/// How session cookies, API tokens and invitation codes are stored: SHA-256, hex. These
+/// are long random values, so a fast hash is enough (no dictionary to attack).
+pub fn token_hash(token: &str) -> String {
+    let digest = Sha256::digest(token.as_bytes());
+    let mut out = String::with_capacity(64);
+    for byte in digest {
+        out.push_str(&format!("{byte:02x}"));
+    }
+    out
+}
+
+type HmacSha256 = Hmac<Sha256>;
+
+/// The CSRF token for a browser: an HMAC of its random CSRF cookie under the site secret
+/// (the "signed double-submit cookie" pattern; works on every instance, stores nothing).
+pub fn csrf_token(site_secret: &[u8], csrf_cookie: &str) -> String {
+    // HMAC accepts keys of any length, so this cannot fail.
+    let mut mac = match HmacSha256::new_from_slice(site_secret) {
+        Ok(mac) => mac,
+        Err(_) => return String::new(),
+    };
+    mac.update(csrf_cookie.as_bytes());
+    URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
+}
+
+/// Constant-time check of a submitted CSRF token.
+pub fn csrf_matches(site_secret: &[u8], csrf_cookie: &str, submitted: &str) -> bool {
+    let Ok(mut mac) = HmacSha256::new_from_slice(site_secret) else {
+        return false;
+    };
+    mac.update(csrf_cookie.as_bytes());
+    match URL_SAFE_NO_PAD.decode(submitted.trim()) {
+        Ok(bytes) => mac.verify_slice(&bytes).is_ok(),
+        Err(_) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn password_hash_is_argon2id_and_verifies() {
+        let hash = hash_password("correct horse").unwrap();
+        assert!(hash.starts_with("$argon2id$"), "{hash}");
+        assert!(verify_password("correct horse", &hash));
+        assert!(!verify_password("wrong horse", &hash));
+        assert!(!verify_password("correct horse", "garbage"));
+    }
+
+    #[test]
+    fn csrf_token_is_bound_to_cookie_and_secret() {
+        let token = csrf_token(b"secret", "cookie-a");
+        assert!(csrf_matches(b"secret", "cookie-a", &token));
+        assert!(!csrf_matches(b"secret", "cookie-b", &token));
+        assert!(!csrf_matches(b"other", "cookie-a", &token));
+        assert!(!csrf_matches(b"secret", "cookie-a", ""));
+        assert!(!csrf_matches(b"secret", "cookie-a", "%%%"));
+    }
+
+    #[test]
+    fn token_hash_is_hex_sha256() {
+        assert_eq!(
+            token_hash("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert_ne!(random_token(32), random_token(32));
+    }
+}

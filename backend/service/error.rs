@@ -1,0 +1,141 @@
+//! The one application error. Every use case returns it; the web layer renders it as an
+//! HTML page or as `application/problem+json` with the status that `status()` gives.
+use std::fmt;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum AppError {
+    /// 400: the request itself is malformed (bad JSON, bad form encoding, bad path).
+    BadRequest { detail: String },
+    /// 401: the action needs a signed-in user or an API token.
+    Unauthenticated,
+    /// 401 on login: the e-mail/password pair does not match.
+    BadCredentials,
+    /// 403: signed in, but this user may not do this.
+    Forbidden { detail: String },
+    /// 403: the form's CSRF token is missing or does not match the browser's cookie.
+    CsrfRejected,
+    /// 404.
+    NotFound { what: &'static str },
+    /// 409: the action conflicts with the stored state (duplicate e-mail, stale data).
+    Conflict { detail: String },
+    /// 422: a field fails validation; forms show it next to the field.
+    Invalid { field: &'static str, reason: String },
+    /// 429: too many failed logins; try again after `retry_after_secs`.
+    TooManyAttempts { retry_after_secs: u64 },
+    /// 503: the database cannot be reached right now.
+    Unavailable,
+    /// 500: a bug or an unexpected storage error; the cause is logged under `id`.
+    Internal { id: String },
+}
+
+impl AppError {
+    pub fn status(&self) -> u16 {
+        match self {
+            AppError::BadRequest { .. } => 400,
+            AppError::Unauthenticated | AppError::BadCredentials => 401,
+            AppError::Forbidden { .. } | AppError::CsrfRejected => 403,
+            AppError::NotFound { .. } => 404,
+            AppError::Conflict { .. } => 409,
+            AppError::Invalid { .. } => 422,
+            AppError::TooManyAttempts { .. } => 429,
+            AppError::Internal { .. } => 500,
+            AppError::Unavailable => 503,
+        }
+    }
+
+    /// A stable machine-readable code, used as the problem `type` suffix and as the
+    /// message-catalogue key of the title.
+    pub fn code(&self) -> &'static str {
+        match self {
+            AppError::BadRequest { .. } => "bad-request",
+            AppError::Unauthenticated => "unauthenticated",
+            AppError::BadCredentials => "bad-credentials",
+            AppError::Forbidden { .. } => "forbidden",
+            AppError::CsrfRejected => "csrf-rejected",
+            AppError::NotFound { .. } => "not-found",
+            AppError::Conflict { .. } => "conflict",
+            AppError::Invalid { .. } => "invalid",
+            AppError::TooManyAttempts { .. } => "too-many-attempts",
+            AppError::Unavailable => "unavailable",
+            AppError::Internal { .. } => "internal",
+        }
+    }
+
+    pub fn forbidden(detail: impl Into<String>) -> AppError {
+        AppError::Forbidden {
+            detail: detail.into(),
+        }
+    }
+
+    pub fn invalid(field: &'static str, reason: impl Into<String>) -> AppError {
+        AppError::Invalid {
+            field,
+            reason: reason.into(),
+        }
+    }
+
+    pub fn conflict(detail: impl Into<String>) -> AppError {
+        AppError::Conflict {
+            detail: detail.into(),
+        }
+    }
+
+    /// Logs an unexpected failure with an id the user can quote, and hides the details.
+    pub fn internal(cause: impl fmt::Display) -> AppError {
+        let id = crate::service::auth::random_token(6);
+        tracing::error!(error_id = %id, "internal error: {cause}");
+        AppError::Internal { id }
+    }
+}
+
+impl fmt::Display for AppError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AppError::BadRequest { detail } => write!(f, "bad request: {detail}"),
+            AppError::Unauthenticated => write!(f, "sign in or send an API token to do this"),
+            AppError::BadCredentials => write!(f, "wrong e-mail or password"),
+            AppError::Forbidden { detail } => write!(f, "forbidden: {detail}"),
+            AppError::CsrfRejected => write!(
+                f,
+                "the form's security token is missing or expired; reload the page and try again"
+            ),
+            AppError::NotFound { what } => write!(f, "{what} not found"),
+            AppError::Conflict { detail } => write!(f, "{detail}"),
+            AppError::Invalid { field, reason } => write!(f, "{field}: {reason}"),
+            AppError::TooManyAttempts { retry_after_secs } => write!(
+                f,
+                "too many failed sign-in attempts; try again in {retry_after_secs} s"
+            ),
+            AppError::Unavailable => write!(f, "the database is not reachable; try again shortly"),
+            AppError::Internal { id } => write!(f, "internal error (reference {id})"),
+        }
+    }
+}
+
+impl std::error::Error for AppError {}
+
+impl From<diesel::result::Error> for AppError {
+    fn from(err: diesel::result::Error) -> AppError {
+        use diesel::result::{DatabaseErrorKind, Error};
+        match err {
+            Error::NotFound => AppError::NotFound { what: "record" },
+            Error::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
+                AppError::conflict(format!("already exists ({})", info.message()))
+            }
+            Error::DatabaseError(DatabaseErrorKind::ForeignKeyViolation, _) => {
+                AppError::conflict("refers to something that does not exist or is still in use")
+            }
+            Error::DatabaseError(DatabaseErrorKind::ClosedConnection, _) => AppError::Unavailable,
+            other => AppError::internal(other),
+        }
+    }
+}
+
+impl From<diesel::r2d2::PoolError> for AppError {
+    fn from(err: diesel::r2d2::PoolError) -> AppError {
+        tracing::warn!("database pool: {err}");
+        AppError::Unavailable
+    }
+}
+
+pub type AppResult<T> = Result<T, AppError>;

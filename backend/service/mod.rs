@@ -1,0 +1,50 @@
+//! Use cases: one function per thing a user does, called by both the HTML and the JSON
+//! handlers so the two faces never drift. Each takes a connection and the acting user,
+//! checks permissions, validates, and runs its writes in one transaction.
+pub mod accounts;
+pub mod auth;
+pub mod clubs;
+pub mod error;
+pub mod players;
+pub mod validate;
+
+pub use error::{AppError, AppResult};
+
+use crate::store::models::User;
+
+/// Who is acting: a signed-in user (by session cookie or API token) or nobody.
+#[derive(Debug, Clone, Default)]
+pub struct Actor {
+    pub user: Option<User>,
+}
+
+impl Actor {
+    pub fn anonymous() -> Actor {
+        Actor { user: None }
+    }
+
+    pub fn signed_in(user: User) -> Actor {
+        Actor { user: Some(user) }
+    }
+
+    pub fn require_user(&self) -> AppResult<&User> {
+        self.user.as_ref().ok_or(AppError::Unauthenticated)
+    }
+
+    pub fn is_admin(&self) -> bool {
+        self.user.as_ref().is_some_and(|u| u.is_admin)
+    }
+
+    pub fn is_organiser(&self) -> bool {
+        self.user.as_ref().is_some_and(|u| u.is_organiser || u.is_admin)
+    }
+
+    pub fn require_admin(&self) -> AppResult<&User> {
+        let user = self.require_user()?;
+        if user.is_admin {
+            Ok(user)
+        } else {
+            Err(AppError::forbidden("only a site administrator may do this"))
+        }
+    }
+}

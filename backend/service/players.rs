@@ -1,0 +1,189 @@
+//! Player profiles: list, view, create, edit, with their per-variant ratings.
+use serde::{Deserialize, Serialize};
+
+use super::{Actor, AppError, AppResult, validate};
+use crate::store::models::{Player, PlayerFields, PlayerRating};
+use crate::store::{self, DbConn, accounts, clubs, players};
+
+/// What a form or an API request sends to create or change a profile.
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
+pub struct PlayerInput {
+    pub name: String,
+    #[serde(default)]
+    pub club_id: Option<i64>,
+    #[serde(default)]
+    pub country: String,
+    #[serde(default)]
+    pub federation_id: String,
+    #[serde(default)]
+    pub birth_year: Option<i32>,
+    #[serde(default)]
+    pub title: String,
+}
+
+/// A profile as pages and the API show it.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct PlayerView {
+    pub id: i64,
+    pub name: String,
+    pub club_id: Option<i64>,
+    pub club_name: Option<String>,
+    pub country: String,
+    pub federation_id: String,
+    pub birth_year: Option<i32>,
+    pub title: String,
+    pub ratings: Vec<RatingView>,
+    /// The account linked to this profile, if any (its display name).
+    pub account: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct RatingView {
+    pub variant: String,
+    pub rating: i32,
+    pub games: i32,
+}
+
+impl From<&PlayerRating> for RatingView {
+    fn from(r: &PlayerRating) -> RatingView {
+        RatingView {
+            variant: r.variant.clone(),
+            rating: r.rating,
+            games: r.games,
+        }
+    }
+}
+
+fn fields(conn: &mut DbConn, input: &PlayerInput) -> AppResult<PlayerFields> {
+    if let Some(club) = input.club_id
+        && clubs::by_id(conn, club)?.is_none()
+    {
+        return Err(AppError::invalid("club_id", "no such club"));
+    }
+    Ok(PlayerFields {
+        name: validate::required("name", &input.name, 100)?,
+        club_id: input.club_id,
+        country: validate::country(&input.country)?,
+        federation_id: validate::optional("federation_id", &input.federation_id, 32)?,
+        birth_year: validate::birth_year(input.birth_year)?,
+        title: validate::optional("title", &input.title, 16)?,
+    })
+}
+
+/// Who may edit a profile: administrators, the account linked to it, and organisers of
+/// the player's club.
+fn may_edit(conn: &mut DbConn, actor: &Actor, player: &Player) -> AppResult<bool> {
+    let Some(user) = &actor.user else {
+        return Ok(false);
+    };
+    if user.is_admin || user.player_id == Some(player.id) {
+        return Ok(true);
+    }
+    match player.club_id {
+        Some(club) => Ok(clubs::role_of(conn, club, user.id)?.as_deref() == Some(clubs::ROLE_ORGANISER)),
+        None => Ok(false),
+    }
+}
+
+pub fn can_edit(conn: &mut DbConn, actor: &Actor, player_id: i64) -> AppResult<bool> {
+    match players::by_id(conn, player_id)? {
+        Some(player) => may_edit(conn, actor, &player),
+        None => Ok(false),
+    }
+}
+
+/// Administrators and organisers create any profile; a club organiser creates profiles in
+/// their club; any signed-in user without a profile creates their own (linked to them).
+pub fn create(conn: &mut DbConn, actor: &Actor, input: &PlayerInput) -> AppResult<PlayerView> {
+    let user = actor.require_user()?;
+    conn.write_transaction(|conn| {
+        let fields = fields(conn, input)?;
+        let club_organiser = match fields.club_id {
+            Some(club) => clubs::role_of(conn, club, user.id)?.as_deref() == Some(clubs::ROLE_ORGANISER),
+            None => false,
+        };
+        let own_profile = !actor.is_organiser() && !club_organiser;
+        if own_profile && user.player_id.is_some() {
+            return Err(AppError::forbidden(
+                "you already have a player profile; only organisers create profiles for others",
+            ));
+        }
+        let player = players::insert(conn, &fields, store::now())?;
+        if own_profile {
+            accounts::link_player(conn, user.id, Some(player.id))?;
+        }
+        view_of(conn, player)
+    })
+}
+
+pub fn update(conn: &mut DbConn, actor: &Actor, player_id: i64, input: &PlayerInput) -> AppResult<PlayerView> {
+    actor.require_user()?;
+    conn.write_transaction(|conn| {
+        let player = players::by_id(conn, player_id)?.ok_or(AppError::NotFound { what: "player" })?;
+        if !may_edit(conn, actor, &player)? {
+            return Err(AppError::forbidden("you may not edit this player's profile"));
+        }
+        let fields = fields(conn, input)?;
+        let updated = players::update(conn, player_id, &fields)?;
+        view_of(conn, updated)
+    })
+}
+
+pub fn get(conn: &mut DbConn, player_id: i64) -> AppResult<PlayerView> {
+    let player = players::by_id(conn, player_id)?.ok_or(AppError::NotFound { what: "player" })?;
+    view_of(conn, player)
+}
+
+fn view_of(conn: &mut DbConn, player: Player) -> AppResult<PlayerView> {
+    let club_name = match player.club_id {
+        Some(id) => clubs::by_id(conn, id)?.map(|c| c.name),
+        None => None,
+    };
+    let ratings = players::ratings_of(conn, player.id)?.iter().map(RatingView::from).collect();
+    let account = accounts::user_by_player(conn, player.id)?.map(|u| u.display_name);
+    Ok(PlayerView {
+        id: player.id,
+        name: player.name,
+        club_id: player.club_id,
+        club_name,
+        country: player.country,
+        federation_id: player.federation_id,
+        birth_year: player.birth_year,
+        title: player.title,
+        ratings,
+        account,
+    })
+}
+
+/// All profiles (optionally one club's, or matching a name), with their ratings, in two
+/// queries plus one for the clubs.
+pub fn list(conn: &mut DbConn, club: Option<i64>, search: Option<&str>) -> AppResult<Vec<PlayerView>> {
+    let rows = players::list(conn, club, search)?;
+    let ids: Vec<i64> = rows.iter().map(|p| p.id).collect();
+    let ratings = players::ratings_for(conn, &ids)?;
+    let club_names: std::collections::HashMap<i64, String> =
+        clubs::list(conn)?.into_iter().map(|c| (c.id, c.name)).collect();
+    Ok(rows
+        .into_iter()
+        .map(|p| {
+            let mut own: Vec<RatingView> = ratings
+                .iter()
+                .filter(|r| r.player_id == p.id)
+                .map(RatingView::from)
+                .collect();
+            own.sort_by(|a, b| a.variant.cmp(&b.variant));
+            PlayerView {
+                club_name: p.club_id.and_then(|id| club_names.get(&id).cloned()),
+                id: p.id,
+                name: p.name,
+                club_id: p.club_id,
+                country: p.country,
+                federation_id: p.federation_id,
+                birth_year: p.birth_year,
+                title: p.title,
+                ratings: own,
+                account: None,
+            }
+        })
+        .collect())
+}

@@ -1,0 +1,300 @@
+//! Storage: one diesel code path for SQLite (embedded default) and PostgreSQL (several
+//! instances), chosen from the database URL. No HTML, no HTTP here.
+pub mod accounts;
+pub mod clubs;
+pub mod models;
+pub mod players;
+pub mod schema;
+pub mod settings;
+
+use std::time::Duration;
+
+use diesel::connection::SimpleConnection;
+use diesel::prelude::*;
+use diesel::r2d2::{self, ManageConnection};
+use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
+
+pub const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/sqlite");
+pub const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/postgres");
+
+/// A connection to either backend. Queries written against `DbConn` run on both.
+#[derive(diesel::MultiConnection)]
+pub enum DbConn {
+    Sqlite(diesel::SqliteConnection),
+    Pg(diesel::PgConnection),
+}
+
+pub type DbPool = r2d2::Pool<DbManager>;
+pub type PooledConn = r2d2::PooledConnection<DbManager>;
+pub type QueryResult<T> = Result<T, diesel::result::Error>;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// Where the database is, parsed from `--database-url`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DatabaseUrl {
+    pub backend: Backend,
+    /// What the driver receives: a file path for SQLite, the URL itself for PostgreSQL.
+    pub target: String,
+}
+
+impl DatabaseUrl {
+    /// `postgres://` and `postgresql://` select PostgreSQL; `sqlite://PATH`, `sqlite:PATH`
+    /// or a plain path select SQLite. The backend is decided here because SQLite would
+    /// accept any string as a file name.
+    pub fn parse(url: &str) -> Result<DatabaseUrl, String> {
+        let url = url.trim();
+        if url.is_empty() {
+            return Err("the database URL is empty".into());
+        }
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            return Ok(DatabaseUrl {
+                backend: Backend::Postgres,
+                target: url.to_string(),
+            });
+        }
+        let path = url
+            .strip_prefix("sqlite://")
+            .or_else(|| url.strip_prefix("sqlite:"))
+            .unwrap_or(url);
+        if path.is_empty() {
+            return Err(format!("the SQLite URL `{url}` names no file"));
+        }
+        if let Some((scheme, _)) = path.split_once("://") {
+            return Err(format!(
+                "unsupported database URL scheme `{scheme}://`: use sqlite://FILE or postgres://..."
+            ));
+        }
+        Ok(DatabaseUrl {
+            backend: Backend::Sqlite,
+            target: path.to_string(),
+        })
+    }
+
+    /// The URL with any password masked, for logs and error messages.
+    pub fn redacted(&self) -> String {
+        match self.backend {
+            Backend::Sqlite => format!("sqlite://{}", self.target),
+            Backend::Postgres => redact_password(&self.target),
+        }
+    }
+}
+
+fn redact_password(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let Some((credentials, host)) = rest.split_once('@') else {
+        return url.to_string();
+    };
+    match credentials.split_once(':') {
+        Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
+        None => url.to_string(),
+    }
+}
+
+/// Opens connections of the backend chosen by the URL and prepares each one.
+#[derive(Debug, Clone)]
+pub struct DbManager {
+    url: DatabaseUrl,
+}
+
+impl DbManager {
+    pub fn new(url: DatabaseUrl) -> DbManager {
+        DbManager { url }
+    }
+}
+
+/// Applied to every SQLite connection. `synchronous = FULL` makes every commit durable
+/// before it is acknowledged (an accepted move survives `kill -9` and a power cut);
+/// the busy timeout lets concurrent writers queue instead of failing.
+const SQLITE_CONNECTION_PRAGMAS: &str = "PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; \
+     PRAGMA synchronous = FULL;";
+
+impl ManageConnection for DbManager {
+    type Connection = DbConn;
+    type Error = r2d2::Error;
+
+    fn connect(&self) -> Result<DbConn, r2d2::Error> {
+        match self.url.backend {
+            Backend::Sqlite => {
+                let mut conn = diesel::SqliteConnection::establish(&self.url.target)
+                    .map_err(r2d2::Error::ConnectionError)?;
+                conn.batch_execute(SQLITE_CONNECTION_PRAGMAS)
+                    .map_err(r2d2::Error::QueryError)?;
+                Ok(DbConn::Sqlite(conn))
+            }
+            Backend::Postgres => diesel::PgConnection::establish(&self.url.target)
+                .map(DbConn::Pg)
+                .map_err(r2d2::Error::ConnectionError),
+        }
+    }
+
+    fn is_valid(&self, conn: &mut DbConn) -> Result<(), r2d2::Error> {
+        conn.batch_execute("SELECT 1").map_err(r2d2::Error::QueryError)
+    }
+
+    fn has_broken(&self, _conn: &mut DbConn) -> bool {
+        false
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreSetupError {
+    #[error("{0}")]
+    Url(String),
+    #[error("cannot open the database {url}: {cause}")]
+    Connect { url: String, cause: String },
+    #[error("database migrations failed on {url}: {cause}")]
+    Migrate { url: String, cause: String },
+}
+
+/// How long start-up keeps retrying a database that does not answer (PostgreSQL not yet
+/// up, a fail-over in progress) before it gives up with a clear error.
+#[derive(Debug, Clone, Copy)]
+pub struct RetryPolicy {
+    pub attempts: u32,
+    pub delay: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        RetryPolicy {
+            attempts: 30,
+            delay: Duration::from_secs(2),
+        }
+    }
+}
+
+/// Builds the pool, waits for the database (with retries), switches SQLite to WAL and
+/// runs the embedded migrations of the backend in use.
+pub fn open(url: &DatabaseUrl, pool_size: u32, retry: RetryPolicy) -> Result<DbPool, StoreSetupError> {
+    let pool = r2d2::Pool::builder()
+        .max_size(pool_size)
+        .min_idle(Some(1))
+        .connection_timeout(Duration::from_secs(5))
+        .build_unchecked(DbManager::new(url.clone()));
+    let mut conn = connect_with_retry(&pool, url, retry)?;
+    migrate(&mut conn, url)?;
+    Ok(pool)
+}
+
+fn connect_with_retry(
+    pool: &DbPool,
+    url: &DatabaseUrl,
+    retry: RetryPolicy,
+) -> Result<PooledConn, StoreSetupError> {
+    let mut attempt = 1;
+    loop {
+        match pool.get() {
+            Ok(conn) => return Ok(conn),
+            Err(err) if attempt < retry.attempts => {
+                tracing::warn!(
+                    database = %url.redacted(),
+                    attempt,
+                    of = retry.attempts,
+                    "database not reachable ({err}); retrying in {:?}",
+                    retry.delay
+                );
+                std::thread::sleep(retry.delay);
+                attempt += 1;
+            }
+            Err(err) => {
+                return Err(StoreSetupError::Connect {
+                    url: url.redacted(),
+                    cause: format!("{err} (gave up after {attempt} attempts)"),
+                });
+            }
+        }
+    }
+}
+
+/// Advisory-lock key so that several instances starting together on one PostgreSQL
+/// database do not run the same migration twice.
+const MIGRATION_LOCK_KEY: i64 = 0x6461_6d6b_61; // "damka"
+
+fn migrate(conn: &mut DbConn, url: &DatabaseUrl) -> Result<(), StoreSetupError> {
+    let fail = |cause: String| StoreSetupError::Migrate {
+        url: url.redacted(),
+        cause,
+    };
+    match conn {
+        DbConn::Sqlite(c) => {
+            c.batch_execute("PRAGMA journal_mode = WAL;")
+                .map_err(|e| fail(e.to_string()))?;
+            c.run_pending_migrations(SQLITE_MIGRATIONS)
+                .map_err(|e| fail(e.to_string()))?;
+        }
+        DbConn::Pg(c) => {
+            c.batch_execute(&format!("SELECT pg_advisory_lock({MIGRATION_LOCK_KEY})"))
+                .map_err(|e| fail(e.to_string()))?;
+            let result = c
+                .run_pending_migrations(POSTGRES_MIGRATIONS)
+                .map(|_| ())
+                .map_err(|e| fail(e.to_string()));
+            c.batch_execute(&format!("SELECT pg_advisory_unlock({MIGRATION_LOCK_KEY})"))
+                .map_err(|e| fail(e.to_string()))?;
+            result?;
+        }
+    }
+    Ok(())
+}
+
+impl DbConn {
+    pub fn backend(&self) -> Backend {
+        match self {
+            DbConn::Sqlite(_) => Backend::Sqlite,
+            DbConn::Pg(_) => Backend::Postgres,
+        }
+    }
+
+    /// Runs `f` in a transaction that will write. On SQLite the transaction takes the write
+    /// lock first, so concurrent writers wait (busy timeout) rather than fail half-way.
+    pub fn write_transaction<T, E>(
+        &mut self,
+        f: impl FnOnce(&mut DbConn) -> Result<T, E>,
+    ) -> Result<T, E>
+    where
+        E: From<diesel::result::Error>,
+    {
+        self.transaction(|conn| {
+            if conn.backend() == Backend::Sqlite {
+                use schema::write_lock::dsl::*;
+                diesel::update(write_lock.find(1))
+                    .set(counter.eq(counter + 1))
+                    .execute(conn)?;
+            }
+            f(conn)
+        })
+    }
+}
+
+pub fn now() -> chrono::NaiveDateTime {
+    chrono::Utc::now().naive_utc()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn url_selects_backend_by_scheme() {
+        let pg = DatabaseUrl::parse("postgres://u:secret@127.0.0.1/db").unwrap();
+        assert_eq!(pg.backend, Backend::Postgres);
+        assert_eq!(pg.redacted(), "postgres://u:***@127.0.0.1/db");
+        let pg2 = DatabaseUrl::parse("postgresql://127.0.0.1/db").unwrap();
+        assert_eq!(pg2.backend, Backend::Postgres);
+        let file = DatabaseUrl::parse("sqlite://damka.db").unwrap();
+        assert_eq!(file, DatabaseUrl { backend: Backend::Sqlite, target: "damka.db".into() });
+        let abs = DatabaseUrl::parse("sqlite:///var/lib/damka.db").unwrap();
+        assert_eq!(abs.target, "/var/lib/damka.db");
+        assert_eq!(DatabaseUrl::parse("plain.db").unwrap().backend, Backend::Sqlite);
+        assert!(DatabaseUrl::parse("mysql://x").unwrap_err().contains("mysql"));
+        assert!(DatabaseUrl::parse("").is_err());
+        assert!(DatabaseUrl::parse("sqlite://").is_err());
+    }
+}

@@ -1,0 +1,110 @@
+//! Rows as they are stored, and the insert/update structs next to them.
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+use super::schema::*;
+
+#[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = users)]
+pub struct User {
+    pub id: i64,
+    pub email: String,
+    pub display_name: String,
+    pub password_hash: String,
+    pub is_admin: bool,
+    pub is_organiser: bool,
+    pub locale: Option<String>,
+    pub player_id: Option<i64>,
+    pub created_at: NaiveDateTime,
+}
+
+#[derive(Debug, Insertable)]
+#[diesel(table_name = users)]
+pub struct NewUser<'a> {
+    pub email: &'a str,
+    pub display_name: &'a str,
+    pub password_hash: &'a str,
+    pub is_admin: bool,
+    pub is_organiser: bool,
+    pub locale: Option<&'a str>,
+    pub player_id: Option<i64>,
+    pub created_at: NaiveDateTime,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = api_tokens)]
+pub struct ApiToken {
+    pub id: i64,
+    pub user_id: i64,
+    pub name: String,
+    pub token_hash: String,
+    pub prefix: String,
+    pub created_at: NaiveDateTime,
+    pub last_used_at: Option<NaiveDateTime>,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = invitations)]
+pub struct Invitation {
+    pub id: i64,
+    pub code_hash: String,
+    pub email: String,
+    pub created_by: i64,
+    pub created_at: NaiveDateTime,
+    pub used_by: Option<i64>,
+    pub used_at: Option<NaiveDateTime>,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = clubs)]
+pub struct Club {
+    pub id: i64,
+    pub name: String,
+    pub city: String,
+    pub country: String,
+    pub description: String,
+    pub created_at: NaiveDateTime,
+}
+
+#[derive(Debug, Clone, Insertable, AsChangeset)]
+#[diesel(table_name = clubs)]
+pub struct ClubFields {
+    pub name: String,
+    pub city: String,
+    pub country: String,
+    pub description: String,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = players)]
+pub struct Player {
+    pub id: i64,
+    pub name: String,
+    pub club_id: Option<i64>,
+    pub country: String,
+    pub federation_id: String,
+    pub birth_year: Option<i32>,
+    pub title: String,
+    pub created_at: NaiveDateTime,
+}
+
+/// The editable fields of a player profile; `None` in `club_id`/`birth_year` clears them.
+#[derive(Debug, Clone, Insertable, AsChangeset)]
+#[diesel(table_name = players, treat_none_as_null = true)]
+pub struct PlayerFields {
+    pub name: String,
+    pub club_id: Option<i64>,
+    pub country: String,
+    pub federation_id: String,
+    pub birth_year: Option<i32>,
+    pub title: String,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = player_ratings)]
+pub struct PlayerRating {
+    pub player_id: i64,
+    pub variant: String,
+    pub rating: i32,
+    pub games: i32,
+}

@@ -1,0 +1,69 @@
+//! Player profiles and their per-variant ratings.
+use diesel::prelude::*;
+
+use super::models::{Player, PlayerFields, PlayerRating};
+use super::schema::{player_ratings, players};
+use super::{DbConn, QueryResult};
+
+pub fn insert(conn: &mut DbConn, fields: &PlayerFields, at: chrono::NaiveDateTime) -> QueryResult<Player> {
+    diesel::insert_into(players::table)
+        .values((fields, players::created_at.eq(at)))
+        .returning(players::all_columns)
+        .get_result(conn)
+}
+
+pub fn update(conn: &mut DbConn, id: i64, fields: &PlayerFields) -> QueryResult<Player> {
+    diesel::update(players::table.find(id))
+        .set(fields)
+        .returning(players::all_columns)
+        .get_result(conn)
+}
+
+pub fn by_id(conn: &mut DbConn, id: i64) -> QueryResult<Option<Player>> {
+    players::table.find(id).select(Player::as_select()).first(conn).optional()
+}
+
+/// Players by name, optionally only those of one club or matching a search string.
+pub fn list(conn: &mut DbConn, club: Option<i64>, search: Option<&str>) -> QueryResult<Vec<Player>> {
+    let mut query = players::table.select(Player::as_select()).into_boxed();
+    if let Some(club) = club {
+        query = query.filter(players::club_id.eq(club));
+    }
+    if let Some(search) = search.filter(|s| !s.is_empty()) {
+        let pattern = format!("%{}%", search.replace('%', "").replace('_', ""));
+        query = query.filter(players::name.like(pattern));
+    }
+    query.order((players::name, players::id)).load(conn)
+}
+
+pub fn count(conn: &mut DbConn) -> QueryResult<i64> {
+    players::table.count().get_result(conn)
+}
+
+pub fn ratings_of(conn: &mut DbConn, player_id: i64) -> QueryResult<Vec<PlayerRating>> {
+    player_ratings::table
+        .filter(player_ratings::player_id.eq(player_id))
+        .order(player_ratings::variant)
+        .select(PlayerRating::as_select())
+        .load(conn)
+}
+
+pub fn ratings_for(conn: &mut DbConn, player_ids: &[i64]) -> QueryResult<Vec<PlayerRating>> {
+    player_ratings::table
+        .filter(player_ratings::player_id.eq_any(player_ids))
+        .select(PlayerRating::as_select())
+        .load(conn)
+}
+
+pub fn set_rating(conn: &mut DbConn, rating: &PlayerRating) -> QueryResult<()> {
+    diesel::delete(
+        player_ratings::table
+            .filter(player_ratings::player_id.eq(rating.player_id))
+            .filter(player_ratings::variant.eq(&rating.variant)),
+    )
+    .execute(conn)?;
+    diesel::insert_into(player_ratings::table)
+        .values(rating)
+        .execute(conn)
+        .map(|_| ())
+}

@@ -1,0 +1,40 @@
+//! The JSON API under `/api/v1`. Authentication is by API token only
+//! (`Authorization: Bearer dmk_...`, created on the account page), so browser cookies
+//! can never be used for cross-site requests here. Errors are `application/problem+json`.
+pub(crate) mod admin;
+pub(crate) mod auth;
+pub(crate) mod clubs;
+pub(crate) mod me;
+pub(crate) mod players;
+pub(crate) mod tokens;
+
+use actix_web::{HttpResponse, web};
+
+pub use auth::ApiActor;
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.route("/openapi.json", web::get().to(openapi_document))
+        .route("/me", web::get().to(me::me))
+        .route("/players", web::get().to(players::list))
+        .route("/players", web::post().to(players::create))
+        .route("/players/{id}", web::get().to(players::get))
+        .route("/players/{id}", web::put().to(players::update))
+        .route("/clubs", web::get().to(clubs::list))
+        .route("/clubs", web::post().to(clubs::create))
+        .route("/clubs/{id}", web::get().to(clubs::get))
+        .route("/clubs/{id}", web::put().to(clubs::update))
+        .route("/clubs/{id}/members", web::get().to(clubs::members))
+        .route("/clubs/{id}/members", web::post().to(clubs::add_member))
+        .route("/tokens", web::get().to(tokens::list))
+        .route("/tokens", web::post().to(tokens::create))
+        .route("/tokens/{id}", web::delete().to(tokens::revoke))
+        .route("/admin/users", web::get().to(admin::users))
+        .route("/admin/users/{id}/roles", web::put().to(admin::set_roles))
+        .route("/admin/invitations", web::post().to(admin::invite))
+        .route("/admin/registration", web::get().to(admin::registration))
+        .route("/admin/registration", web::put().to(admin::set_registration));
+}
+
+async fn openapi_document() -> HttpResponse {
+    HttpResponse::Ok().json(super::openapi::document())
+}

@@ -1,0 +1,60 @@
+use actix_web::web::{self, Json};
+use actix_web::{HttpResponse, http::StatusCode};
+use serde::Deserialize;
+
+use super::ApiActor;
+use crate::service::AppResult;
+use crate::service::players::{self, PlayerInput, PlayerView};
+use crate::web::state::AppState;
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+pub struct ListQuery {
+    /// Only players of this club.
+    club: Option<i64>,
+    /// Only players whose name contains this text.
+    q: Option<String>,
+}
+
+/// Player profiles, by name.
+#[utoipa::path(get, path = "/api/v1/players", tag = "players", params(ListQuery),
+    responses((status = 200, body = Vec<PlayerView>)))]
+pub async fn list(state: web::Data<AppState>, query: web::Query<ListQuery>) -> AppResult<Json<Vec<PlayerView>>> {
+    let ListQuery { club, q } = query.into_inner();
+    Ok(Json(state.db(move |conn| players::list(conn, club, q.as_deref())).await?))
+}
+
+/// One player profile with its ratings.
+#[utoipa::path(get, path = "/api/v1/players/{id}", tag = "players",
+    params(("id" = i64, Path, description = "player id")),
+    responses((status = 200, body = PlayerView), (status = 404, body = crate::web::error::Problem)))]
+pub async fn get(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult<Json<PlayerView>> {
+    let id = path.into_inner();
+    Ok(Json(state.db(move |conn| players::get(conn, id)).await?))
+}
+
+/// Creates a profile: organisers and administrators any, club organisers in their club,
+/// any other account its own (linked to it).
+#[utoipa::path(post, path = "/api/v1/players", tag = "players", request_body = PlayerInput,
+    responses((status = 201, body = PlayerView), (status = 401, body = crate::web::error::Problem),
+        (status = 403, body = crate::web::error::Problem), (status = 422, body = crate::web::error::Problem)),
+    security(("token" = [])))]
+pub async fn create(ApiActor(actor): ApiActor, state: web::Data<AppState>, input: Json<PlayerInput>) -> AppResult<HttpResponse> {
+    actor.require_user()?;
+    let input = input.into_inner();
+    let player = state.db(move |conn| players::create(conn, &actor, &input)).await?;
+    Ok(HttpResponse::build(StatusCode::CREATED).json(player))
+}
+
+/// Replaces a profile's fields: administrators, the linked account, the club's organisers.
+#[utoipa::path(put, path = "/api/v1/players/{id}", tag = "players", request_body = PlayerInput,
+    params(("id" = i64, Path, description = "player id")),
+    responses((status = 200, body = PlayerView), (status = 401, body = crate::web::error::Problem),
+        (status = 403, body = crate::web::error::Problem), (status = 404, body = crate::web::error::Problem),
+        (status = 422, body = crate::web::error::Problem)),
+    security(("token" = [])))]
+pub async fn update(ApiActor(actor): ApiActor, state: web::Data<AppState>, path: web::Path<i64>, input: Json<PlayerInput>) -> AppResult<Json<PlayerView>> {
+    actor.require_user()?;
+    let id = path.into_inner();
+    let input = input.into_inner();
+    Ok(Json(state.db(move |conn| players::update(conn, &actor, id, &input)).await?))
+}

@@ -1,0 +1,203 @@
+//! The request context of an HTML page: language, signed-in user, CSRF token, flash
+//! message. Extracted once per request and handed to the templates, which call its
+//! helpers (`ctx.t("key")`, `ctx.plural(..)`, `ctx.date(..)`).
+use std::future::Future;
+use std::pin::Pin;
+
+use actix_web::{FromRequest, HttpMessage, HttpRequest, dev::Payload, web};
+use chrono::NaiveDateTime;
+
+use super::cookies;
+use super::i18n::{Lang, SUPPORTED};
+use super::state::AppState;
+use crate::service::{Actor, AppError, accounts, auth};
+use crate::store::models::User;
+
+/// The browser's CSRF cookie value, put in the request by the `csrf_cookie` middleware
+/// (a new one when the browser had none).
+#[derive(Debug, Clone)]
+pub struct CsrfCookie(pub String);
+
+/// A one-time message shown on the next page after a redirect.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Flash {
+    /// `ok` or `error`: the style of the message box.
+    pub kind: String,
+    /// Catalogue key of the message.
+    pub key: String,
+}
+
+impl Flash {
+    pub fn encode(kind: &str, key: &str) -> String {
+        format!("{kind}:{key}")
+    }
+
+    fn decode(value: &str) -> Option<Flash> {
+        let (kind, key) = value.split_once(':')?;
+        let valid = matches!(kind, "ok" | "error")
+            && !key.is_empty()
+            && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_');
+        valid.then(|| Flash {
+            kind: kind.to_string(),
+            key: key.to_string(),
+        })
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Ctx {
+    pub lang: Lang,
+    pub user: Option<User>,
+    pub csrf: String,
+    pub flash: Option<Flash>,
+    /// The current path and query, for the language switch to come back to.
+    pub here: String,
+    pub session_token: Option<String>,
+}
+
+impl Ctx {
+    pub fn actor(&self) -> Actor {
+        Actor {
+            user: self.user.clone(),
+        }
+    }
+
+    pub fn signed_in(&self) -> bool {
+        self.user.is_some()
+    }
+
+    pub fn is_admin(&self) -> bool {
+        self.user.as_ref().is_some_and(|u| u.is_admin)
+    }
+
+    pub fn is_organiser(&self) -> bool {
+        self.user.as_ref().is_some_and(|u| u.is_organiser || u.is_admin)
+    }
+
+    pub fn user_name(&self) -> &str {
+        self.user.as_ref().map(|u| u.display_name.as_str()).unwrap_or("")
+    }
+
+    pub fn languages(&self) -> &'static [Lang] {
+        &SUPPORTED
+    }
+
+    pub fn t(&self, key: &str) -> String {
+        self.lang.t(key)
+    }
+
+    pub fn tf1(&self, key: &str, arg: &dyn std::fmt::Display) -> String {
+        self.lang.tf(key, &[arg])
+    }
+
+    pub fn plural(&self, key: &str, n: &i64) -> String {
+        self.lang.plural(key, *n)
+    }
+
+    /// The name of a rules preset (`russian` -> "Russian draughts").
+    pub fn variant_name(&self, variant: &str) -> String {
+        self.lang.t(&format!("variant.{variant}"))
+    }
+
+    /// The name of a club role (`organiser`, `member`).
+    pub fn club_role(&self, role: &str) -> String {
+        self.lang.t(&format!("club.role.{role}"))
+    }
+
+    pub fn number(&self, n: &i64) -> String {
+        self.lang.number(*n)
+    }
+
+    pub fn date(&self, at: &NaiveDateTime) -> String {
+        self.lang.date(at)
+    }
+
+    pub fn date_time(&self, at: &NaiveDateTime) -> String {
+        self.lang.date_time(at)
+    }
+
+    /// The language of this request, without touching the database: cookie, then
+    /// `Accept-Language`, then English. The account setting, when there is one, is
+    /// applied by `resolve`.
+    pub fn lang_of_request(req: &HttpRequest) -> Lang {
+        req.cookie(cookies::LANG)
+            .and_then(|c| Lang::from_code(c.value()))
+            .or_else(|| {
+                req.headers()
+                    .get(actix_web::http::header::ACCEPT_LANGUAGE)
+                    .and_then(|h| h.to_str().ok())
+                    .and_then(Lang::from_accept_language)
+            })
+            .unwrap_or_default()
+    }
+
+    /// Builds the context; reads the session's user from the database when the browser
+    /// sends a session cookie.
+    pub async fn resolve(req: &HttpRequest) -> Result<Ctx, AppError> {
+        let state = req
+            .app_data::<web::Data<AppState>>()
+            .ok_or_else(|| AppError::internal("application state missing"))?
+            .clone();
+        let session_token = req.cookie(cookies::SESSION).map(|c| c.value().to_string());
+        let user = match session_token.clone() {
+            Some(token) if !token.is_empty() => {
+                state
+                    .db(move |conn| accounts::user_for_session(conn, &token))
+                    .await?
+            }
+            _ => None,
+        };
+        let lang = user
+            .as_ref()
+            .and_then(|u| u.locale.as_deref())
+            .and_then(Lang::from_code)
+            .unwrap_or_else(|| Ctx::lang_of_request(req));
+        let csrf_cookie = req
+            .extensions()
+            .get::<CsrfCookie>()
+            .map(|c| c.0.clone())
+            .unwrap_or_default();
+        let flash = req.cookie(cookies::FLASH).and_then(|c| Flash::decode(c.value()));
+        let here = match req.query_string() {
+            "" => req.path().to_string(),
+            query => format!("{}?{}", req.path(), query),
+        };
+        Ok(Ctx {
+            lang,
+            user,
+            csrf: auth::csrf_token(&state.site_secret, &csrf_cookie),
+            flash,
+            here,
+            session_token,
+        })
+    }
+
+    /// A context for error pages when the full one cannot be built (database down).
+    pub fn fallback(req: &HttpRequest) -> Ctx {
+        Ctx {
+            lang: Ctx::lang_of_request(req),
+            user: None,
+            csrf: String::new(),
+            flash: None,
+            here: req.path().to_string(),
+            session_token: None,
+        }
+    }
+}
+
+impl FromRequest for Ctx {
+    type Error = AppError;
+    type Future = Pin<Box<dyn Future<Output = Result<Ctx, AppError>>>>;
+
+    fn from_request(req: &HttpRequest, _payload: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move {
+            if let Some(ctx) = req.extensions().get::<Ctx>() {
+                return Ok(ctx.clone());
+            }
+            let ctx = Ctx::resolve(&req).await?;
+            req.extensions_mut().insert(ctx.clone());
+            Ok(ctx)
+        })
+    }
+}

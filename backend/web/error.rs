@@ -1,0 +1,175 @@
+//! Rendering `AppError`: `application/problem+json` (RFC 9457) for the API and for
+//! clients that ask for JSON, an HTML page in the user's language for browsers.
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::StatusCode;
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::middleware::Next;
+use actix_web::{HttpRequest, HttpResponse, ResponseError};
+use askama::Template;
+use serde::Serialize;
+
+use super::ctx::Ctx;
+use crate::service::AppError;
+
+/// The JSON body of an error (RFC 9457 problem details).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct Problem {
+    /// `urn:damka:problem:<code>`, stable for scripts.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub title: String,
+    pub status: u16,
+    pub detail: String,
+    /// The offending field, for validation errors.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// Seconds to wait, for `too-many-attempts`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_after: Option<u64>,
+}
+
+impl Problem {
+    pub fn of(err: &AppError) -> Problem {
+        Problem {
+            kind: format!("urn:damka:problem:{}", err.code()),
+            title: super::i18n::Lang::En.t(&format!("error.{}.title", err.code())),
+            status: err.status(),
+            detail: err.to_string(),
+            field: match err {
+                AppError::Invalid { field, .. } => Some((*field).to_string()),
+                _ => None,
+            },
+            retry_after: match err {
+                AppError::TooManyAttempts { retry_after_secs } => Some(*retry_after_secs),
+                _ => None,
+            },
+        }
+    }
+}
+
+impl ResponseError for AppError {
+    fn status_code(&self) -> StatusCode {
+        StatusCode::from_u16(self.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let mut response = HttpResponse::build(self.status_code());
+        response.content_type("application/problem+json");
+        if let AppError::TooManyAttempts { retry_after_secs } = self {
+            response.insert_header((header::RETRY_AFTER, retry_after_secs.to_string()));
+        }
+        if matches!(self, AppError::Unauthenticated) {
+            response.insert_header((header::WWW_AUTHENTICATE, "Bearer realm=\"damka\""));
+        }
+        response.body(serde_json::to_string(&Problem::of(self)).unwrap_or_default())
+    }
+}
+
+#[derive(Template)]
+#[template(path = "error.html")]
+struct ErrorPage {
+    ctx: Ctx,
+    status: u16,
+    title_key: String,
+    detail: String,
+}
+
+/// Whether this request wants JSON errors: the API, or a client that prefers JSON.
+pub fn wants_json(req: &HttpRequest) -> bool {
+    if req.path().starts_with("/api/") {
+        return true;
+    }
+    let accept = req
+        .headers()
+        .get(header::ACCEPT)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    accept.contains("json") && !accept.contains("text/html")
+}
+
+/// Middleware: replaces the problem+json body of an `AppError` by an HTML page when the
+/// client is a browser. Errors that actix raised itself (no route, bad method) are turned
+/// into `AppError`s first so they look the same.
+pub async fn render_errors(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let res = next.call(req).await?.map_into_boxed_body();
+    let app_error = match res.response().error() {
+        Some(err) => match err.as_error::<AppError>() {
+            Some(app) => Some(app.clone()),
+            None => Some(foreign_error(res.status(), &err.to_string())),
+        },
+        None => None,
+    };
+    let Some(app_error) = app_error else {
+        return Ok(res);
+    };
+    let (req, response) = res.into_parts();
+    if wants_json(&req) {
+        let mut fresh = app_error.error_response();
+        copy_headers(&response, &mut fresh);
+        return Ok(ServiceResponse::new(req, fresh));
+    }
+    let ctx = match Ctx::resolve(&req).await {
+        Ok(ctx) => ctx,
+        Err(_) => Ctx::fallback(&req),
+    };
+    let page = ErrorPage {
+        detail: localized_detail(&ctx, &app_error),
+        title_key: format!("error.{}.title", app_error.code()),
+        status: app_error.status(),
+        ctx,
+    };
+    let mut html = HttpResponse::build(app_error.status_code());
+    html.content_type("text/html; charset=utf-8");
+    let mut html = match page.render() {
+        Ok(body) => html.body(body),
+        Err(err) => {
+            tracing::error!("error page failed to render: {err}");
+            html.body(app_error.to_string())
+        }
+    };
+    copy_headers(&response, &mut html);
+    Ok(ServiceResponse::new(req, html))
+}
+
+/// Keeps cookies and Retry-After/WWW-Authenticate that the original response carried.
+fn copy_headers(from: &HttpResponse, to: &mut HttpResponse) {
+    for name in [header::SET_COOKIE, header::RETRY_AFTER, header::WWW_AUTHENTICATE] {
+        for value in from.headers().get_all(&name) {
+            to.headers_mut().append(name.clone(), value.clone());
+        }
+    }
+    to.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+}
+
+fn localized_detail(ctx: &Ctx, err: &AppError) -> String {
+    match err {
+        AppError::NotFound { .. } => ctx.t("error.not-found.detail"),
+        AppError::Unauthenticated => ctx.t("error.unauthenticated.detail"),
+        AppError::CsrfRejected => ctx.t("error.csrf-rejected.detail"),
+        AppError::Unavailable => ctx.t("error.unavailable.detail"),
+        AppError::TooManyAttempts { retry_after_secs } => {
+            ctx.tf1("error.too-many-attempts.detail", &retry_after_secs.div_ceil(60))
+        }
+        AppError::Internal { id } => ctx.tf1("error.internal.detail", id),
+        other => other.to_string(),
+    }
+}
+
+/// Errors raised by actix itself (routing, method, payload), as `AppError`s.
+fn foreign_error(status: StatusCode, message: &str) -> AppError {
+    match status.as_u16() {
+        404 => AppError::NotFound { what: "page" },
+        405 => AppError::BadRequest {
+            detail: "this method is not allowed here".into(),
+        },
+        400..=499 => AppError::BadRequest {
+            detail: message.to_string(),
+        },
+        _ => AppError::internal(message),
+    }
+}

@@ -1,0 +1,85 @@
+//! `CsrfForm<T>`: an urlencoded HTML form whose `csrf_token` field must match the
+//! browser's CSRF cookie before the form is even parsed.
+use std::future::Future;
+use std::pin::Pin;
+
+use actix_web::{FromRequest, HttpMessage, HttpRequest, dev::Payload, web};
+use futures_util::StreamExt;
+use serde::de::DeserializeOwned;
+
+use super::ctx::CsrfCookie;
+use super::state::AppState;
+use crate::service::{AppError, auth};
+
+/// Forms are small; anything larger is refused before it is read whole.
+const MAX_FORM_BYTES: usize = 64 * 1024;
+
+pub struct CsrfForm<T>(pub T);
+
+impl<T: DeserializeOwned + 'static> FromRequest for CsrfForm<T> {
+    type Error = AppError;
+    type Future = Pin<Box<dyn Future<Output = Result<CsrfForm<T>, AppError>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        let mut payload = payload.take();
+        Box::pin(async move {
+            let content_type = req.content_type().to_string();
+            if content_type != "application/x-www-form-urlencoded" {
+                return Err(AppError::BadRequest {
+                    detail: format!(
+                        "expected a form (application/x-www-form-urlencoded), got `{content_type}`"
+                    ),
+                });
+            }
+            let mut body = web::BytesMut::new();
+            while let Some(chunk) = payload.next().await {
+                let chunk = chunk.map_err(|e| AppError::BadRequest {
+                    detail: format!("could not read the form: {e}"),
+                })?;
+                if body.len() + chunk.len() > MAX_FORM_BYTES {
+                    return Err(AppError::BadRequest {
+                        detail: format!("the form is larger than {MAX_FORM_BYTES} bytes"),
+                    });
+                }
+                body.extend_from_slice(&chunk);
+            }
+            let secret = req
+                .app_data::<web::Data<AppState>>()
+                .map(|s| s.site_secret.clone())
+                .ok_or_else(|| AppError::internal("application state missing"))?;
+            let cookie = req.extensions().get::<CsrfCookie>().map(|c| c.0.clone());
+            let submitted = form_field(&body, "csrf_token");
+            match (cookie, submitted) {
+                (Some(cookie), Some(token)) if auth::csrf_matches(&secret, &cookie, &token) => {}
+                _ => return Err(AppError::CsrfRejected),
+            }
+            serde_urlencoded::from_bytes::<T>(&body)
+                .map(CsrfForm)
+                .map_err(|e| AppError::BadRequest {
+                    detail: format!("the form could not be read: {e}"),
+                })
+        })
+    }
+}
+
+fn form_field(body: &[u8], name: &str) -> Option<String> {
+    serde_urlencoded::from_bytes::<Vec<(String, String)>>(body)
+        .ok()?
+        .into_iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v)
+}
+
+/// Parses an optional whole number typed into a form field, naming the field when it is
+/// not one.
+pub fn optional_number<N: std::str::FromStr>(field: &'static str, value: &str) -> Result<Option<N>, AppError> {
+    let value = value.trim();
+    if value.is_empty() {
+        return Ok(None);
+    }
+    value
+        .parse::<N>()
+        .map(Some)
+        .map_err(|_| AppError::invalid(field, "must be a whole number"))
+}

@@ -1,0 +1,76 @@
+//! Small request/response steps shared by every route.
+use actix_web::HttpMessage;
+use actix_web::body::MessageBody;
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::header::{self, HeaderName, HeaderValue};
+use actix_web::middleware::Next;
+
+use super::cookies;
+use super::ctx::CsrfCookie;
+use crate::service::auth;
+
+/// Gives every browser a random CSRF cookie (the form tokens are HMACs of it) and clears
+/// a flash message once a page has shown it.
+pub async fn csrf_and_flash(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let existing = req
+        .cookie(cookies::CSRF)
+        .map(|c| c.value().to_string())
+        .filter(|v| v.len() >= 16);
+    let fresh = existing.is_none();
+    let value = existing.unwrap_or_else(|| auth::random_token(24));
+    req.extensions_mut().insert(CsrfCookie(value.clone()));
+    let had_flash = req.cookie(cookies::FLASH).is_some();
+    let mut res = next.call(req).await?;
+    let is_api = res.request().path().starts_with("/api/");
+    if fresh && !is_api {
+        let cookie = cookies::csrf(res.request(), value);
+        res.response_mut().add_cookie(&cookie)?;
+    }
+    let redirect = res.status().is_redirection();
+    let sets_flash = res
+        .response()
+        .cookies()
+        .any(|c| c.name() == cookies::FLASH);
+    if had_flash && !redirect && !sets_flash {
+        let removal = cookies::removal(res.request(), cookies::FLASH);
+        res.response_mut().add_cookie(&removal)?;
+    }
+    Ok(res)
+}
+
+/// Security headers for every response, and the request id for log correlation.
+pub async fn headers(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let request_id = req
+        .extensions()
+        .get::<tracing_actix_web::RequestId>()
+        .map(|id| id.to_string());
+    let mut res = next.call(req).await?;
+    let headers = res.headers_mut();
+    if let Some(id) = request_id
+        && let Ok(value) = HeaderValue::from_str(&id)
+    {
+        headers.insert(HeaderName::from_static("x-request-id"), value);
+    }
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("same-origin"),
+    );
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; form-action 'self'; frame-ancestors 'none'",
+        ),
+    );
+    Ok(res)
+}

@@ -1,0 +1,85 @@
+//! The web layer: routes, extractors, error rendering, HTML pages and the JSON API.
+//! Handlers parse the request, call one use case in `service`, and render the answer.
+pub mod api;
+pub mod assets;
+pub mod cookies;
+pub mod ctx;
+pub mod error;
+pub mod form;
+pub mod i18n;
+pub mod middleware;
+pub mod openapi;
+pub mod pages;
+pub mod render;
+pub mod state;
+pub mod svg;
+
+use actix_web::middleware::from_fn;
+use actix_web::{App, HttpRequest, HttpResponse, web};
+
+pub use state::AppState;
+
+use crate::service::AppError;
+
+/// Declares every route; shared by `damka serve` and the HTTP tests.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.app_data(web::JsonConfig::default().limit(256 * 1024).error_handler(|err, _| {
+        AppError::BadRequest {
+            detail: format!("the JSON body could not be read: {err}"),
+        }
+        .into()
+    }))
+    // A malformed path segment (`/players/abc`) means the thing asked for does not exist.
+    .app_data(
+        web::PathConfig::default()
+            .error_handler(|_, _| AppError::NotFound { what: "page" }.into()),
+    )
+    .app_data(web::QueryConfig::default().error_handler(|err, _| {
+        AppError::BadRequest {
+            detail: format!("bad query string: {err}"),
+        }
+        .into()
+    }))
+    .service(web::scope("/api/v1").configure(api::configure))
+    .configure(pages::configure)
+    .configure(assets::configure)
+    .route("/healthz", web::get().to(health));
+}
+
+/// Builds the application with its middleware, in the order requests pass through it.
+pub fn app(
+    state: AppState,
+) -> App<
+    impl actix_web::dev::ServiceFactory<
+        actix_web::dev::ServiceRequest,
+        Config = (),
+        Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    App::new()
+        .app_data(web::Data::new(state))
+        .wrap(from_fn(error::render_errors))
+        .wrap(from_fn(middleware::csrf_and_flash))
+        .wrap(from_fn(middleware::headers))
+        .wrap(tracing_actix_web::TracingLogger::default())
+        .configure(configure)
+        .default_service(web::to(not_found))
+}
+
+async fn not_found(_req: HttpRequest) -> Result<HttpResponse, AppError> {
+    Err(AppError::NotFound { what: "page" })
+}
+
+/// For load balancers: 200 when this instance can reach its database.
+async fn health(state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
+    state
+        .db(|conn| {
+            use diesel::connection::SimpleConnection;
+            conn.batch_execute("SELECT 1").map_err(AppError::from)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().content_type("text/plain").body("ok"))
+}
+

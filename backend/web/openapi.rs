@@ -1,0 +1,48 @@
+//! The OpenAPI 3 document of `/api/v1`, generated from the handlers' annotations. A
+//! snapshot test (tests/openapi.rs) keeps the committed copy in step, so every API change
+//! shows up in review.
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi};
+
+use super::api;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(title = "damka API", description = "Draughts club service: accounts, players, clubs. \
+        Authenticate with an API token from the account page: `Authorization: Bearer dmk_...`. \
+        Errors are RFC 9457 problem details (`application/problem+json`)."),
+    paths(
+        api::me::me,
+        api::players::list, api::players::get, api::players::create, api::players::update,
+        api::clubs::list, api::clubs::get, api::clubs::create, api::clubs::update,
+        api::clubs::members, api::clubs::add_member,
+        api::tokens::list, api::tokens::create, api::tokens::revoke,
+        api::admin::users, api::admin::set_roles, api::admin::invite,
+        api::admin::registration, api::admin::set_registration,
+    ),
+    components(schemas(crate::web::error::Problem)),
+    modifiers(&TokenSecurity),
+    tags((name = "accounts"), (name = "players"), (name = "clubs"), (name = "admin"))
+)]
+struct ApiDoc;
+
+struct TokenSecurity;
+
+impl Modify for TokenSecurity {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "token",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some("An API token created on the account page"))
+                    .build(),
+            ),
+        );
+    }
+}
+
+pub fn document() -> utoipa::openapi::OpenApi {
+    ApiDoc::openapi()
+}

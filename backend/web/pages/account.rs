@@ -1,0 +1,137 @@
+//! The account page: profile summary, language, password, API tokens.
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use serde::Deserialize;
+
+use crate::service::accounts::{self, CreatedToken, PasswordChange};
+use crate::service::{AppError, AppResult};
+use crate::store::models::ApiToken;
+use crate::web::cookies;
+use crate::web::ctx::Ctx;
+use crate::web::form::CsrfForm;
+use crate::web::i18n::Lang;
+use crate::web::render::{self, FormErrors};
+use crate::web::state::AppState;
+
+#[derive(Template)]
+#[template(path = "account.html")]
+struct AccountPage {
+    ctx: Ctx,
+    tokens: Vec<ApiToken>,
+    new_token: Option<CreatedToken>,
+    errors: FormErrors,
+}
+
+async fn page(ctx: Ctx, state: &AppState, status: StatusCode, new_token: Option<CreatedToken>, errors: FormErrors) -> AppResult<HttpResponse> {
+    let actor = ctx.actor();
+    let tokens = state.db(move |conn| accounts::api_tokens(conn, &actor)).await?;
+    render::page(
+        status,
+        &AccountPage {
+            ctx,
+            tokens,
+            new_token,
+            errors,
+        },
+    )
+}
+
+pub async fn show(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HttpResponse> {
+    ctx.actor().require_user()?;
+    page(ctx, &state, StatusCode::OK, None, FormErrors::none()).await
+}
+
+#[derive(Deserialize)]
+pub struct PasswordForm {
+    current_password: String,
+    new_password: String,
+}
+
+pub async fn change_password(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    CsrfForm(form): CsrfForm<PasswordForm>,
+) -> AppResult<HttpResponse> {
+    let actor = ctx.actor();
+    actor.require_user()?;
+    let session = ctx.session_token.clone();
+    let change = PasswordChange {
+        current_password: form.current_password,
+        new_password: form.new_password,
+    };
+    let result = state
+        .db(move |conn| accounts::change_password(conn, &actor, &change, session.as_deref()))
+        .await;
+    match result {
+        Ok(()) => Ok(render::redirect_with_flash(&req, "/account", "ok", "flash.password_changed")),
+        Err(err) => {
+            let errors = FormErrors::from_error(&err, ctx.lang).ok_or(err)?;
+            page(ctx, &state, StatusCode::UNPROCESSABLE_ENTITY, None, errors).await
+        }
+    }
+}
+
+#[derive(Deserialize)]
+pub struct LanguageForm {
+    locale: String,
+}
+
+pub async fn set_language(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    CsrfForm(form): CsrfForm<LanguageForm>,
+) -> AppResult<HttpResponse> {
+    let actor = ctx.actor();
+    actor.require_user()?;
+    let locale = Some(form.locale.clone()).filter(|l| !l.is_empty());
+    let stored = locale.clone();
+    state
+        .db(move |conn| accounts::set_locale(conn, &actor, stored.as_deref()))
+        .await?;
+    let mut response = render::redirect_with_flash(&req, "/account", "ok", "flash.language_saved");
+    let cookie = match locale.as_deref().and_then(Lang::from_code) {
+        Some(lang) => cookies::lang(&req, lang.code()),
+        None => cookies::removal(&req, cookies::LANG),
+    };
+    response.add_cookie(&cookie).map_err(AppError::internal)?;
+    Ok(response)
+}
+
+#[derive(Deserialize)]
+pub struct TokenForm {
+    name: String,
+}
+
+/// Creates an API token and shows it once, on this response only.
+pub async fn create_token(ctx: Ctx, state: web::Data<AppState>, CsrfForm(form): CsrfForm<TokenForm>) -> AppResult<HttpResponse> {
+    let actor = ctx.actor();
+    actor.require_user()?;
+    let result = state
+        .db(move |conn| accounts::create_api_token(conn, &actor, &form.name))
+        .await;
+    match result {
+        Ok(created) => page(ctx, &state, StatusCode::OK, Some(created), FormErrors::none()).await,
+        Err(err) => {
+            let errors = FormErrors::from_error(&err, ctx.lang).ok_or(err)?;
+            page(ctx, &state, StatusCode::UNPROCESSABLE_ENTITY, None, errors).await
+        }
+    }
+}
+
+pub async fn revoke_token(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    _form: CsrfForm<super::session::Empty>,
+) -> AppResult<HttpResponse> {
+    let actor = ctx.actor();
+    let id = path.into_inner();
+    state
+        .db(move |conn| accounts::revoke_api_token(conn, &actor, id))
+        .await?;
+    Ok(render::redirect_with_flash(&req, "/account", "ok", "flash.token_revoked"))
+}

@@ -1,0 +1,219 @@
+//! Club pages: list, club with its members and players, create/edit, add a member.
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use serde::Deserialize;
+
+use crate::service::clubs::{self, ClubInput, ClubView, MemberInput, MemberView};
+use crate::service::players::{self, PlayerView};
+use crate::service::{AppError, AppResult};
+use crate::web::ctx::Ctx;
+use crate::web::form::CsrfForm;
+use crate::web::render::{self, FormErrors};
+use crate::web::state::AppState;
+
+#[derive(Template)]
+#[template(path = "clubs.html")]
+struct ListPage {
+    ctx: Ctx,
+    clubs: Vec<ClubView>,
+}
+
+pub async fn list(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HttpResponse> {
+    let clubs = state.db(clubs::list).await?;
+    render::page(StatusCode::OK, &ListPage { ctx, clubs })
+}
+
+#[derive(Template)]
+#[template(path = "club.html")]
+struct ShowPage {
+    ctx: Ctx,
+    club: ClubView,
+    members: Vec<MemberView>,
+    players: Vec<PlayerView>,
+    can_edit: bool,
+    member_email: String,
+    errors: FormErrors,
+}
+
+async fn show_page(ctx: Ctx, state: &AppState, id: i64, status: StatusCode, member_email: String, errors: FormErrors) -> AppResult<HttpResponse> {
+    let actor = ctx.actor();
+    let (club, members, players, can_edit) = state
+        .db(move |conn| {
+            Ok((
+                clubs::get(conn, id)?,
+                clubs::members(conn, id)?,
+                players::list(conn, Some(id), None)?,
+                clubs::can_edit(conn, &actor, id)?,
+            ))
+        })
+        .await?;
+    render::page(
+        status,
+        &ShowPage {
+            ctx,
+            club,
+            members,
+            players,
+            can_edit,
+            member_email,
+            errors,
+        },
+    )
+}
+
+pub async fn show(ctx: Ctx, state: web::Data<AppState>, path: web::Path<i64>) -> AppResult<HttpResponse> {
+    show_page(ctx, &state, path.into_inner(), StatusCode::OK, String::new(), FormErrors::none()).await
+}
+
+#[derive(Deserialize, Default, Clone)]
+pub struct ClubForm {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    city: String,
+    #[serde(default)]
+    country: String,
+    #[serde(default)]
+    description: String,
+}
+
+impl ClubForm {
+    fn input(&self) -> ClubInput {
+        ClubInput {
+            name: self.name.clone(),
+            city: self.city.clone(),
+            country: self.country.clone(),
+            description: self.description.clone(),
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "club_form.html")]
+struct FormPage {
+    ctx: Ctx,
+    club_id: Option<i64>,
+    form: ClubForm,
+    errors: FormErrors,
+}
+
+pub async fn new_form(ctx: Ctx) -> AppResult<HttpResponse> {
+    if !ctx.actor().require_user()?.is_organiser && !ctx.is_admin() {
+        return Err(AppError::forbidden("only organisers and administrators may create clubs"));
+    }
+    render::page(
+        StatusCode::OK,
+        &FormPage {
+            ctx,
+            club_id: None,
+            form: ClubForm::default(),
+            errors: FormErrors::none(),
+        },
+    )
+}
+
+pub async fn create(req: HttpRequest, ctx: Ctx, state: web::Data<AppState>, CsrfForm(form): CsrfForm<ClubForm>) -> AppResult<HttpResponse> {
+    let actor = ctx.actor();
+    let input = form.input();
+    match state.db(move |conn| clubs::create(conn, &actor, &input)).await {
+        Ok(club) => Ok(render::redirect_with_flash(&req, &format!("/clubs/{}", club.id), "ok", "flash.saved")),
+        Err(err) => {
+            let errors = FormErrors::from_error(&err, ctx.lang).ok_or(err)?;
+            render::page(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                &FormPage {
+                    ctx,
+                    club_id: None,
+                    form,
+                    errors,
+                },
+            )
+        }
+    }
+}
+
+pub async fn edit_form(ctx: Ctx, state: web::Data<AppState>, path: web::Path<i64>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let actor = ctx.actor();
+    actor.require_user()?;
+    let club = state
+        .db(move |conn| {
+            let club = clubs::get(conn, id)?;
+            if !clubs::can_edit(conn, &actor, id)? {
+                return Err(AppError::forbidden("only this club's organisers may edit it"));
+            }
+            Ok(club)
+        })
+        .await?;
+    let form = ClubForm {
+        name: club.name,
+        city: club.city,
+        country: club.country,
+        description: club.description,
+    };
+    render::page(
+        StatusCode::OK,
+        &FormPage {
+            ctx,
+            club_id: Some(id),
+            form,
+            errors: FormErrors::none(),
+        },
+    )
+}
+
+pub async fn update(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    CsrfForm(form): CsrfForm<ClubForm>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let actor = ctx.actor();
+    let input = form.input();
+    match state.db(move |conn| clubs::update(conn, &actor, id, &input)).await {
+        Ok(_) => Ok(render::redirect_with_flash(&req, &format!("/clubs/{id}"), "ok", "flash.saved")),
+        Err(err) => {
+            let errors = FormErrors::from_error(&err, ctx.lang).ok_or(err)?;
+            render::page(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                &FormPage {
+                    ctx,
+                    club_id: Some(id),
+                    form,
+                    errors,
+                },
+            )
+        }
+    }
+}
+
+#[derive(Deserialize)]
+pub struct MemberForm {
+    email: String,
+    role: String,
+}
+
+pub async fn add_member(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    CsrfForm(form): CsrfForm<MemberForm>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let actor = ctx.actor();
+    let input = MemberInput {
+        email: form.email.clone(),
+        role: form.role,
+    };
+    match state.db(move |conn| clubs::add_member(conn, &actor, id, &input)).await {
+        Ok(()) => Ok(render::redirect_with_flash(&req, &format!("/clubs/{id}"), "ok", "flash.saved")),
+        Err(err) => {
+            let errors = FormErrors::from_error(&err, ctx.lang).ok_or(err)?;
+            show_page(ctx, &state, id, StatusCode::UNPROCESSABLE_ENTITY, form.email, errors).await
+        }
+    }
+}

@@ -1,0 +1,45 @@
+//! HTML pages. One file per area; every handler calls one use case.
+mod account;
+mod admin;
+mod clubs;
+mod home;
+mod lang;
+mod players;
+mod session;
+mod setup;
+
+use actix_web::web;
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.route("/", web::get().to(home::home))
+        .route("/login", web::get().to(session::login_form))
+        .route("/login", web::post().to(session::login))
+        .route("/logout", web::post().to(session::logout))
+        .route("/register", web::get().to(session::register_form))
+        .route("/register", web::post().to(session::register))
+        .route("/setup", web::get().to(setup::form))
+        .route("/setup", web::post().to(setup::create))
+        .route("/lang", web::post().to(lang::switch))
+        .route("/account", web::get().to(account::show))
+        .route("/account/password", web::post().to(account::change_password))
+        .route("/account/language", web::post().to(account::set_language))
+        .route("/account/tokens", web::post().to(account::create_token))
+        .route("/account/tokens/{id}/revoke", web::post().to(account::revoke_token))
+        .route("/players", web::get().to(players::list))
+        .route("/players/new", web::get().to(players::new_form))
+        .route("/players", web::post().to(players::create))
+        .route("/players/{id}", web::get().to(players::show))
+        .route("/players/{id}/edit", web::get().to(players::edit_form))
+        .route("/players/{id}", web::post().to(players::update))
+        .route("/clubs", web::get().to(clubs::list))
+        .route("/clubs/new", web::get().to(clubs::new_form))
+        .route("/clubs", web::post().to(clubs::create))
+        .route("/clubs/{id}", web::get().to(clubs::show))
+        .route("/clubs/{id}/edit", web::get().to(clubs::edit_form))
+        .route("/clubs/{id}", web::post().to(clubs::update))
+        .route("/clubs/{id}/members", web::post().to(clubs::add_member))
+        .route("/admin", web::get().to(admin::show))
+        .route("/admin/registration", web::post().to(admin::set_registration))
+        .route("/admin/invitations", web::post().to(admin::invite))
+        .route("/admin/users/{id}/roles", web::post().to(admin::set_roles));
+}

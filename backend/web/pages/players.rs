@@ -1,0 +1,217 @@
+//! Player profile pages: list with search, profile, create and edit forms.
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use serde::Deserialize;
+
+use crate::service::clubs::ClubView;
+use crate::service::players::{self, PlayerInput, PlayerView};
+use crate::service::{AppResult, clubs};
+use crate::web::ctx::Ctx;
+use crate::web::form::{CsrfForm, optional_number};
+use crate::web::render::{self, FormErrors};
+use crate::web::state::AppState;
+use crate::web::svg;
+
+#[derive(Template)]
+#[template(path = "players.html")]
+struct ListPage {
+    ctx: Ctx,
+    players: Vec<PlayerView>,
+    clubs: Vec<ClubView>,
+    search: String,
+    club: Option<i64>,
+}
+
+impl ListPage {
+    fn club_selected(&self, id: &i64) -> bool {
+        self.club == Some(*id)
+    }
+}
+
+#[derive(Deserialize)]
+pub struct ListQuery {
+    #[serde(default)]
+    q: String,
+    #[serde(default)]
+    club: String,
+}
+
+pub async fn list(ctx: Ctx, state: web::Data<AppState>, query: web::Query<ListQuery>) -> AppResult<HttpResponse> {
+    let ListQuery { q, club } = query.into_inner();
+    let club = club.trim().parse::<i64>().ok();
+    let search = q.clone();
+    let (players, clubs) = state
+        .db(move |conn| Ok((players::list(conn, club, Some(&search))?, clubs::list(conn)?)))
+        .await?;
+    render::page(
+        StatusCode::OK,
+        &ListPage {
+            ctx,
+            players,
+            clubs,
+            search: q,
+            club,
+        },
+    )
+}
+
+#[derive(Template)]
+#[template(path = "player.html")]
+struct ShowPage {
+    ctx: Ctx,
+    player: PlayerView,
+    can_edit: bool,
+    chart_svg: String,
+}
+
+pub async fn show(ctx: Ctx, state: web::Data<AppState>, path: web::Path<i64>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let actor = ctx.actor();
+    let (player, can_edit) = state
+        .db(move |conn| Ok((players::get(conn, id)?, players::can_edit(conn, &actor, id)?)))
+        .await?;
+    let bars: Vec<(String, i64)> = player
+        .ratings
+        .iter()
+        .map(|r| (ctx.t(&format!("variant.{}", r.variant)), i64::from(r.rating)))
+        .collect();
+    let chart_svg = svg::bar_chart(&bars, &ctx.t("player.ratings"));
+    render::page(
+        StatusCode::OK,
+        &ShowPage {
+            ctx,
+            player,
+            can_edit,
+            chart_svg,
+        },
+    )
+}
+
+/// The form's fields as typed (strings), so a bad value can be shown back as it was.
+#[derive(Deserialize, Default, Clone)]
+pub struct PlayerForm {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    club_id: String,
+    #[serde(default)]
+    country: String,
+    #[serde(default)]
+    federation_id: String,
+    #[serde(default)]
+    birth_year: String,
+    #[serde(default)]
+    title: String,
+}
+
+impl PlayerForm {
+    fn of(player: &PlayerView) -> PlayerForm {
+        PlayerForm {
+            name: player.name.clone(),
+            club_id: player.club_id.map(|c| c.to_string()).unwrap_or_default(),
+            country: player.country.clone(),
+            federation_id: player.federation_id.clone(),
+            birth_year: player.birth_year.map(|y| y.to_string()).unwrap_or_default(),
+            title: player.title.clone(),
+        }
+    }
+
+    fn input(&self) -> AppResult<PlayerInput> {
+        Ok(PlayerInput {
+            name: self.name.clone(),
+            club_id: optional_number("club_id", &self.club_id)?,
+            country: self.country.clone(),
+            federation_id: self.federation_id.clone(),
+            birth_year: optional_number("birth_year", &self.birth_year)?,
+            title: self.title.clone(),
+        })
+    }
+}
+
+#[derive(Template)]
+#[template(path = "player_form.html")]
+struct FormPage {
+    ctx: Ctx,
+    /// `None` when creating.
+    player_id: Option<i64>,
+    form: PlayerForm,
+    clubs: Vec<ClubView>,
+    errors: FormErrors,
+}
+
+async fn form_page(ctx: Ctx, state: &AppState, status: StatusCode, player_id: Option<i64>, form: PlayerForm, errors: FormErrors) -> AppResult<HttpResponse> {
+    let clubs = state.db(clubs::list).await?;
+    render::page(
+        status,
+        &FormPage {
+            ctx,
+            player_id,
+            form,
+            clubs,
+            errors,
+        },
+    )
+}
+
+pub async fn new_form(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HttpResponse> {
+    ctx.actor().require_user()?;
+    form_page(ctx, &state, StatusCode::OK, None, PlayerForm::default(), FormErrors::none()).await
+}
+
+pub async fn create(req: HttpRequest, ctx: Ctx, state: web::Data<AppState>, CsrfForm(form): CsrfForm<PlayerForm>) -> AppResult<HttpResponse> {
+    let actor = ctx.actor();
+    actor.require_user()?;
+    let submitted = form.clone();
+    let result = match form.input() {
+        Ok(input) => state.db(move |conn| players::create(conn, &actor, &input)).await,
+        Err(err) => Err(err),
+    };
+    match result {
+        Ok(player) => Ok(render::redirect_with_flash(&req, &format!("/players/{}", player.id), "ok", "flash.saved")),
+        Err(err) => {
+            let errors = FormErrors::from_error(&err, ctx.lang).ok_or(err)?;
+            form_page(ctx, &state, StatusCode::UNPROCESSABLE_ENTITY, None, submitted, errors).await
+        }
+    }
+}
+
+pub async fn edit_form(ctx: Ctx, state: web::Data<AppState>, path: web::Path<i64>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let actor = ctx.actor();
+    actor.require_user()?;
+    let player = state
+        .db(move |conn| {
+            let player = players::get(conn, id)?;
+            if !players::can_edit(conn, &actor, id)? {
+                return Err(crate::service::AppError::forbidden("you may not edit this player's profile"));
+            }
+            Ok(player)
+        })
+        .await?;
+    form_page(ctx, &state, StatusCode::OK, Some(id), PlayerForm::of(&player), FormErrors::none()).await
+}
+
+pub async fn update(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    CsrfForm(form): CsrfForm<PlayerForm>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let actor = ctx.actor();
+    actor.require_user()?;
+    let submitted = form.clone();
+    let result = match form.input() {
+        Ok(input) => state.db(move |conn| players::update(conn, &actor, id, &input)).await,
+        Err(err) => Err(err),
+    };
+    match result {
+        Ok(_) => Ok(render::redirect_with_flash(&req, &format!("/players/{id}"), "ok", "flash.saved")),
+        Err(err) => {
+            let errors = FormErrors::from_error(&err, ctx.lang).ok_or(err)?;
+            form_page(ctx, &state, StatusCode::UNPROCESSABLE_ENTITY, Some(id), submitted, errors).await
+        }
+    }
+}

@@ -1,0 +1,29 @@
+//! What every handler shares: the connection pool and the CSRF signing secret.
+use actix_web::web;
+
+use crate::service::{AppError, AppResult};
+use crate::store::{DbConn, DbPool};
+
+#[derive(Clone)]
+pub struct AppState {
+    pub pool: DbPool,
+    pub site_secret: Vec<u8>,
+}
+
+impl AppState {
+    /// Runs blocking diesel work on the thread pool (diesel is synchronous) with a pooled
+    /// connection.
+    pub async fn db<T, F>(&self, work: F) -> AppResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut DbConn) -> AppResult<T> + Send + 'static,
+    {
+        let pool = self.pool.clone();
+        web::block(move || {
+            let mut conn = pool.get()?;
+            work(&mut conn)
+        })
+        .await
+        .map_err(AppError::internal)?
+    }
+}

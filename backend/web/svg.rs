@@ -1,0 +1,136 @@
+//! SVG drawings for pages: a draughts board and a small bar chart. Plain strings, no
+//! scripts, so they work without JavaScript and print well.
+use std::fmt::Write;
+
+/// What stands on a dark square.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Piece {
+    WhiteMan,
+    WhiteKing,
+    BlackMan,
+    BlackKing,
+}
+
+/// A board of `size` x `size` squares; `pieces` are (row from the top, column from the
+/// left, piece) as White sees the board. The bottom-left square is dark, as in every
+/// preset damka supports.
+pub fn board(size: usize, pieces: &[(usize, usize, Piece)], title: &str) -> String {
+    let cell = 40;
+    let side = size * cell;
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {side} {side}" role="img" aria-label="{}"><title>{}</title>"#,
+        escape(title),
+        escape(title)
+    );
+    for row in 0..size {
+        for col in 0..size {
+            let dark = (row + col) % 2 == 1;
+            let colour = if dark { "#9c6b43" } else { "#f1dfc2" };
+            let _ = write!(
+                out,
+                r#"<rect x="{}" y="{}" width="{cell}" height="{cell}" fill="{colour}"/>"#,
+                col * cell,
+                row * cell
+            );
+        }
+    }
+    for &(row, col, piece) in pieces {
+        let (cx, cy) = (col * cell + cell / 2, row * cell + cell / 2);
+        let (fill, stroke) = match piece {
+            Piece::WhiteMan | Piece::WhiteKing => ("#fbf6ee", "#3a2a1e"),
+            Piece::BlackMan | Piece::BlackKing => ("#2a1f19", "#0d0907"),
+        };
+        let _ = write!(
+            out,
+            r#"<circle cx="{cx}" cy="{cy}" r="15" fill="{fill}" stroke="{stroke}" stroke-width="2"/><circle cx="{cx}" cy="{cy}" r="9" fill="none" stroke="{stroke}" stroke-opacity=".45" stroke-width="1.5"/>"#
+        );
+        if matches!(piece, Piece::WhiteKing | Piece::BlackKing) {
+            let crown = if fill == "#fbf6ee" { "#b0752f" } else { "#e0b25a" };
+            let _ = write!(
+                out,
+                r#"<path d="M{} {} l4 -8 l4 6 l4 -6 l4 8 z" fill="{crown}"/>"#,
+                cx - 8,
+                cy + 4
+            );
+        }
+    }
+    out.push_str("</svg>");
+    out
+}
+
+/// The start position of 8x8 Russian draughts, for decoration.
+pub fn russian_start_board(title: &str) -> String {
+    let mut pieces = Vec::new();
+    for row in 0..8 {
+        for col in 0..8 {
+            if (row + col) % 2 == 1 {
+                if row < 3 {
+                    pieces.push((row, col, Piece::BlackMan));
+                } else if row > 4 {
+                    pieces.push((row, col, Piece::WhiteMan));
+                }
+            }
+        }
+    }
+    board(8, &pieces, title)
+}
+
+/// A horizontal bar chart of labelled values (e.g. a player's rating per variant).
+pub fn bar_chart(bars: &[(String, i64)], title: &str) -> String {
+    let max = bars.iter().map(|(_, v)| *v).max().unwrap_or(1).max(1);
+    let (label_w, bar_w, row_h) = (110, 260, 26);
+    let height = bars.len().max(1) * row_h + 6;
+    let width = label_w + bar_w + 60;
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        r#"<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" aria-label="{}"><title>{}</title>"#,
+        escape(title),
+        escape(title)
+    );
+    for (i, (label, value)) in bars.iter().enumerate() {
+        let y = i * row_h + 4;
+        let len = (*value).max(0) as usize * bar_w / max as usize;
+        let _ = write!(
+            out,
+            r#"<text x="0" y="{}">{}</text><rect class="bar" x="{label_w}" y="{y}" width="{len}" height="{}" rx="3"/><text x="{}" y="{}">{value}</text>"#,
+            y + 15,
+            escape(label),
+            row_h - 8,
+            label_w + len + 6,
+            y + 15
+        );
+    }
+    out.push_str("</svg>");
+    out
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_board_has_24_men_on_dark_squares() {
+        let svg = russian_start_board("start");
+        assert_eq!(svg.matches("r=\"15\"").count(), 24);
+        assert_eq!(svg.matches("<rect").count(), 64);
+        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
+    }
+
+    #[test]
+    fn chart_escapes_labels_and_scales_bars() {
+        let svg = bar_chart(&[("<a>".into(), 100), ("b".into(), 50)], "t");
+        assert!(svg.contains("&lt;a&gt;"));
+        assert!(svg.contains("width=\"260\""));
+        assert!(svg.contains("width=\"130\""));
+    }
+}

@@ -1,0 +1,11 @@
+DROP TABLE invitations;
+DROP TABLE login_failures;
+DROP TABLE api_tokens;
+DROP TABLE sessions;
+DROP TABLE club_members;
+DROP TABLE users;
+DROP TABLE player_ratings;
+DROP TABLE players;
+DROP TABLE clubs;
+DROP TABLE write_lock;
+DROP TABLE site_settings;
