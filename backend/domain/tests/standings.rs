@@ -399,3 +399,43 @@ Rank  SNo  Name     Pts  BH/C1   BH    SB  WIN
         "{text}"
     );
 }
+
+#[test]
+fn huge_start_numbers_are_fine() {
+    // Start numbers far apart (a sparse index) give the same standings.
+    let mut t = fixture("rr_forfeit_de.trf");
+    let dense = compute_standings(&t, &StandingsOptions::default()).expect("valid");
+    let map = |s: u32| s * 1_000_000_000;
+    for p in &mut t.players {
+        p.start_no = map(p.start_no);
+        for e in &mut p.rounds {
+            match e {
+                RoundEntry::Played { opponent, .. }
+                | RoundEntry::Forfeit { opponent, .. }
+                | RoundEntry::DoubleForfeit { opponent, .. } => *opponent = map(*opponent),
+                _ => {}
+            }
+        }
+    }
+    let sparse = compute_standings(
+        &t,
+        &StandingsOptions {
+            kind: Some(EventKind::RoundRobin),
+            ..StandingsOptions::default()
+        },
+    )
+    .expect("valid");
+    assert_eq!(dense.rows.len(), sparse.rows.len());
+    for (d, s) in dense.rows.iter().zip(&sparse.rows) {
+        assert_eq!(map(d.start_no), s.start_no);
+        assert_eq!(d.tiebreaks, s.tiebreaks);
+        assert_eq!(d.place_label(), s.place_label());
+    }
+    t.players[1].start_no = t.players[0].start_no;
+    assert_eq!(
+        compute_standings(&t, &StandingsOptions::default()),
+        Err(StandingsError::History(HistoryError::DuplicateStartNo(
+            1_000_000_000
+        )))
+    );
+}

@@ -345,6 +345,62 @@ pub struct TieBreakOptions {
     pub unrated_rating: Option<u32>,
 }
 
+/// Player index by start number: a table when start numbers are dense (the usual case),
+/// else a sorted list, so that a stray huge start number costs no memory.
+#[derive(Debug, Clone)]
+enum StartNoIndex {
+    Dense(Vec<usize>),
+    Sparse(Vec<(StartNo, usize)>),
+}
+
+impl StartNoIndex {
+    fn new(t: &Tournament) -> Result<StartNoIndex, HistoryError> {
+        let n = t.players.len();
+        let max_no = t
+            .players
+            .iter()
+            .map(|p| p.start_no as usize)
+            .max()
+            .unwrap_or(0);
+        if max_no <= 4 * n + 1024 {
+            let mut table = vec![usize::MAX; max_no + 1];
+            for (i, p) in t.players.iter().enumerate() {
+                let slot = &mut table[p.start_no as usize];
+                if *slot != usize::MAX {
+                    return Err(HistoryError::DuplicateStartNo(p.start_no));
+                }
+                *slot = i;
+            }
+            Ok(StartNoIndex::Dense(table))
+        } else {
+            let mut list: Vec<(StartNo, usize)> = t
+                .players
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (p.start_no, i))
+                .collect();
+            list.sort_unstable();
+            if let Some(w) = list.windows(2).find(|w| w[0].0 == w[1].0) {
+                return Err(HistoryError::DuplicateStartNo(w[0].0));
+            }
+            Ok(StartNoIndex::Sparse(list))
+        }
+    }
+
+    fn get(&self, start_no: StartNo) -> Option<usize> {
+        match self {
+            StartNoIndex::Dense(table) => table
+                .get(start_no as usize)
+                .copied()
+                .filter(|&i| i != usize::MAX),
+            StartNoIndex::Sparse(list) => list
+                .binary_search_by_key(&start_no, |e| e.0)
+                .ok()
+                .map(|k| list[k].1),
+        }
+    }
+}
+
 /// One event's history cut after `rounds` rounds, with per-player figures computed once.
 #[derive(Debug, Clone)]
 pub struct Context<'a> {
@@ -352,8 +408,7 @@ pub struct Context<'a> {
     /// Rounds taken into account (1..=rounds).
     pub rounds: u32,
     pub options: TieBreakOptions,
-    /// Player index by start number (`usize::MAX` when unused).
-    index: Vec<usize>,
+    index: StartNoIndex,
     /// Each player's score after `rounds` rounds.
     pub score: Vec<HalfPoints>,
     /// Each player's score as their opponents see it (C.07 16.3).
@@ -376,30 +431,17 @@ impl<'a> Context<'a> {
             .unwrap_or(0);
         let rounds = match after_round {
             None => played,
-            Some(r) if r <= played.max(tournament.total_rounds) => r,
+            Some(r) if r <= played => r,
             Some(r) => return Err(HistoryError::RoundOutOfRange { after: r, played }),
         };
-        let max_no = tournament
-            .players
-            .iter()
-            .map(|p| p.start_no as usize)
-            .max()
-            .unwrap_or(0);
-        let mut index = vec![usize::MAX; max_no + 1];
-        for (i, p) in tournament.players.iter().enumerate() {
-            let slot = &mut index[p.start_no as usize];
-            if *slot != usize::MAX {
-                return Err(HistoryError::DuplicateStartNo(p.start_no));
-            }
-            *slot = i;
-        }
+        let index = StartNoIndex::new(tournament)?;
         for p in &tournament.players {
             for (r, e) in p.rounds.iter().enumerate().take(rounds as usize) {
                 if let Some(o) = e.opponent() {
                     if o == p.start_no {
                         return Err(HistoryError::SelfPairing(o));
                     }
-                    if index.get(o as usize).is_none_or(|&i| i == usize::MAX) {
+                    if index.get(o).is_none() {
                         return Err(HistoryError::UnknownOpponent {
                             player: p.start_no,
                             opponent: o,
@@ -445,10 +487,7 @@ impl<'a> Context<'a> {
 
     /// Player index of a start number.
     pub fn index_of(&self, start_no: StartNo) -> Option<usize> {
-        self.index
-            .get(start_no as usize)
-            .copied()
-            .filter(|&i| i != usize::MAX)
+        self.index.get(start_no)
     }
 
     /// Player `i`'s entry in round `r` (0-based); missing entries are `NotPaired`.
