@@ -8,7 +8,7 @@
 //! The expected tables are its output; all of them agree with the hand working (except
 //! where a test says it differs on purpose).
 //!
-//! Beyond these files, during development 180 tournaments made by TieBreakServer's own
+//! Beyond these files, during development 210 tournaments made by TieBreakServer's own
 //! generator (`tournamentgenerator.py`: 130 Swiss of 15 and 30 players over 7 and 9 rounds
 //! with zero- and half-point byes, PABs and forfeits; 80 round-robins of 9 and 10 players
 //! with forfeits) were run through `damka standings` and TieBreakServer with
