@@ -13,7 +13,9 @@
 //! with zero- and half-point byes, PABs and forfeits; 80 round-robins of 9 and 10 players
 //! with forfeits) were run through `damka standings` and TieBreakServer with
 //! `BH/C1,BH,SB,WIN,WON,BPG,ARO,TPR,BH/M1,SB/C1,DE`: every rank and figure was identical.
-//! Those generated files are not kept in the repository.
+//! So were 30 double round-robins of 4 to 7 players with random results, forfeits and
+//! double forfeits (TieBreakServer run with `-p`, since it takes a double round-robin for a
+//! Swiss); one of them is `drr_seven.trf` below. The generated files are not kept.
 
 mod common;
 
@@ -256,4 +258,32 @@ fn unrated_opponents_and_games_under_one_move() {
     };
     assert_eq!(figures(2), ["1633", "1906"]);
     assert_eq!(figures(4), ["1700", "1427"]);
+}
+
+/// A double round-robin of 7 (Berger table of 8 twice, the first cycle's last two rounds
+/// swapped, colours reversed in the second cycle) with a bye per round, forfeits and random
+/// results. 1, 5 and 6 tie on 7 points. DE takes the average of the games against each
+/// tied player, forfeits included (round-robin): 1 drew 5 twice (½) and beat 6 once over
+/// the board and once by forfeit (1): 1.5; 5 drew 1 and 6 twice each: 1; 6: 0 + ½ = ½.
+/// So 1, 5, 6 in that order, before SB (which would order them 6, 5, 1). The
+/// whole table is TieBreakServer's (`-p`, round-robin rules; without `-p` it takes a double
+/// round-robin for a Swiss), not worked by hand.
+#[test]
+fn double_round_robin_with_byes_and_forfeits() {
+    let t = fixture("drr_seven.trf");
+    assert_eq!(EventKind::detect(&t), EventKind::RoundRobin);
+    assert_table(
+        &t,
+        EventKind::RoundRobin,
+        "DE,SB,WIN,BH",
+        "
+        1 4 10.0 0 61.50 7 92.0
+        2 2 9.0 0 53.00 7 94.0
+        3 3 8.0 0 47.50 5 96.0
+        4 7 8.0 0 46.00 6 96.0
+        5 1 7.0 1 39.00 4 98.0
+        6 5 7.0 2 39.50 3 98.0
+        7 6 7.0 3 41.50 3 98.0
+        ",
+    );
 }
