@@ -60,9 +60,8 @@ fn node<P: Preset, const WHITE: bool>(
         return 1;
     };
     if depth == 1 {
-        let quiet = movegen::count_quiets::<P, WHITE>(b);
         if !movegen::has_capture::<P, WHITE>(b) {
-            return quiet;
+            return movegen::count_quiets::<P, WHITE>(b);
         }
         list.clear();
         let mut sink = RawCaptures {
@@ -75,7 +74,7 @@ fn node<P: Preset, const WHITE: bool>(
         return if opts.mandatory {
             captures
         } else {
-            captures + quiet
+            captures + movegen::count_quiets::<P, WHITE>(b)
         };
     }
     movegen::legal_raw::<P, WHITE>(b, opts.mandatory, opts.maximum, list);
