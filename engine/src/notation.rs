@@ -158,9 +158,13 @@ fn split_squares(text: &str, size: BoardSize, variant: Variant) -> Result<Vec<Sq
         .iter()
         .map(|token| {
             let token = token.trim();
-            Square::parse(token, size, variant.algebraic()).ok_or_else(|| MoveError::NotASquare {
-                text: token.to_string(),
-            })
+            // Russian and brazilian squares may also be given by number (1 = b8), as some
+            // PDN sources do.
+            Square::parse(token, size, variant.algebraic())
+                .or_else(|| Square::parse(token, size, false))
+                .ok_or_else(|| MoveError::NotASquare {
+                    text: token.to_string(),
+                })
         })
         .collect()
 }

@@ -235,3 +235,22 @@ fn moves_made_by_each_side() {
     assert_eq!(game.side_to_move(), Color::Black);
     assert_eq!(game.history().len(), 2);
 }
+
+#[test]
+fn a_king_may_cross_the_same_empty_square_twice() {
+    // d2:h6 passes f4, and the last leg d6:h2 passes f4 again.
+    let pos = Position::from_fen(Variant::Russian, "W:WKd2:Bg7,d8,g3,e7,g5").unwrap();
+    let legal = sorted_moves(&pos);
+    assert!(legal.contains(&"d2:h6:f8:d6:h2".to_string()), "{legal:?}");
+    assert_eq!(
+        parse_move(&pos, "d2:h6:f8:d6:h2").unwrap().captured().len(),
+        4
+    );
+}
+
+#[test]
+fn russian_moves_may_be_written_with_numbers() {
+    // 22 = c3, 18 = d4 (1 = b8, as in english numbering).
+    let start = Position::start(Variant::Russian);
+    assert_eq!(parse_move(&start, "22-18").unwrap().notation(), "c3-d4");
+}
