@@ -21,6 +21,16 @@ enum Command {
     Demo(cli::serve::ServeArgs),
     /// Site administration from the command line.
     Admin(cli::admin::AdminArgs),
+    /// Count the leaf positions of the move tree (move-generator test and benchmark).
+    Perft(cli::engine::PerftArgs),
+    /// List every legal move of a position in canonical notation.
+    Moves(cli::engine::MovesArgs),
+    /// Replay the games of a PDN file and report the first illegal move or the result.
+    CheckGame(cli::engine::CheckGameArgs),
+    /// Pair the next round of a TRF file with the FIDE Dutch system (bbpPairings' format).
+    Pair(cli::tournament::PairArgs),
+    /// Print the standings of a TRF file with tie-breaks.
+    Standings(cli::standings::StandingsArgs),
 }
 
 fn main() -> ExitCode {
@@ -30,6 +40,11 @@ fn main() -> ExitCode {
         Some(Command::Serve(serve)) => cli::serve::run(serve),
         Some(Command::Demo(serve)) => cli::serve::run(cli::serve::ServeArgs { demo: true, ..serve }),
         Some(Command::Admin(admin)) => cli::admin::run(admin),
+        Some(Command::Perft(args)) => cli::engine::run_perft(&args),
+        Some(Command::Moves(args)) => cli::engine::run_moves(&args),
+        Some(Command::CheckGame(args)) => cli::engine::run_check_game(&args),
+        Some(Command::Pair(args)) => cli::tournament::run_pair(&args),
+        Some(Command::Standings(args)) => cli::standings::run_standings(&args),
     };
     match result {
         Ok(code) => code,

@@ -33,6 +33,7 @@ pub enum AdminCommand {
 }
 
 pub fn run(args: AdminArgs) -> anyhow::Result<ExitCode> {
+    super::serve::init_logging(super::serve::LogFormat::Text);
     let url = DatabaseUrl::parse(&args.database_url).map_err(|e| anyhow::anyhow!("--database-url: {e}"))?;
     match args.command {
         AdminCommand::Create {
@@ -48,7 +49,7 @@ pub fn run(args: AdminArgs) -> anyhow::Result<ExitCode> {
                 (auth::random_token(12), true)
             };
             let name = name.unwrap_or_else(|| email.split('@').next().unwrap_or("admin").to_string());
-            let pool = store::open(&url, 2, RetryPolicy::default())?;
+            let pool = store::open(&url, 2, RetryPolicy::from_env())?;
             let mut conn = pool.get()?;
             let user = accounts::create_admin(&mut conn, &email, &name, &password)
                 .map_err(|e| anyhow::anyhow!("{e}"))?;

@@ -2,4 +2,7 @@
 //! people who use other programs (engine and tournament subcommands).
 pub mod admin;
 pub mod demo;
+pub mod engine;
 pub mod serve;
+pub mod standings;
+pub mod tournament;

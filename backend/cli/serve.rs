@@ -70,7 +70,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         super::demo::reset_database_file(&url)?;
     }
     tracing::info!(database = %url.redacted(), "opening database");
-    let pool = store::open(&url, args.pool_size, RetryPolicy::default())?;
+    let pool = store::open(&url, args.pool_size, RetryPolicy::from_env())?;
     let site_secret = {
         let mut conn = pool.get()?;
         accounts::site_secret(&mut conn).map_err(|e| anyhow::anyhow!("{e}"))?

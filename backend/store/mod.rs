@@ -161,6 +161,19 @@ pub struct RetryPolicy {
     pub delay: Duration,
 }
 
+impl RetryPolicy {
+    /// The default policy, overridden by `DAMKA_DB_RETRY_ATTEMPTS` and
+    /// `DAMKA_DB_RETRY_DELAY_MS` (operators of slow fail-overs raise them; tests lower them).
+    pub fn from_env() -> RetryPolicy {
+        let default = RetryPolicy::default();
+        let read = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
+        RetryPolicy {
+            attempts: read("DAMKA_DB_RETRY_ATTEMPTS").map_or(default.attempts, |n| n.clamp(1, 10_000) as u32),
+            delay: read("DAMKA_DB_RETRY_DELAY_MS").map_or(default.delay, Duration::from_millis),
+        }
+    }
+}
+
 impl Default for RetryPolicy {
     fn default() -> Self {
         RetryPolicy {

@@ -1,0 +1,319 @@
+//! `TestApp`: the whole application on an isolated database per test, SQLite by default or
+//! PostgreSQL when `DAMKA_TEST_DATABASE=postgres` (a fresh database is created on
+//! `DAMKA_TEST_POSTGRES_URL`, default `postgres://postgres@127.0.0.1:5432`, and dropped
+//! afterwards). `Client` is a browser-like cookie jar over it.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use actix_web::http::{Method, StatusCode, header};
+use actix_web::test;
+use damka::service::{accounts, auth};
+use damka::store::{self, DatabaseUrl, DbPool, RetryPolicy};
+use damka::web::{self, AppState};
+use diesel::connection::SimpleConnection;
+use diesel::Connection;
+
+pub fn postgres_base_url() -> String {
+    std::env::var("DAMKA_TEST_POSTGRES_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".into())
+}
+
+pub fn uses_postgres() -> bool {
+    std::env::var("DAMKA_TEST_DATABASE").is_ok_and(|v| v == "postgres")
+}
+
+/// A database made for one test and removed after it.
+pub struct TestDatabase {
+    pub url: DatabaseUrl,
+    _dir: Option<tempfile::TempDir>,
+    pg_name: Option<String>,
+}
+
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+impl TestDatabase {
+    pub fn new() -> TestDatabase {
+        if uses_postgres() {
+            TestDatabase::new_postgres()
+        } else {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("test.db");
+            TestDatabase {
+                url: DatabaseUrl::parse(&format!("sqlite://{}", path.display())).unwrap(),
+                _dir: Some(dir),
+                pg_name: None,
+            }
+        }
+    }
+
+    /// Creates a fresh PostgreSQL database. Panics with a clear message when PostgreSQL
+    /// is not reachable: a PostgreSQL run must never pass silently without it.
+    pub fn new_postgres() -> TestDatabase {
+        let base = postgres_base_url();
+        let name = format!(
+            "damka_t_{}_{}_{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::SeqCst),
+            auth::random_token(4).to_lowercase().replace(['-', '_'], "x")
+        );
+        let mut admin = diesel::PgConnection::establish(&format!("{base}/test"))
+            .unwrap_or_else(|e| panic!("PostgreSQL tests need a server at {base} (database `test`): {e}"));
+        admin
+            .batch_execute(&format!("CREATE DATABASE {name}"))
+            .unwrap();
+        TestDatabase {
+            url: DatabaseUrl::parse(&format!("{base}/{name}")).unwrap(),
+            _dir: None,
+            pg_name: Some(name),
+        }
+    }
+}
+
+impl Drop for TestDatabase {
+    fn drop(&mut self) {
+        if let Some(name) = &self.pg_name
+            && let Ok(mut admin) = diesel::PgConnection::establish(&format!("{}/test", postgres_base_url()))
+        {
+            let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+        }
+    }
+}
+
+pub struct TestApp {
+    pub state: AppState,
+    pub pool: DbPool,
+    // Declared last so the pool's connections close before the database is dropped.
+    pub db: TestDatabase,
+}
+
+impl TestApp {
+    pub async fn new() -> TestApp {
+        let db = TestDatabase::new();
+        let url = db.url.clone();
+        let (pool, secret) = actix_web::rt::task::spawn_blocking(move || {
+            let pool = store::open(&url, 4, RetryPolicy { attempts: 1, delay: std::time::Duration::ZERO }).unwrap();
+            let secret = accounts::site_secret(&mut pool.get().unwrap()).unwrap();
+            (pool, secret)
+        })
+        .await
+        .unwrap();
+        TestApp {
+            state: AppState {
+                pool: pool.clone(),
+                site_secret: secret.into_bytes(),
+            },
+            pool,
+            db,
+        }
+    }
+
+    pub fn client(&self) -> Client<'_> {
+        Client {
+            app: self,
+            cookies: BTreeMap::new(),
+            headers: Vec::new(),
+        }
+    }
+
+    /// Runs blocking storage work (test setup) against this app's database.
+    pub async fn with_db<T: Send + 'static>(&self, f: impl FnOnce(&mut store::DbConn) -> T + Send + 'static) -> T {
+        let pool = self.pool.clone();
+        actix_web::rt::task::spawn_blocking(move || f(&mut pool.get().unwrap()))
+            .await
+            .unwrap()
+    }
+
+    /// Creates an account directly (fast setup) and returns a client signed in as it.
+    pub async fn user(&self, email: &str, role: Role) -> Client<'_> {
+        let email = email.to_string();
+        let password = "password-123".to_string();
+        let (e, p) = (email.clone(), password.clone());
+        self.with_db(move |conn| {
+            let user = accounts::register(
+                conn,
+                &accounts::Registration {
+                    email: e.clone(),
+                    display_name: e.split('@').next().unwrap().to_string(),
+                    password: p,
+                    invitation: None,
+                },
+                None,
+            )
+            .unwrap();
+            let (admin, organiser) = match role {
+                Role::Admin => (true, true),
+                Role::Organiser => (false, true),
+                Role::Player => (false, false),
+            };
+            store::accounts::set_roles(conn, user.id, admin, organiser).unwrap();
+        })
+        .await;
+        let mut client = self.client();
+        client.sign_in(&email, &password).await;
+        client
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Admin,
+    Organiser,
+    Player,
+}
+
+pub struct Response {
+    pub status: StatusCode,
+    pub headers: header::HeaderMap,
+    pub body: String,
+}
+
+impl Response {
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+
+    pub fn content_type(&self) -> String {
+        self.headers
+            .get(header::CONTENT_TYPE)
+            .map(|v| v.to_str().unwrap().to_string())
+            .unwrap_or_default()
+    }
+
+    pub fn location(&self) -> String {
+        self.headers
+            .get(header::LOCATION)
+            .map(|v| v.to_str().unwrap().to_string())
+            .unwrap_or_default()
+    }
+
+    /// The value of the hidden input `name` in this page.
+    pub fn hidden_input(&self, name: &str) -> Option<String> {
+        let marker = format!("name=\"{name}\" value=\"");
+        let start = self.body.find(&marker)? + marker.len();
+        let end = self.body[start..].find('"')?;
+        Some(self.body[start..start + end].to_string())
+    }
+
+    /// Text of the element with this id (`<p ... id="x">text</p>`).
+    pub fn element_text(&self, id: &str) -> Option<String> {
+        let marker = format!("id=\"{id}\">");
+        let start = self.body.find(&marker)? + marker.len();
+        let end = self.body[start..].find('<')?;
+        Some(self.body[start..start + end].to_string())
+    }
+
+    pub fn assert_problem(&self, status: u16, code: &str) -> serde_json::Value {
+        assert_eq!(self.status.as_u16(), status, "body: {}", self.body);
+        assert_eq!(self.content_type(), "application/problem+json", "body: {}", self.body);
+        let json = self.json();
+        assert_eq!(json["type"], format!("urn:damka:problem:{code}"), "{json}");
+        assert_eq!(json["status"], status);
+        assert!(json["title"].as_str().is_some_and(|t| !t.is_empty()));
+        assert!(json["detail"].as_str().is_some_and(|t| !t.is_empty()));
+        json
+    }
+}
+
+/// A browser (or API client): keeps cookies, adds its default headers to every request.
+pub struct Client<'a> {
+    pub app: &'a TestApp,
+    pub cookies: BTreeMap<String, String>,
+    pub headers: Vec<(String, String)>,
+}
+
+impl Client<'_> {
+    pub async fn request(&mut self, method: Method, path: &str, body: Option<(&str, String)>, extra: &[(&str, &str)]) -> Response {
+        let mut req = test::TestRequest::default().method(method).uri(path);
+        req = req.insert_header((header::HOST, "localhost"));
+        if !self.cookies.is_empty() {
+            let cookie = self
+                .cookies
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join("; ");
+            req = req.insert_header((header::COOKIE, cookie));
+        }
+        for (k, v) in &self.headers {
+            req = req.insert_header((k.as_str(), v.as_str()));
+        }
+        for (k, v) in extra {
+            req = req.insert_header((*k, *v));
+        }
+        if let Some((content_type, body)) = body {
+            req = req.insert_header((header::CONTENT_TYPE, content_type)).set_payload(body);
+        }
+        let app = test::init_service(web::app(self.app.state.clone())).await;
+        let res = test::call_service(&app, req.to_request()).await;
+        let status = res.status();
+        let headers = res.headers().clone();
+        for value in headers.get_all(header::SET_COOKIE) {
+            let cookie = actix_web::cookie::Cookie::parse(value.to_str().unwrap().to_string()).unwrap();
+            let removed = cookie.max_age().is_some_and(|age| age.is_zero() || age.is_negative())
+                || cookie.value().is_empty();
+            if removed {
+                self.cookies.remove(cookie.name());
+            } else {
+                self.cookies.insert(cookie.name().to_string(), cookie.value().to_string());
+            }
+        }
+        let bytes = test::read_body(res).await;
+        Response {
+            status,
+            headers,
+            body: String::from_utf8_lossy(&bytes).into_owned(),
+        }
+    }
+
+    pub async fn get(&mut self, path: &str) -> Response {
+        self.request(Method::GET, path, None, &[]).await
+    }
+
+    /// The CSRF token a page would carry for this browser (gets a CSRF cookie first).
+    pub async fn csrf_token(&mut self) -> String {
+        if !self.cookies.contains_key("damka_csrf") {
+            self.get("/healthz").await;
+        }
+        let cookie = self.cookies.get("damka_csrf").cloned().expect("the server sets a CSRF cookie");
+        auth::csrf_token(&self.app.state.site_secret, &cookie)
+    }
+
+    /// Posts a form with a valid CSRF token.
+    pub async fn post_form(&mut self, path: &str, fields: &[(&str, &str)]) -> Response {
+        let token = self.csrf_token().await;
+        let mut all: Vec<(&str, &str)> = fields.to_vec();
+        all.push(("csrf_token", &token));
+        self.post_form_raw(path, &all).await
+    }
+
+    /// Posts a form exactly as given (no CSRF token added).
+    pub async fn post_form_raw(&mut self, path: &str, fields: &[(&str, &str)]) -> Response {
+        let body = serde_urlencoded::to_string(fields).unwrap();
+        self.request(Method::POST, path, Some(("application/x-www-form-urlencoded", body)), &[]).await
+    }
+
+    pub async fn sign_in(&mut self, email: &str, password: &str) -> Response {
+        let res = self.post_form("/login", &[("email", email), ("password", password)]).await;
+        assert_eq!(res.status, StatusCode::SEE_OTHER, "sign-in failed: {}", res.body);
+        assert!(self.cookies.contains_key("damka_session"));
+        res
+    }
+
+    pub async fn json(&mut self, method: Method, path: &str, body: serde_json::Value) -> Response {
+        self.request(method, path, Some(("application/json", body.to_string())), &[]).await
+    }
+
+    /// Creates an API token through the account page and returns an API client using it.
+    pub async fn api_client(&mut self) -> Client<'_> {
+        let page = self.post_form("/account/tokens", &[("name", "tests")]).await;
+        assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+        let token = page.element_text("new-token").expect("the new token is shown once");
+        assert!(token.starts_with("dmk_"));
+        Client {
+            app: self.app,
+            cookies: BTreeMap::new(),
+            headers: vec![("authorization".into(), format!("Bearer {token}"))],
+        }
+    }
+}

@@ -1,0 +1,193 @@
+//! The real binary as operators run it: two instances sharing one PostgreSQL database,
+//! and SQLite keeping an acknowledged write through `kill -9`.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+mod common;
+
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+struct Server {
+    child: Child,
+    port: u16,
+}
+
+impl Server {
+    fn start(database_url: &str) -> Server {
+        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let child = Command::new(env!("CARGO_BIN_EXE_damka"))
+            .args(["serve", "--bind", &format!("127.0.0.1:{port}"), "--database-url", database_url, "--workers", "1"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let server = Server { child, port };
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while Instant::now() < deadline {
+            if let Ok(res) = http(port, "GET", "/healthz", &BTreeMap::new(), None)
+                && res.status == 200
+            {
+                return server;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("damka serve on port {port} did not become healthy");
+    }
+
+    fn kill_hard(&mut self) {
+        self.child.kill().unwrap(); // SIGKILL: no shutdown handler runs
+        self.child.wait().unwrap();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+struct Res {
+    status: u16,
+    set_cookies: Vec<String>,
+    body: String,
+}
+
+/// A minimal HTTP/1.1 client (one request per connection) so the test drives the real
+/// server over a real socket.
+fn http(port: u16, method: &str, path: &str, cookies: &BTreeMap<String, String>, form: Option<&[(&str, &str)]>) -> std::io::Result<Res> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port))?;
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    let body = form.map(|f| serde_urlencoded::to_string(f).unwrap()).unwrap_or_default();
+    let cookie_header = cookies.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("; ");
+    let mut request = format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n");
+    if !cookie_header.is_empty() {
+        request.push_str(&format!("Cookie: {cookie_header}\r\n"));
+    }
+    if form.is_some() {
+        request.push_str("Content-Type: application/x-www-form-urlencoded\r\n");
+    }
+    request.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
+    stream.write_all(request.as_bytes())?;
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw)?;
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let set_cookies = head
+        .lines()
+        .filter_map(|l| l.strip_prefix("set-cookie: ").or_else(|| l.strip_prefix("Set-Cookie: ")))
+        .map(str::to_string)
+        .collect();
+    Ok(Res { status, set_cookies, body: body.to_string() })
+}
+
+fn remember(cookies: &mut BTreeMap<String, String>, res: &Res) {
+    for cookie in &res.set_cookies {
+        let pair = cookie.split(';').next().unwrap();
+        let (name, value) = pair.split_once('=').unwrap();
+        cookies.insert(name.to_string(), value.to_string());
+    }
+}
+
+fn csrf_of(body: &str) -> String {
+    let marker = "name=\"csrf_token\" value=\"";
+    let start = body.find(marker).unwrap() + marker.len();
+    body[start..start + body[start..].find('"').unwrap()].to_string()
+}
+
+fn register(port: u16, email: &str, password: &str) {
+    let mut cookies = BTreeMap::new();
+    let form = http(port, "GET", "/register", &cookies, None).unwrap();
+    remember(&mut cookies, &form);
+    let token = csrf_of(&form.body);
+    let res = http(
+        port,
+        "POST",
+        "/register",
+        &cookies,
+        Some(&[("email", email), ("display_name", "Tester"), ("password", password), ("csrf_token", &token)]),
+    )
+    .unwrap();
+    assert_eq!(res.status, 303, "registration answered: {}", res.body);
+}
+
+fn sign_in(port: u16, email: &str, password: &str) -> BTreeMap<String, String> {
+    let mut cookies = BTreeMap::new();
+    let form = http(port, "GET", "/login", &cookies, None).unwrap();
+    remember(&mut cookies, &form);
+    let token = csrf_of(&form.body);
+    let res = http(port, "POST", "/login", &cookies, Some(&[("email", email), ("password", password), ("csrf_token", &token)])).unwrap();
+    assert_eq!(res.status, 303, "sign-in answered: {}", res.body);
+    remember(&mut cookies, &res);
+    assert!(cookies.contains_key("damka_session"));
+    cookies
+}
+
+/// PostgreSQL must be there in CI; a developer without it gets a printed reason.
+fn postgres_or_skip() -> bool {
+    use diesel::Connection;
+    let base = common::postgres_base_url();
+    match diesel::PgConnection::establish(&format!("{base}/test")) {
+        Ok(_) => true,
+        Err(e) if std::env::var("CI").is_ok() || common::uses_postgres() => {
+            panic!("PostgreSQL is required here but not reachable at {base}: {e}")
+        }
+        Err(e) => {
+            eprintln!("SKIPPED: PostgreSQL not reachable at {base} ({e}); set it up or run in CI");
+            false
+        }
+    }
+}
+
+#[test]
+fn two_instances_share_one_postgres_database() {
+    if !postgres_or_skip() {
+        return;
+    }
+    let db = common::TestDatabase::new_postgres();
+    let url = db.url.target.clone();
+    // Both start at once: migrations are serialised by an advisory lock.
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(|| Server::start(&url));
+        let b = s.spawn(|| Server::start(&url));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    register(a.port, "multi@club.org", "shared-secret-1");
+    let cookies = sign_in(b.port, "multi@club.org", "shared-secret-1");
+    let account = http(b.port, "GET", "/account", &cookies, None).unwrap();
+    assert_eq!(account.status, 200);
+    assert!(account.body.contains("multi@club.org"));
+    // The session made by B is valid on A too: no state lives in one instance's memory.
+    let on_a = http(a.port, "GET", "/account", &cookies, None).unwrap();
+    assert_eq!(on_a.status, 200);
+    drop((a, b));
+}
+
+#[test]
+fn sqlite_keeps_an_acknowledged_write_through_kill_9() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("durable.db").display());
+    let mut server = Server::start(&url);
+    register(server.port, "durable@club.org", "survives-kill");
+    server.kill_hard();
+    let server = Server::start(&url);
+    let cookies = sign_in(server.port, "durable@club.org", "survives-kill");
+    assert_eq!(http(server.port, "GET", "/account", &cookies, None).unwrap().status, 200);
+}
+
+#[test]
+fn an_unreachable_postgres_is_a_clear_error_not_a_panic() {
+    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let out = Command::new(env!("CARGO_BIN_EXE_damka"))
+        .args(["admin", "create", "--email", "x@y.org", "--database-url", &format!("postgres://postgres@127.0.0.1:{port}/none")])
+        .env("DAMKA_DB_RETRY_ATTEMPTS", "2")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("cannot open the database") && stderr.contains("gave up after 2 attempts"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
