@@ -37,6 +37,9 @@ pub(crate) const MAX_PATH: usize = 24;
 
 /// Receives each complete capture sequence.
 pub(crate) trait CaptureSink {
+    /// Whether the sink reads the landing squares (perft does not, and skips recording them).
+    const TRACK_PATH: bool;
+
     fn push(&mut self, from: u32, to: u32, captured: u64, promotes: bool, path: &[u8]);
 }
 
@@ -49,6 +52,8 @@ pub(crate) struct RawCaptures<'a> {
 }
 
 impl CaptureSink for RawCaptures<'_> {
+    const TRACK_PATH: bool = false;
+
     #[inline]
     fn push(&mut self, from: u32, to: u32, captured: u64, promotes: bool, _path: &[u8]) {
         let count = captured.count_ones();
@@ -226,8 +231,20 @@ struct CaptureSearch<'s, S> {
 impl<S: CaptureSink> CaptureSearch<'_, S> {
     #[inline(always)]
     fn enter(&mut self, square: u64) {
-        self.path[self.depth] = square.trailing_zeros() as u8;
-        self.depth += 1;
+        if S::TRACK_PATH {
+            // At most one landing per enemy piece, so the depth stays below MAX_PATH.
+            if let Some(slot) = self.path.get_mut(self.depth) {
+                *slot = square.trailing_zeros() as u8;
+            }
+            self.depth += 1;
+        }
+    }
+
+    #[inline(always)]
+    fn leave(&mut self) {
+        if S::TRACK_PATH {
+            self.depth -= 1;
+        }
     }
 
     #[inline(always)]
@@ -237,7 +254,7 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
             to.trailing_zeros(),
             captured,
             promotes,
-            &self.path[..self.depth],
+            &self.path[..self.depth.min(MAX_PATH)],
         );
     }
 
@@ -278,7 +295,7 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
             } else if !self.man::<P, WHITE>(land, taken) {
                 self.emit(land, taken, false);
             }
-            self.depth -= 1;
+            self.leave();
         }
         found
     }
@@ -314,7 +331,7 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
             while land != 0 {
                 self.enter(land);
                 continued |= self.king::<P>(land, taken, dir);
-                self.depth -= 1;
+                self.leave();
                 land = step::<P::Board>(land, dir) & self.empty;
             }
             if !continued {
@@ -323,7 +340,7 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
                 while land != 0 {
                     self.enter(land);
                     self.emit(land, taken, promotes);
-                    self.depth -= 1;
+                    self.leave();
                     land = step::<P::Board>(land, dir) & self.empty;
                 }
             }
@@ -349,7 +366,7 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
             if !self.short_king::<P>(land, taken) {
                 self.emit(land, taken, false);
             }
-            self.depth -= 1;
+            self.leave();
         }
         found
     }

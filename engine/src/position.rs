@@ -168,6 +168,8 @@ struct MoveSink {
 }
 
 impl CaptureSink for MoveSink {
+    const TRACK_PATH: bool = true;
+
     fn push(&mut self, from: u32, to: u32, captured: u64, promotes: bool, path: &[u8]) {
         let count = captured.count_ones();
         if self.maximum {
