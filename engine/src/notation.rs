@@ -213,8 +213,11 @@ fn trace_capture(position: &Position, squares: &[Square]) -> Option<(u64, bool)>
             let col = u8::try_from(i16::from(c0) + dc.signum() * k).ok()?;
             let sq = Square::from_row_col(size, row, col)?;
             let mask = sq.mask(size);
+            // The capturing piece has left its starting square, which it may cross again.
+            if sq == from {
+                continue;
+            }
             match position.piece_at(sq) {
-                None if sq == from => {}
                 None => {}
                 Some(piece) => {
                     let capturable =

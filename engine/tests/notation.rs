@@ -162,3 +162,17 @@ fn move_accessors() {
     assert_eq!(mv.from().algebraic(size), "c3");
     assert_eq!(mv.to().algebraic(size), "g7");
 }
+
+#[test]
+fn a_capture_path_may_cross_its_own_starting_square() {
+    // Found by the property test: the king on d2 goes round and passes d2 again.
+    let pos = Position::from_fen(Variant::Russian, "B:Wb6,e5,b4,e3:BKd2").unwrap();
+    for mv in pos.legal_moves() {
+        assert_eq!(
+            parse_move(&pos, &mv.notation()),
+            Ok(mv),
+            "{}",
+            mv.notation()
+        );
+    }
+}
