@@ -116,34 +116,98 @@ pub(crate) fn has_capture<P: Preset, const WHITE: bool>(b: &Bitboards) -> bool {
 }
 
 /// The pieces of the side to move that can start a capture.
+#[inline]
 pub(crate) fn capturers<P: Preset, const WHITE: bool>(b: &Bitboards) -> u64 {
-    let us = b.side(WHITE);
+    men_capturers::<P, WHITE>(b) | king_capturers::<P, WHITE>(b)
+}
+
+#[inline(always)]
+fn men_capturers<P: Preset, const WHITE: bool>(b: &Bitboards) -> u64 {
+    let men = b.side(WHITE) & !b.kings;
     let them = b.side(!WHITE);
     let empty = empty_squares::<P>(b);
-    let men = us & !b.kings;
-    let kings = us & b.kings;
     let mut found = 0;
     for dir in 0..4 {
-        let back = opposite(dir);
-        // Enemy pieces with an empty square behind them, seen from direction `dir`.
-        let targets = them & step::<P::Board>(empty, back);
         if men_capture_in::<P, WHITE>(dir) {
+            let back = opposite(dir);
+            // Enemy pieces with an empty square behind them, seen from direction `dir`.
+            let targets = them & step::<P::Board>(empty, back);
             found |= men & step::<P::Board>(targets, back);
-        }
-        if kings != 0 {
-            if P::FLYING_KINGS {
-                // Slide back from the targets over empty squares to find the kings behind them.
-                let mut ray = step::<P::Board>(targets, back);
-                while ray != 0 {
-                    found |= ray & kings;
-                    ray = step::<P::Board>(ray & empty, back);
-                }
-            } else {
-                found |= kings & step::<P::Board>(targets, back);
-            }
         }
     }
     found
+}
+
+#[inline(always)]
+fn king_capturers<P: Preset, const WHITE: bool>(b: &Bitboards) -> u64 {
+    let kings = b.side(WHITE) & b.kings;
+    if kings == 0 {
+        return 0;
+    }
+    let them = b.side(!WHITE);
+    let empty = empty_squares::<P>(b);
+    let mut found = 0;
+    for dir in 0..4 {
+        let back = opposite(dir);
+        let targets = them & step::<P::Board>(empty, back);
+        if P::FLYING_KINGS {
+            // Slide back from the targets over empty squares to find the kings behind them.
+            let mut ray = step::<P::Board>(targets, back);
+            while ray != 0 {
+                found |= ray & kings;
+                ray = step::<P::Board>(ray & empty, back);
+            }
+        } else {
+            found |= kings & step::<P::Board>(targets, back);
+        }
+    }
+    found
+}
+
+/// Bulk count of the captures when every capture is a single jump by a man, computed with
+/// bitboards; `None` when a king can capture or some jump might go on (then the caller
+/// enumerates the sequences). Each (man, direction) jump is then a distinct move.
+#[inline]
+pub(crate) fn count_single_jumps<P: Preset, const WHITE: bool>(b: &Bitboards) -> Option<u64> {
+    let us = b.side(WHITE);
+    if us & b.kings != 0 && king_capturers::<P, WHITE>(b) != 0 {
+        return None;
+    }
+    let men = us & !b.kings;
+    let them = b.side(!WHITE);
+    let empty = empty_squares::<P>(b);
+    // During a sequence the start square is empty too: counting every man's square as
+    // empty over-approximates the continuations, which only sends more cases to `None`.
+    let empty_during = empty | men;
+    let mut count = 0u64;
+    for dir in 0..4 {
+        if !men_capture_in::<P, WHITE>(dir) {
+            continue;
+        }
+        let back = opposite(dir);
+        let jumpers = men & step::<P::Board>(them & step::<P::Board>(empty, back), back);
+        if jumpers == 0 {
+            continue;
+        }
+        let landings = step::<P::Board>(step::<P::Board>(jumpers, dir), dir);
+        if P::PROMOTION == MidCapturePromotion::ContinuesAsKing
+            && landings & promotion_row::<P, WHITE>() != 0
+        {
+            return None;
+        }
+        for next in 0..4 {
+            // Going back would jump the piece just taken, which is not allowed.
+            if next == back || !men_capture_in::<P, WHITE>(next) {
+                continue;
+            }
+            let victims = step::<P::Board>(landings, next) & them;
+            if step::<P::Board>(victims, next) & empty_during != 0 {
+                return None;
+            }
+        }
+        count += u64::from(jumpers.count_ones());
+    }
+    Some(count)
 }
 
 /// Number of quiet moves, counted without building them (bulk perft).

@@ -63,6 +63,11 @@ fn node<P: Preset, const WHITE: bool>(
         if !movegen::has_capture::<P, WHITE>(b) {
             return movegen::count_quiets::<P, WHITE>(b);
         }
+        if opts.mandatory
+            && let Some(count) = movegen::count_single_jumps::<P, WHITE>(b)
+        {
+            return count;
+        }
         list.clear();
         let mut sink = RawCaptures {
             list,
