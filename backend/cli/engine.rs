@@ -283,7 +283,7 @@ fn move_number(game: &PdnGame, variant: Variant, ply: usize) -> (usize, Color) {
     // Numbering starts with the variant's first mover; a set-up start may begin at "1...".
     let offset = usize::from(first != usual_first);
     let shifted = ply + offset;
-    let side = if ply % 2 == 0 {
+    let side = if ply.is_multiple_of(2) {
         first
     } else {
         first.opponent()

@@ -52,7 +52,7 @@ impl Square {
         let index = self.0 - 1;
         let row = index / per_row;
         let in_row = index % per_row;
-        let col = if row % 2 == 0 {
+        let col = if row.is_multiple_of(2) {
             2 * in_row + 1
         } else {
             2 * in_row
@@ -63,7 +63,7 @@ impl Square {
     /// The dark square at a row (from the top) and column, if it is one.
     pub fn from_row_col(size: BoardSize, row: u8, col: u8) -> Option<Square> {
         let side = size.side();
-        if row >= side || col >= side || (row + col) % 2 == 0 {
+        if row >= side || col >= side || (row + col).is_multiple_of(2) {
             return None;
         }
         Some(Square(row * size.per_row() + col / 2 + 1))

@@ -142,7 +142,8 @@ fn russian_four_or_five_pieces_only_kings_fifteen_moves() {
 #[test]
 fn russian_four_or_five_pieces_thirty_moves() {
     // A man move every 20 plies keeps the "only kings" counter from ending the game first.
-    let schedule = |ply: usize, mv: &Move, pos: &Position| (ply % 20 == 0) != is_king_move(mv, pos);
+    let schedule =
+        |ply: usize, mv: &Move, pos: &Position| ply.is_multiple_of(20) != is_king_move(mv, pos);
     assert_draw_at(
         Variant::Russian.into(),
         "W:WKa1,e1,g1:BKb8,h8",
@@ -168,7 +169,8 @@ fn russian_six_or_seven_pieces_only_kings_twenty_five_moves() {
 
 #[test]
 fn russian_six_or_seven_pieces_sixty_moves() {
-    let schedule = |ply: usize, mv: &Move, pos: &Position| (ply % 40 == 0) != is_king_move(mv, pos);
+    let schedule =
+        |ply: usize, mv: &Move, pos: &Position| ply.is_multiple_of(40) != is_king_move(mv, pos);
     assert_draw_at(
         Variant::Russian.into(),
         "W:WKc1,a3,e1,g1:BKf8,b6,d8",
