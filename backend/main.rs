@@ -38,7 +38,10 @@ fn main() -> ExitCode {
     let result = match args.command {
         None => cli::serve::run(args.serve),
         Some(Command::Serve(serve)) => cli::serve::run(serve),
-        Some(Command::Demo(serve)) => cli::serve::run(cli::serve::ServeArgs { demo: true, ..serve }),
+        Some(Command::Demo(serve)) => cli::serve::run(cli::serve::ServeArgs {
+            demo: true,
+            ..serve
+        }),
         Some(Command::Admin(admin)) => cli::admin::run(admin),
         Some(Command::Perft(args)) => cli::engine::run_perft(&args),
         Some(Command::Moves(args)) => cli::engine::run_moves(&args),

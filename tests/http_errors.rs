@@ -13,7 +13,14 @@ async fn unknown_pages_are_404_pages_in_the_users_language() {
     assert_eq!(res.status.as_u16(), 404);
     assert!(res.content_type().starts_with("text/html"));
     assert!(res.body.contains("Not found") && res.body.contains("<nav"));
-    let ru = browser.request(Method::GET, "/no/such/page", None, &[("accept-language", "ru")]).await;
+    let ru = browser
+        .request(
+            Method::GET,
+            "/no/such/page",
+            None,
+            &[("accept-language", "ru")],
+        )
+        .await;
     assert!(ru.body.contains("Не найдено"));
     let player = browser.get("/players/999999").await;
     assert_eq!(player.status.as_u16(), 404);
@@ -25,29 +32,68 @@ async fn unknown_pages_are_404_pages_in_the_users_language() {
 async fn api_errors_are_problem_json() {
     let app = TestApp::new().await;
     let mut client = app.client();
-    client.get("/api/v1/players/424242").await.assert_problem(404, "not-found");
-    client.get("/api/v1/nothing-here").await.assert_problem(404, "not-found");
-    client.get("/api/v1/players/abc").await.assert_problem(404, "not-found");
+    client
+        .get("/api/v1/players/424242")
+        .await
+        .assert_problem(404, "not-found");
+    client
+        .get("/api/v1/nothing-here")
+        .await
+        .assert_problem(404, "not-found");
+    client
+        .get("/api/v1/players/abc")
+        .await
+        .assert_problem(404, "not-found");
     let mut browser = app.user("api@t.org", Role::Organiser).await;
     let mut api = browser.api_client().await;
     let bad_json = api
-        .request(Method::POST, "/api/v1/clubs", Some(("application/json", "{not json".into())), &[])
+        .request(
+            Method::POST,
+            "/api/v1/clubs",
+            Some(("application/json", "{not json".into())),
+            &[],
+        )
         .await;
     let problem = bad_json.assert_problem(400, "bad-request");
     assert!(problem["detail"].as_str().unwrap().contains("JSON"));
     let wrong_type = api
-        .request(Method::POST, "/api/v1/clubs", Some(("text/plain", "hello".into())), &[])
+        .request(
+            Method::POST,
+            "/api/v1/clubs",
+            Some(("text/plain", "hello".into())),
+            &[],
+        )
         .await;
     wrong_type.assert_problem(400, "bad-request");
-    let invalid = api.json(Method::POST, "/api/v1/clubs", serde_json::json!({"name": "  "})).await;
+    let invalid = api
+        .json(
+            Method::POST,
+            "/api/v1/clubs",
+            serde_json::json!({"name": "  "}),
+        )
+        .await;
     let problem = invalid.assert_problem(422, "invalid");
     assert_eq!(problem["field"], "name");
     assert!(problem["detail"].as_str().unwrap().contains("required"));
     let bad_country = api
-        .json(Method::POST, "/api/v1/players", serde_json::json!({"name": "X", "country": "Russia!"}))
+        .json(
+            Method::POST,
+            "/api/v1/players",
+            serde_json::json!({"name": "X", "country": "Russia!"}),
+        )
         .await;
-    assert_eq!(bad_country.assert_problem(422, "invalid")["field"], "country");
-    let json_404 = client.request(Method::GET, "/no/page", None, &[("accept", "application/json")]).await;
+    assert_eq!(
+        bad_country.assert_problem(422, "invalid")["field"],
+        "country"
+    );
+    let json_404 = client
+        .request(
+            Method::GET,
+            "/no/page",
+            None,
+            &[("accept", "application/json")],
+        )
+        .await;
     json_404.assert_problem(404, "not-found");
 }
 
@@ -66,9 +112,22 @@ async fn hostile_input_never_causes_a_server_error() {
     ];
     for value in nasty {
         for (path, fields) in [
-            ("/players", vec!["name", "club_id", "country", "federation_id", "birth_year", "title"]),
+            (
+                "/players",
+                vec![
+                    "name",
+                    "club_id",
+                    "country",
+                    "federation_id",
+                    "birth_year",
+                    "title",
+                ],
+            ),
             ("/clubs", vec!["name", "city", "country", "description"]),
-            ("/register", vec!["email", "display_name", "password", "invitation"]),
+            (
+                "/register",
+                vec!["email", "display_name", "password", "invitation"],
+            ),
             ("/login", vec!["email", "password", "next"]),
             ("/lang", vec!["lang", "next"]),
             ("/admin/invitations", vec!["email"]),
@@ -76,8 +135,16 @@ async fn hostile_input_never_causes_a_server_error() {
         ] {
             let pairs: Vec<(&str, &str)> = fields.iter().map(|f| (*f, value)).collect();
             let res = browser.post_form(path, &pairs).await;
-            assert!(res.status.as_u16() < 500, "POST {path} with {value:?}: {} {}", res.status, res.body);
-            assert!(!res.body.contains("<script>alert(1)</script>"), "output is escaped");
+            assert!(
+                res.status.as_u16() < 500,
+                "POST {path} with {value:?}: {} {}",
+                res.status,
+                res.body
+            );
+            assert!(
+                !res.body.contains("<script>alert(1)</script>"),
+                "output is escaped"
+            );
         }
         let query = format!("/players?q={}&club={}", urlencode(value), urlencode(value));
         assert!(browser.get(&query).await.status.as_u16() < 500);
@@ -88,14 +155,21 @@ async fn hostile_input_never_causes_a_server_error() {
 }
 
 fn urlencode(s: &str) -> String {
-    serde_urlencoded::to_string([("v", s)]).unwrap().trim_start_matches("v=").to_string()
+    serde_urlencoded::to_string([("v", s)])
+        .unwrap()
+        .trim_start_matches("v=")
+        .to_string()
 }
 
 #[actix_web::test]
 async fn responses_carry_a_request_id_and_security_headers() {
     let app = TestApp::new().await;
     let res = app.client().get("/").await;
-    assert!(res.headers.get("x-request-id").is_some_and(|v| v.len() >= 8));
+    assert!(
+        res.headers
+            .get("x-request-id")
+            .is_some_and(|v| v.len() >= 8)
+    );
     assert_eq!(res.headers.get("x-frame-options").unwrap(), "DENY");
     assert!(res.headers.get("content-security-policy").is_some());
     let cookie = res.headers.get("set-cookie").unwrap().to_str().unwrap();
@@ -107,13 +181,25 @@ async fn session_cookie_is_secure_behind_tls() {
     let app = TestApp::new().await;
     app.user("tls@t.org", Role::Player).await;
     let mut browser = app.client();
-    browser.headers.push(("x-forwarded-proto".into(), "https".into()));
-    let res = browser.post_form("/login", &[("email", "tls@t.org"), ("password", "password-123")]).await;
+    browser
+        .headers
+        .push(("x-forwarded-proto".into(), "https".into()));
+    let res = browser
+        .post_form(
+            "/login",
+            &[("email", "tls@t.org"), ("password", "password-123")],
+        )
+        .await;
     let session = res
         .headers
         .get_all("set-cookie")
         .map(|v| v.to_str().unwrap().to_string())
         .find(|c| c.starts_with("damka_session="))
         .unwrap();
-    assert!(session.contains("Secure") && session.contains("HttpOnly") && session.contains("SameSite=Lax"), "{session}");
+    assert!(
+        session.contains("Secure")
+            && session.contains("HttpOnly")
+            && session.contains("SameSite=Lax"),
+        "{session}"
+    );
 }

@@ -11,28 +11,65 @@ async fn a_player_creates_and_edits_their_own_profile() {
     let app = TestApp::new().await;
     let mut player = app.user("ivan@t.org", Role::Player).await;
     assert_eq!(player.get("/players/new").await.status.as_u16(), 200);
-    let bad = player.post_form("/players", &[("name", "Ivan"), ("birth_year", "nineteen")]).await;
+    let bad = player
+        .post_form("/players", &[("name", "Ivan"), ("birth_year", "nineteen")])
+        .await;
     assert_eq!(bad.status.as_u16(), 422);
     assert!(bad.body.contains("must be a whole number"));
     let created = player
-        .post_form("/players", &[("name", "Иван Петров"), ("country", "rus"), ("birth_year", "1990"), ("title", "MF")])
+        .post_form(
+            "/players",
+            &[
+                ("name", "Иван Петров"),
+                ("country", "rus"),
+                ("birth_year", "1990"),
+                ("title", "MF"),
+            ],
+        )
         .await;
     assert_eq!(created.status.as_u16(), 303, "{}", created.body);
     let path = created.location();
     let page = player.get(&path).await;
-    assert!(page.body.contains("Иван Петров") && page.body.contains("RUS") && page.body.contains("1990"));
-    assert!(page.body.contains(&format!("{path}/edit")), "the owner sees the edit link");
+    assert!(
+        page.body.contains("Иван Петров")
+            && page.body.contains("RUS")
+            && page.body.contains("1990")
+    );
+    assert!(
+        page.body.contains(&format!("{path}/edit")),
+        "the owner sees the edit link"
+    );
     // A second own profile is refused.
-    let second = player.post_form("/players", &[("name", "Ivan Again")]).await;
+    let second = player
+        .post_form("/players", &[("name", "Ivan Again")])
+        .await;
     assert_eq!(second.status.as_u16(), 403);
-    let edited = player.post_form(&path, &[("name", "Иван Петров-Водкин"), ("country", "RUS")]).await;
+    let edited = player
+        .post_form(&path, &[("name", "Иван Петров-Водкин"), ("country", "RUS")])
+        .await;
     assert_eq!(edited.status.as_u16(), 303);
     assert!(player.get(&path).await.body.contains("Иван Петров-Водкин"));
     // Another player neither sees the edit link nor may post.
     let mut other = app.user("olga@t.org", Role::Player).await;
-    assert!(!other.get(&path).await.body.contains(&format!("{path}/edit")));
-    assert_eq!(other.get(&format!("{path}/edit")).await.status.as_u16(), 403);
-    assert_eq!(other.post_form(&path, &[("name", "Hacked")]).await.status.as_u16(), 403);
+    assert!(
+        !other
+            .get(&path)
+            .await
+            .body
+            .contains(&format!("{path}/edit"))
+    );
+    assert_eq!(
+        other.get(&format!("{path}/edit")).await.status.as_u16(),
+        403
+    );
+    assert_eq!(
+        other
+            .post_form(&path, &[("name", "Hacked")])
+            .await
+            .status
+            .as_u16(),
+        403
+    );
     assert!(!player.get(&path).await.body.contains("Hacked"));
 }
 
@@ -41,25 +78,57 @@ async fn players_list_search_and_club_filter_with_ratings() {
     let app = TestApp::new().await;
     let mut organiser = app.user("org@t.org", Role::Organiser).await;
     let mut api = organiser.api_client().await;
-    let club = api.json(Method::POST, "/api/v1/clubs", json!({"name": "Kazan", "country": "RUS"})).await.json();
+    let club = api
+        .json(
+            Method::POST,
+            "/api/v1/clubs",
+            json!({"name": "Kazan", "country": "RUS"}),
+        )
+        .await
+        .json();
     let club_id = club["id"].as_i64().unwrap();
-    for (name, club) in [("Anna Ivanova", Some(club_id)), ("Boris Smirnov", Some(club_id)), ("Clara Visser", None)] {
-        let res = api.json(Method::POST, "/api/v1/players", json!({"name": name, "club_id": club})).await;
+    for (name, club) in [
+        ("Anna Ivanova", Some(club_id)),
+        ("Boris Smirnov", Some(club_id)),
+        ("Clara Visser", None),
+    ] {
+        let res = api
+            .json(
+                Method::POST,
+                "/api/v1/players",
+                json!({"name": name, "club_id": club}),
+            )
+            .await;
         assert_eq!(res.status.as_u16(), 201, "{}", res.body);
     }
-    let anna_id = api.get("/api/v1/players?q=Anna").await.json()[0]["id"].as_i64().unwrap();
+    let anna_id = api.get("/api/v1/players?q=Anna").await.json()[0]["id"]
+        .as_i64()
+        .unwrap();
     app.with_db(move |conn| {
         damka::store::players::set_rating(
             conn,
-            &damka::store::models::PlayerRating { player_id: anna_id, variant: "russian".into(), rating: 2150, games: 40 },
+            &damka::store::models::PlayerRating {
+                player_id: anna_id,
+                variant: "russian".into(),
+                rating: 2150,
+                games: 40,
+            },
         )
         .unwrap();
     })
     .await;
     let all = api.get("/api/v1/players").await.json();
     assert_eq!(all.as_array().unwrap().len(), 3);
-    let in_club = api.get(&format!("/api/v1/players?club={club_id}")).await.json();
-    let names: Vec<&str> = in_club.as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    let in_club = api
+        .get(&format!("/api/v1/players?club={club_id}"))
+        .await
+        .json();
+    let names: Vec<&str> = in_club
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
     assert_eq!(names, ["Anna Ivanova", "Boris Smirnov"]);
     let anna = api.get(&format!("/api/v1/players/{anna_id}")).await.json();
     assert_eq!(anna["ratings"][0]["rating"], 2150);
@@ -69,10 +138,15 @@ async fn players_list_search_and_club_filter_with_ratings() {
     let page = browser.get(&format!("/players?q=bor&club={club_id}")).await;
     assert!(page.body.contains("Boris Smirnov") && !page.body.contains("Anna Ivanova"));
     let profile = browser.get(&format!("/players/{anna_id}")).await;
-    assert!(profile.body.contains("<svg") && profile.body.contains("2150"), "ratings chart as SVG");
+    assert!(
+        profile.body.contains("<svg") && profile.body.contains("2150"),
+        "ratings chart as SVG"
+    );
     let home = browser.get("/").await;
     assert!(home.body.contains("Anna Ivanova") && home.body.contains("3 players"));
-    let ru_home = browser.request(Method::GET, "/", None, &[("accept-language", "ru")]).await;
+    let ru_home = browser
+        .request(Method::GET, "/", None, &[("accept-language", "ru")])
+        .await;
     assert!(ru_home.body.contains("3 игрока"));
 }
 
@@ -81,18 +155,36 @@ async fn club_pages_members_and_validation() {
     let app = TestApp::new().await;
     let mut organiser = app.user("org@t.org", Role::Organiser).await;
     app.user("member@t.org", Role::Player).await;
-    let created = organiser.post_form("/clubs", &[("name", "Riga 64"), ("city", "Riga"), ("country", "LAT")]).await;
+    let created = organiser
+        .post_form(
+            "/clubs",
+            &[("name", "Riga 64"), ("city", "Riga"), ("country", "LAT")],
+        )
+        .await;
     let path = created.location();
     let dup = organiser.post_form("/clubs", &[("name", "Riga 64")]).await;
     assert_eq!(dup.status.as_u16(), 422);
     assert!(dup.body.contains("a club with this name already exists"));
-    let unknown = organiser.post_form(&format!("{path}/members"), &[("email", "ghost@t.org"), ("role", "member")]).await;
+    let unknown = organiser
+        .post_form(
+            &format!("{path}/members"),
+            &[("email", "ghost@t.org"), ("role", "member")],
+        )
+        .await;
     assert_eq!(unknown.status.as_u16(), 422);
     assert!(unknown.body.contains("no account has this e-mail"));
-    let added = organiser.post_form(&format!("{path}/members"), &[("email", "member@t.org"), ("role", "member")]).await;
+    let added = organiser
+        .post_form(
+            &format!("{path}/members"),
+            &[("email", "member@t.org"), ("role", "member")],
+        )
+        .await;
     assert_eq!(added.status.as_u16(), 303);
     let page = app.client().get(&path).await;
     assert!(page.body.contains("member") && page.body.contains("org"));
-    let ru = app.client().request(Method::GET, &path, None, &[("accept-language", "ru")]).await;
+    let ru = app
+        .client()
+        .request(Method::GET, &path, None, &[("accept-language", "ru")])
+        .await;
     assert!(ru.body.contains("организатор"));
 }

@@ -16,7 +16,14 @@ enum Who {
     Admin,
 }
 
-const EVERYONE: [Who; 6] = [Who::Anonymous, Who::Player, Who::OtherPlayer, Who::ClubOrganiser, Who::Organiser, Who::Admin];
+const EVERYONE: [Who; 6] = [
+    Who::Anonymous,
+    Who::Player,
+    Who::OtherPlayer,
+    Who::ClubOrganiser,
+    Who::Organiser,
+    Who::Admin,
+];
 
 struct Fixture {
     club_id: i64,
@@ -29,7 +36,13 @@ struct Fixture {
 async fn fixture(app: &TestApp) -> (Fixture, Vec<(Who, Client<'_>)>) {
     let mut admin_browser = app.user("admin@t.org", Role::Admin).await;
     let mut admin_api = admin_browser.api_client().await;
-    let club = admin_api.json(Method::POST, "/api/v1/clubs", json!({"name": "Fixture Club"})).await;
+    let club = admin_api
+        .json(
+            Method::POST,
+            "/api/v1/clubs",
+            json!({"name": "Fixture Club"}),
+        )
+        .await;
     assert_eq!(club.status.as_u16(), 201, "{}", club.body);
     let club_id = club.json()["id"].as_i64().unwrap();
 
@@ -42,25 +55,54 @@ async fn fixture(app: &TestApp) -> (Fixture, Vec<(Who, Client<'_>)>) {
     ] {
         let mut browser = app.user(email, role).await;
         let api = browser.api_client().await;
-        let api = Client { app, cookies: api.cookies, headers: api.headers };
+        let api = Client {
+            app,
+            cookies: api.cookies,
+            headers: api.headers,
+        };
         clients.push((who, api));
     }
     let added = admin_api
-        .json(Method::POST, &format!("/api/v1/clubs/{club_id}/members"), json!({"email": "cluborg@t.org", "role": "organiser"}))
+        .json(
+            Method::POST,
+            &format!("/api/v1/clubs/{club_id}/members"),
+            json!({"email": "cluborg@t.org", "role": "organiser"}),
+        )
         .await;
     assert_eq!(added.status.as_u16(), 204, "{}", added.body);
     // The player creates their own profile, in the club.
-    let player_client = &mut clients.iter_mut().find(|(w, _)| *w == Who::Player).unwrap().1;
+    let player_client = &mut clients
+        .iter_mut()
+        .find(|(w, _)| *w == Who::Player)
+        .unwrap()
+        .1;
     let own = player_client
-        .json(Method::POST, "/api/v1/players", json!({"name": "Player One", "club_id": club_id}))
+        .json(
+            Method::POST,
+            "/api/v1/players",
+            json!({"name": "Player One", "club_id": club_id}),
+        )
         .await;
     assert_eq!(own.status.as_u16(), 201, "{}", own.body);
     let player_id = own.json()["id"].as_i64().unwrap();
-    let admin_id = admin_api.get("/api/v1/me").await.json()["id"].as_i64().unwrap();
-    let admin_api = Client { app, cookies: admin_api.cookies, headers: admin_api.headers };
+    let admin_id = admin_api.get("/api/v1/me").await.json()["id"]
+        .as_i64()
+        .unwrap();
+    let admin_api = Client {
+        app,
+        cookies: admin_api.cookies,
+        headers: admin_api.headers,
+    };
     clients.push((Who::Admin, admin_api));
     clients.push((Who::Anonymous, app.client()));
-    (Fixture { club_id, player_id, admin_id }, clients)
+    (
+        Fixture {
+            club_id,
+            player_id,
+            admin_id,
+        },
+        clients,
+    )
 }
 
 #[actix_web::test]
@@ -74,28 +116,140 @@ async fn api_permissions_by_role() {
     use Who::*;
     // (method, path, body, [(who, expected status)])
     let table: Vec<(Method, &str, serde_json::Value, Vec<(Who, u16)>)> = vec![
-        (Method::GET, "/api/v1/players", json!(null), EVERYONE.iter().map(|w| (*w, 200)).collect()),
-        (Method::GET, &player, json!(null), EVERYONE.iter().map(|w| (*w, 200)).collect()),
-        (Method::GET, "/api/v1/me", json!(null),
-            vec![(Anonymous, 401), (Player, 200), (OtherPlayer, 200), (ClubOrganiser, 200), (Organiser, 200), (Admin, 200)]),
-        (Method::PUT, &player, json!({"name": "Renamed", "club_id": fx.club_id}),
-            vec![(Anonymous, 401), (Player, 200), (OtherPlayer, 403), (ClubOrganiser, 200), (Organiser, 403), (Admin, 200)]),
-        (Method::POST, "/api/v1/clubs", json!({"name": "New Club"}),
-            vec![(Anonymous, 401), (Player, 403), (OtherPlayer, 403), (ClubOrganiser, 403), (Organiser, 201)]),
-        (Method::PUT, &club, json!({"name": "Fixture Club", "city": "Kazan"}),
-            vec![(Anonymous, 401), (Player, 403), (OtherPlayer, 403), (ClubOrganiser, 200), (Organiser, 403), (Admin, 200)]),
-        (Method::POST, &members, json!({"email": "other@t.org", "role": "member"}),
-            vec![(Anonymous, 401), (Player, 403), (OtherPlayer, 403), (Organiser, 403), (ClubOrganiser, 204), (Admin, 204)]),
-        (Method::GET, "/api/v1/admin/users", json!(null),
-            vec![(Anonymous, 401), (Player, 403), (OtherPlayer, 403), (ClubOrganiser, 403), (Organiser, 403), (Admin, 200)]),
-        (Method::GET, "/api/v1/admin/registration", json!(null),
-            vec![(Anonymous, 401), (Player, 403), (Organiser, 403), (Admin, 200)]),
-        (Method::PUT, "/api/v1/admin/registration", json!({"mode": "open"}),
-            vec![(Anonymous, 401), (Player, 403), (Organiser, 403), (Admin, 200)]),
-        (Method::POST, "/api/v1/admin/invitations", json!({}),
-            vec![(Anonymous, 401), (Player, 403), (ClubOrganiser, 403), (Organiser, 403), (Admin, 201)]),
-        (Method::PUT, &roles_of_admin, json!({"admin": false, "organiser": true}),
-            vec![(Anonymous, 401), (Player, 403), (Organiser, 403), (Admin, 409)]),
+        (
+            Method::GET,
+            "/api/v1/players",
+            json!(null),
+            EVERYONE.iter().map(|w| (*w, 200)).collect(),
+        ),
+        (
+            Method::GET,
+            &player,
+            json!(null),
+            EVERYONE.iter().map(|w| (*w, 200)).collect(),
+        ),
+        (
+            Method::GET,
+            "/api/v1/me",
+            json!(null),
+            vec![
+                (Anonymous, 401),
+                (Player, 200),
+                (OtherPlayer, 200),
+                (ClubOrganiser, 200),
+                (Organiser, 200),
+                (Admin, 200),
+            ],
+        ),
+        (
+            Method::PUT,
+            &player,
+            json!({"name": "Renamed", "club_id": fx.club_id}),
+            vec![
+                (Anonymous, 401),
+                (Player, 200),
+                (OtherPlayer, 403),
+                (ClubOrganiser, 200),
+                (Organiser, 403),
+                (Admin, 200),
+            ],
+        ),
+        (
+            Method::POST,
+            "/api/v1/clubs",
+            json!({"name": "New Club"}),
+            vec![
+                (Anonymous, 401),
+                (Player, 403),
+                (OtherPlayer, 403),
+                (ClubOrganiser, 403),
+                (Organiser, 201),
+            ],
+        ),
+        (
+            Method::PUT,
+            &club,
+            json!({"name": "Fixture Club", "city": "Kazan"}),
+            vec![
+                (Anonymous, 401),
+                (Player, 403),
+                (OtherPlayer, 403),
+                (ClubOrganiser, 200),
+                (Organiser, 403),
+                (Admin, 200),
+            ],
+        ),
+        (
+            Method::POST,
+            &members,
+            json!({"email": "other@t.org", "role": "member"}),
+            vec![
+                (Anonymous, 401),
+                (Player, 403),
+                (OtherPlayer, 403),
+                (Organiser, 403),
+                (ClubOrganiser, 204),
+                (Admin, 204),
+            ],
+        ),
+        (
+            Method::GET,
+            "/api/v1/admin/users",
+            json!(null),
+            vec![
+                (Anonymous, 401),
+                (Player, 403),
+                (OtherPlayer, 403),
+                (ClubOrganiser, 403),
+                (Organiser, 403),
+                (Admin, 200),
+            ],
+        ),
+        (
+            Method::GET,
+            "/api/v1/admin/registration",
+            json!(null),
+            vec![
+                (Anonymous, 401),
+                (Player, 403),
+                (Organiser, 403),
+                (Admin, 200),
+            ],
+        ),
+        (
+            Method::PUT,
+            "/api/v1/admin/registration",
+            json!({"mode": "open"}),
+            vec![
+                (Anonymous, 401),
+                (Player, 403),
+                (Organiser, 403),
+                (Admin, 200),
+            ],
+        ),
+        (
+            Method::POST,
+            "/api/v1/admin/invitations",
+            json!({}),
+            vec![
+                (Anonymous, 401),
+                (Player, 403),
+                (ClubOrganiser, 403),
+                (Organiser, 403),
+                (Admin, 201),
+            ],
+        ),
+        (
+            Method::PUT,
+            &roles_of_admin,
+            json!({"admin": false, "organiser": true}),
+            vec![
+                (Anonymous, 401),
+                (Player, 403),
+                (Organiser, 403),
+                (Admin, 409),
+            ],
+        ),
     ];
     let mut failures = Vec::new();
     for (method, path, body, expectations) in &table {
@@ -107,14 +261,25 @@ async fn api_permissions_by_role() {
                 client.json(method.clone(), path, body.clone()).await
             };
             if res.status.as_u16() != *expected {
-                failures.push(format!("{method} {path} as {who:?}: expected {expected}, got {} {}", res.status, res.body));
+                failures.push(format!(
+                    "{method} {path} as {who:?}: expected {expected}, got {} {}",
+                    res.status, res.body
+                ));
             }
             if res.status.is_client_error() {
-                assert_eq!(res.content_type(), "application/problem+json", "{method} {path} as {who:?}");
+                assert_eq!(
+                    res.content_type(),
+                    "application/problem+json",
+                    "{method} {path} as {who:?}"
+                );
             }
         }
     }
-    assert!(failures.is_empty(), "permission table mismatches:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "permission table mismatches:\n{}",
+        failures.join("\n")
+    );
 }
 
 #[actix_web::test]
@@ -138,7 +303,12 @@ async fn html_pages_enforce_the_same_roles() {
 
     assert_eq!(player.get("/clubs/new").await.status.as_u16(), 403);
     assert_eq!(organiser.get("/clubs/new").await.status.as_u16(), 200);
-    let created = organiser.post_form("/clubs", &[("name", "Org Club"), ("city", "Tver"), ("country", "rus")]).await;
+    let created = organiser
+        .post_form(
+            "/clubs",
+            &[("name", "Org Club"), ("city", "Tver"), ("country", "rus")],
+        )
+        .await;
     assert_eq!(created.status.as_u16(), 303, "{}", created.body);
     let club_path = created.location();
     let denied = player.post_form(&club_path, &[("name", "Hijacked")]).await;
@@ -150,10 +320,29 @@ async fn html_pages_enforce_the_same_roles() {
     let users = admin.get("/admin").await;
     assert!(users.body.contains("player@t.org"));
     let player_id = app
-        .with_db(|conn| damka::store::accounts::user_by_email(conn, "player@t.org").unwrap().unwrap().id)
+        .with_db(|conn| {
+            damka::store::accounts::user_by_email(conn, "player@t.org")
+                .unwrap()
+                .unwrap()
+                .id
+        })
         .await;
     let path = format!("/admin/users/{player_id}/roles");
-    assert_eq!(player.post_form(&path, &[("organiser", "1")]).await.status.as_u16(), 403);
-    assert_eq!(admin.post_form(&path, &[("organiser", "1")]).await.status.as_u16(), 303);
+    assert_eq!(
+        player
+            .post_form(&path, &[("organiser", "1")])
+            .await
+            .status
+            .as_u16(),
+        403
+    );
+    assert_eq!(
+        admin
+            .post_form(&path, &[("organiser", "1")])
+            .await
+            .status
+            .as_u16(),
+        303
+    );
     assert_eq!(player.get("/clubs/new").await.status.as_u16(), 200);
 }

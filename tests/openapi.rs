@@ -13,22 +13,34 @@ fn openapi_document_matches_snapshot() {
 #[test]
 fn every_api_route_is_documented() {
     let doc = serde_json::to_value(damka::web::openapi::document()).unwrap();
-    let source = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/backend/web/api/mod.rs")).unwrap();
+    let source = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/backend/web/api/mod.rs"
+    ))
+    .unwrap();
     let mut missing = Vec::new();
     for line in source.lines() {
         let line = line.trim();
-        let Some(rest) = line.strip_prefix(".route(\"") else { continue };
+        let Some(rest) = line.strip_prefix(".route(\"") else {
+            continue;
+        };
         let path = &rest[..rest.find('"').unwrap()];
         if path == "/openapi.json" {
             continue;
         }
-        let method = ["get", "post", "put", "delete"].into_iter().find(|m| line.contains(&format!("web::{m}()"))).unwrap();
+        let method = ["get", "post", "put", "delete"]
+            .into_iter()
+            .find(|m| line.contains(&format!("web::{m}()")))
+            .unwrap();
         let full = format!("/api/v1{path}");
         if doc["paths"][&full][method].is_null() {
             missing.push(format!("{} {full}", method.to_uppercase()));
         }
     }
-    assert!(missing.is_empty(), "routes missing from the OpenAPI document: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "routes missing from the OpenAPI document: {missing:?}"
+    );
 }
 
 #[actix_web::test]

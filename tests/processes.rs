@@ -16,9 +16,21 @@ struct Server {
 
 impl Server {
     fn start(database_url: &str) -> Server {
-        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
         let child = Command::new(env!("CARGO_BIN_EXE_damka"))
-            .args(["serve", "--bind", &format!("127.0.0.1:{port}"), "--database-url", database_url, "--workers", "1"])
+            .args([
+                "serve",
+                "--bind",
+                &format!("127.0.0.1:{port}"),
+                "--database-url",
+                database_url,
+                "--workers",
+                "1",
+            ])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -57,12 +69,25 @@ struct Res {
 
 /// A minimal HTTP/1.1 client (one request per connection) so the test drives the real
 /// server over a real socket.
-fn http(port: u16, method: &str, path: &str, cookies: &BTreeMap<String, String>, form: Option<&[(&str, &str)]>) -> std::io::Result<Res> {
+fn http(
+    port: u16,
+    method: &str,
+    path: &str,
+    cookies: &BTreeMap<String, String>,
+    form: Option<&[(&str, &str)]>,
+) -> std::io::Result<Res> {
     let mut stream = TcpStream::connect(("127.0.0.1", port))?;
     stream.set_read_timeout(Some(Duration::from_secs(10)))?;
-    let body = form.map(|f| serde_urlencoded::to_string(f).unwrap()).unwrap_or_default();
-    let cookie_header = cookies.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("; ");
-    let mut request = format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n");
+    let body = form
+        .map(|f| serde_urlencoded::to_string(f).unwrap())
+        .unwrap_or_default();
+    let cookie_header = cookies
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join("; ");
+    let mut request =
+        format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n");
     if !cookie_header.is_empty() {
         request.push_str(&format!("Cookie: {cookie_header}\r\n"));
     }
@@ -75,13 +100,24 @@ fn http(port: u16, method: &str, path: &str, cookies: &BTreeMap<String, String>,
     stream.read_to_end(&mut raw)?;
     let text = String::from_utf8_lossy(&raw).into_owned();
     let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
     let set_cookies = head
         .lines()
-        .filter_map(|l| l.strip_prefix("set-cookie: ").or_else(|| l.strip_prefix("Set-Cookie: ")))
+        .filter_map(|l| {
+            l.strip_prefix("set-cookie: ")
+                .or_else(|| l.strip_prefix("Set-Cookie: "))
+        })
         .map(str::to_string)
         .collect();
-    Ok(Res { status, set_cookies, body: body.to_string() })
+    Ok(Res {
+        status,
+        set_cookies,
+        body: body.to_string(),
+    })
 }
 
 fn remember(cookies: &mut BTreeMap<String, String>, res: &Res) {
@@ -108,7 +144,12 @@ fn register(port: u16, email: &str, password: &str) {
         "POST",
         "/register",
         &cookies,
-        Some(&[("email", email), ("display_name", "Tester"), ("password", password), ("csrf_token", &token)]),
+        Some(&[
+            ("email", email),
+            ("display_name", "Tester"),
+            ("password", password),
+            ("csrf_token", &token),
+        ]),
     )
     .unwrap();
     assert_eq!(res.status, 303, "registration answered: {}", res.body);
@@ -119,7 +160,18 @@ fn sign_in(port: u16, email: &str, password: &str) -> BTreeMap<String, String> {
     let form = http(port, "GET", "/login", &cookies, None).unwrap();
     remember(&mut cookies, &form);
     let token = csrf_of(&form.body);
-    let res = http(port, "POST", "/login", &cookies, Some(&[("email", email), ("password", password), ("csrf_token", &token)])).unwrap();
+    let res = http(
+        port,
+        "POST",
+        "/login",
+        &cookies,
+        Some(&[
+            ("email", email),
+            ("password", password),
+            ("csrf_token", &token),
+        ]),
+    )
+    .unwrap();
     assert_eq!(res.status, 303, "sign-in answered: {}", res.body);
     remember(&mut cookies, &res);
     assert!(cookies.contains_key("damka_session"));
@@ -175,19 +227,38 @@ fn sqlite_keeps_an_acknowledged_write_through_kill_9() {
     server.kill_hard();
     let server = Server::start(&url);
     let cookies = sign_in(server.port, "durable@club.org", "survives-kill");
-    assert_eq!(http(server.port, "GET", "/account", &cookies, None).unwrap().status, 200);
+    assert_eq!(
+        http(server.port, "GET", "/account", &cookies, None)
+            .unwrap()
+            .status,
+        200
+    );
 }
 
 #[test]
 fn an_unreachable_postgres_is_a_clear_error_not_a_panic() {
-    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     let out = Command::new(env!("CARGO_BIN_EXE_damka"))
-        .args(["admin", "create", "--email", "x@y.org", "--database-url", &format!("postgres://postgres@127.0.0.1:{port}/none")])
+        .args([
+            "admin",
+            "create",
+            "--email",
+            "x@y.org",
+            "--database-url",
+            &format!("postgres://postgres@127.0.0.1:{port}/none"),
+        ])
         .env("DAMKA_DB_RETRY_ATTEMPTS", "2")
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("cannot open the database") && stderr.contains("gave up after 2 attempts"), "{stderr}");
+    assert!(
+        stderr.contains("cannot open the database") && stderr.contains("gave up after 2 attempts"),
+        "{stderr}"
+    );
     assert!(!stderr.contains("panicked"), "{stderr}");
 }

@@ -12,7 +12,12 @@ pub struct AdminArgs {
     #[command(subcommand)]
     pub command: AdminCommand,
     /// The database to change (same as `serve`).
-    #[arg(long, env = "DAMKA_DATABASE_URL", default_value = "sqlite://damka.db", global = true)]
+    #[arg(
+        long,
+        env = "DAMKA_DATABASE_URL",
+        default_value = "sqlite://damka.db",
+        global = true
+    )]
     pub database_url: String,
 }
 
@@ -34,7 +39,8 @@ pub enum AdminCommand {
 
 pub fn run(args: AdminArgs) -> anyhow::Result<ExitCode> {
     super::serve::init_logging(super::serve::LogFormat::Text);
-    let url = DatabaseUrl::parse(&args.database_url).map_err(|e| anyhow::anyhow!("--database-url: {e}"))?;
+    let url = DatabaseUrl::parse(&args.database_url)
+        .map_err(|e| anyhow::anyhow!("--database-url: {e}"))?;
     match args.command {
         AdminCommand::Create {
             email,
@@ -48,12 +54,16 @@ pub fn run(args: AdminArgs) -> anyhow::Result<ExitCode> {
             } else {
                 (auth::random_token(12), true)
             };
-            let name = name.unwrap_or_else(|| email.split('@').next().unwrap_or("admin").to_string());
+            let name =
+                name.unwrap_or_else(|| email.split('@').next().unwrap_or("admin").to_string());
             let pool = store::open(&url, 2, RetryPolicy::from_env())?;
             let mut conn = pool.get()?;
             let user = accounts::create_admin(&mut conn, &email, &name, &password)
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
-            println!("administrator {} <{}> is ready", user.display_name, user.email);
+            println!(
+                "administrator {} <{}> is ready",
+                user.display_name, user.email
+            );
             if generated {
                 println!("password: {password}");
             }

@@ -55,7 +55,9 @@ pub const DEMO_DATABASE_URL: &str = "sqlite://damka-demo.db";
 pub fn init_logging(format: LogFormat) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_target(false);
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_target(false);
     let _ = match format {
         LogFormat::Text => builder.try_init(),
         LogFormat::Json => builder.json().try_init(),
@@ -64,7 +66,11 @@ pub fn init_logging(format: LogFormat) {
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     init_logging(args.log_format);
-    let url_text = if args.demo { DEMO_DATABASE_URL } else { args.database_url.as_str() };
+    let url_text = if args.demo {
+        DEMO_DATABASE_URL
+    } else {
+        args.database_url.as_str()
+    };
     let url = DatabaseUrl::parse(url_text).map_err(|e| anyhow::anyhow!("--database-url: {e}"))?;
     if args.demo {
         super::demo::reset_database_file(&url)?;
@@ -77,7 +83,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     };
     if args.demo {
         let mut conn = pool.get()?;
-        let credentials = super::demo::seed(&mut conn).map_err(|e| anyhow::anyhow!("demo data: {e}"))?;
+        let credentials =
+            super::demo::seed(&mut conn).map_err(|e| anyhow::anyhow!("demo data: {e}"))?;
         super::demo::print_credentials(&credentials, &args.bind);
     }
     let state = AppState {
@@ -85,7 +92,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         site_secret: site_secret.into_bytes(),
     };
     let workers = args.workers.unwrap_or_else(|| {
-        std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2)
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(2)
     });
     let system = actix_web::rt::System::new();
     system.block_on(async move {

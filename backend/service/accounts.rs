@@ -49,7 +49,11 @@ pub fn registration_mode(conn: &mut DbConn) -> AppResult<RegistrationMode> {
         .unwrap_or(RegistrationMode::Open))
 }
 
-pub fn set_registration_mode(conn: &mut DbConn, actor: &Actor, mode: RegistrationMode) -> AppResult<()> {
+pub fn set_registration_mode(
+    conn: &mut DbConn,
+    actor: &Actor,
+    mode: RegistrationMode,
+) -> AppResult<()> {
     actor.require_admin()?;
     conn.write_transaction(|conn| settings::set(conn, SETTING_REGISTRATION, mode.as_str()))?;
     Ok(())
@@ -57,7 +61,11 @@ pub fn set_registration_mode(conn: &mut DbConn, actor: &Actor, mode: Registratio
 
 /// The secret that signs CSRF tokens; made once and shared by every instance.
 pub fn site_secret(conn: &mut DbConn) -> AppResult<String> {
-    Ok(settings::get_or_init(conn, SETTING_SITE_SECRET, &auth::random_token(32))?)
+    Ok(settings::get_or_init(
+        conn,
+        SETTING_SITE_SECRET,
+        &auth::random_token(32),
+    )?)
 }
 
 #[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
@@ -88,7 +96,10 @@ pub fn register(conn: &mut DbConn, form: &Registration, locale: Option<&str>) ->
     conn.write_transaction(|conn| {
         let invitation = if mode == RegistrationMode::Invitation {
             let found = accounts::unused_invitation(conn, &token_hash(code))?.ok_or_else(|| {
-                AppError::invalid("invitation", "this invitation code is unknown or already used")
+                AppError::invalid(
+                    "invitation",
+                    "this invitation code is unknown or already used",
+                )
             })?;
             if !found.email.is_empty() && found.email != email {
                 return Err(AppError::invalid(
@@ -101,7 +112,10 @@ pub fn register(conn: &mut DbConn, form: &Registration, locale: Option<&str>) ->
             None
         };
         if accounts::user_by_email(conn, &email)?.is_some() {
-            return Err(AppError::invalid("email", "an account with this e-mail already exists"));
+            return Err(AppError::invalid(
+                "email",
+                "an account with this e-mail already exists",
+            ));
         }
         let user = accounts::insert_user(
             conn,
@@ -146,7 +160,12 @@ pub fn create_first_admin(
 
 /// Creates an administrator (command line: any time; the operator owns the machine).
 /// An existing account with that e-mail is promoted and gets the new password.
-pub fn create_admin(conn: &mut DbConn, email: &str, display_name: &str, password: &str) -> AppResult<User> {
+pub fn create_admin(
+    conn: &mut DbConn,
+    email: &str,
+    display_name: &str,
+    password: &str,
+) -> AppResult<User> {
     let email = validate::email(email)?;
     let display_name = validate::required("display_name", display_name, 80)?;
     auth::check_new_password(password)?;
@@ -154,7 +173,12 @@ pub fn create_admin(conn: &mut DbConn, email: &str, display_name: &str, password
     conn.write_transaction(|conn| create_admin_in_tx(conn, &email, &display_name, &password_hash))
 }
 
-fn create_admin_in_tx(conn: &mut DbConn, email: &str, display_name: &str, password_hash: &str) -> AppResult<User> {
+fn create_admin_in_tx(
+    conn: &mut DbConn,
+    email: &str,
+    display_name: &str,
+    password_hash: &str,
+) -> AppResult<User> {
     if let Some(existing) = accounts::user_by_email(conn, email)? {
         accounts::set_roles(conn, existing.id, true, existing.is_organiser)?;
         accounts::set_password_hash(conn, existing.id, password_hash)?;
@@ -189,7 +213,12 @@ pub struct NewSession {
 
 /// Checks the password, with throttling per account and per client address that every
 /// instance sees (the failures are stored).
-pub fn sign_in(conn: &mut DbConn, email: &str, password: &str, client: &str) -> AppResult<NewSession> {
+pub fn sign_in(
+    conn: &mut DbConn,
+    email: &str,
+    password: &str,
+    client: &str,
+) -> AppResult<NewSession> {
     let email = email.trim().to_lowercase();
     let now = store::now();
     let window_start = now - Duration::minutes(FAILURE_WINDOW_MINUTES);
@@ -242,7 +271,11 @@ pub fn sign_in(conn: &mut DbConn, email: &str, password: &str, client: &str) -> 
 }
 
 pub fn user_for_session(conn: &mut DbConn, session_token: &str) -> AppResult<Option<User>> {
-    Ok(accounts::user_by_session(conn, &token_hash(session_token), store::now())?)
+    Ok(accounts::user_by_session(
+        conn,
+        &token_hash(session_token),
+        store::now(),
+    )?)
 }
 
 pub fn sign_out(conn: &mut DbConn, session_token: &str) -> AppResult<()> {
@@ -252,7 +285,8 @@ pub fn sign_out(conn: &mut DbConn, session_token: &str) -> AppResult<()> {
 
 /// The user behind an API token (`Authorization: Bearer ...`), recording its last use.
 pub fn user_for_api_token(conn: &mut DbConn, token: &str) -> AppResult<Option<User>> {
-    let Some((token_id, user)) = accounts::user_by_api_token(conn, &token_hash(token.trim()))? else {
+    let Some((token_id, user)) = accounts::user_by_api_token(conn, &token_hash(token.trim()))?
+    else {
         return Ok(None);
     };
     // Recording the last use is best effort: a busy database must not fail the request.
@@ -277,12 +311,18 @@ pub fn change_password(
 ) -> AppResult<()> {
     let user = actor.require_user()?;
     if !auth::verify_password(&change.current_password, &user.password_hash) {
-        return Err(AppError::invalid("current_password", "is not your current password"));
+        return Err(AppError::invalid(
+            "current_password",
+            "is not your current password",
+        ));
     }
     auth::check_new_password(&change.new_password).map_err(|_| {
         AppError::invalid(
             "new_password",
-            format!("must be at least {} characters long", auth::MIN_PASSWORD_LEN),
+            format!(
+                "must be at least {} characters long",
+                auth::MIN_PASSWORD_LEN
+            ),
         )
     })?;
     let hash = auth::hash_password(&change.new_password)?;
@@ -319,7 +359,14 @@ pub fn create_api_token(conn: &mut DbConn, actor: &Actor, name: &str) -> AppResu
     let token = format!("dmk_{}", auth::random_token(32));
     let prefix: String = token.chars().take(10).collect();
     let stored = conn.write_transaction(|conn| {
-        accounts::insert_api_token(conn, user.id, &name, &token_hash(&token), &prefix, store::now())
+        accounts::insert_api_token(
+            conn,
+            user.id,
+            &name,
+            &token_hash(&token),
+            &prefix,
+            store::now(),
+        )
     })?;
     Ok(CreatedToken {
         id: stored.id,
@@ -350,7 +397,11 @@ pub struct CreatedInvitation {
     pub code: String,
 }
 
-pub fn create_invitation(conn: &mut DbConn, actor: &Actor, email: &str) -> AppResult<CreatedInvitation> {
+pub fn create_invitation(
+    conn: &mut DbConn,
+    actor: &Actor,
+    email: &str,
+) -> AppResult<CreatedInvitation> {
     let admin = actor.require_admin()?;
     let email = if email.trim().is_empty() {
         String::new()
@@ -386,10 +437,17 @@ pub struct RoleChange {
 
 /// Grants or removes site roles. An administrator cannot remove their own admin role,
 /// so a site is never left without one by accident.
-pub fn set_roles(conn: &mut DbConn, actor: &Actor, user_id: i64, roles: &RoleChange) -> AppResult<User> {
+pub fn set_roles(
+    conn: &mut DbConn,
+    actor: &Actor,
+    user_id: i64,
+    roles: &RoleChange,
+) -> AppResult<User> {
     let admin = actor.require_admin()?;
     if admin.id == user_id && !roles.admin {
-        return Err(AppError::conflict("you cannot remove your own administrator role"));
+        return Err(AppError::conflict(
+            "you cannot remove your own administrator role",
+        ));
     }
     conn.write_transaction(|conn| {
         accounts::user_by_id(conn, user_id)?.ok_or(AppError::NotFound { what: "user" })?;
@@ -399,7 +457,12 @@ pub fn set_roles(conn: &mut DbConn, actor: &Actor, user_id: i64, roles: &RoleCha
 }
 
 /// Links an account to a player profile (administrators), or unlinks it.
-pub fn link_player(conn: &mut DbConn, actor: &Actor, user_id: i64, player_id: Option<i64>) -> AppResult<()> {
+pub fn link_player(
+    conn: &mut DbConn,
+    actor: &Actor,
+    user_id: i64,
+    player_id: Option<i64>,
+) -> AppResult<()> {
     actor.require_admin()?;
     conn.write_transaction(|conn| {
         accounts::user_by_id(conn, user_id)?.ok_or(AppError::NotFound { what: "user" })?;
@@ -408,7 +471,9 @@ pub fn link_player(conn: &mut DbConn, actor: &Actor, user_id: i64, player_id: Op
             if let Some(other) = accounts::user_by_player(conn, player_id)?
                 && other.id != user_id
             {
-                return Err(AppError::conflict("this player profile is linked to another account"));
+                return Err(AppError::conflict(
+                    "this player profile is linked to another account",
+                ));
             }
         }
         accounts::link_player(conn, user_id, player_id)?;

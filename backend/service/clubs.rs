@@ -57,19 +57,25 @@ pub fn can_edit(conn: &mut DbConn, actor: &Actor, club_id: i64) -> AppResult<boo
     let Some(user) = &actor.user else {
         return Ok(false);
     };
-    Ok(user.is_admin || clubs::role_of(conn, club_id, user.id)?.as_deref() == Some(clubs::ROLE_ORGANISER))
+    Ok(user.is_admin
+        || clubs::role_of(conn, club_id, user.id)?.as_deref() == Some(clubs::ROLE_ORGANISER))
 }
 
 /// Administrators and organisers found clubs; the founder becomes the club's organiser.
 pub fn create(conn: &mut DbConn, actor: &Actor, input: &ClubInput) -> AppResult<ClubView> {
     let user = actor.require_user()?;
     if !actor.is_organiser() {
-        return Err(AppError::forbidden("only organisers and administrators may create clubs"));
+        return Err(AppError::forbidden(
+            "only organisers and administrators may create clubs",
+        ));
     }
     let fields = fields(input)?;
     conn.write_transaction(|conn| {
         if clubs::by_name(conn, &fields.name)?.is_some() {
-            return Err(AppError::invalid("name", "a club with this name already exists"));
+            return Err(AppError::invalid(
+                "name",
+                "a club with this name already exists",
+            ));
         }
         let club = clubs::insert(conn, &fields, store::now())?;
         clubs::add_member(conn, club.id, user.id, clubs::ROLE_ORGANISER)?;
@@ -77,27 +83,37 @@ pub fn create(conn: &mut DbConn, actor: &Actor, input: &ClubInput) -> AppResult<
     })
 }
 
-pub fn update(conn: &mut DbConn, actor: &Actor, club_id: i64, input: &ClubInput) -> AppResult<ClubView> {
+pub fn update(
+    conn: &mut DbConn,
+    actor: &Actor,
+    club_id: i64,
+    input: &ClubInput,
+) -> AppResult<ClubView> {
     actor.require_user()?;
     let fields = fields(input)?;
     conn.write_transaction(|conn| {
         clubs::by_id(conn, club_id)?.ok_or(AppError::NotFound { what: "club" })?;
         if !can_edit(conn, actor, club_id)? {
-            return Err(AppError::forbidden("only this club's organisers may edit it"));
+            return Err(AppError::forbidden(
+                "only this club's organisers may edit it",
+            ));
         }
         if let Some(other) = clubs::by_name(conn, &fields.name)?
             && other.id != club_id
         {
-            return Err(AppError::invalid("name", "a club with this name already exists"));
+            return Err(AppError::invalid(
+                "name",
+                "a club with this name already exists",
+            ));
         }
         Ok(ClubView::from(clubs::update(conn, club_id, &fields)?))
     })
 }
 
 pub fn get(conn: &mut DbConn, club_id: i64) -> AppResult<ClubView> {
-    Ok(clubs::by_id(conn, club_id)?
+    clubs::by_id(conn, club_id)?
         .map(ClubView::from)
-        .ok_or(AppError::NotFound { what: "club" })?)
+        .ok_or(AppError::NotFound { what: "club" })
 }
 
 pub fn list(conn: &mut DbConn) -> AppResult<Vec<ClubView>> {
@@ -123,7 +139,12 @@ pub struct MemberInput {
 }
 
 /// Adds an account to a club (or changes its role there). Club organisers and admins.
-pub fn add_member(conn: &mut DbConn, actor: &Actor, club_id: i64, input: &MemberInput) -> AppResult<()> {
+pub fn add_member(
+    conn: &mut DbConn,
+    actor: &Actor,
+    club_id: i64,
+    input: &MemberInput,
+) -> AppResult<()> {
     actor.require_user()?;
     let role = match input.role.as_str() {
         clubs::ROLE_ORGANISER => clubs::ROLE_ORGANISER,
@@ -134,7 +155,9 @@ pub fn add_member(conn: &mut DbConn, actor: &Actor, club_id: i64, input: &Member
     conn.write_transaction(|conn| {
         clubs::by_id(conn, club_id)?.ok_or(AppError::NotFound { what: "club" })?;
         if !can_edit(conn, actor, club_id)? {
-            return Err(AppError::forbidden("only this club's organisers may change its members"));
+            return Err(AppError::forbidden(
+                "only this club's organisers may change its members",
+            ));
         }
         let user = store::accounts::user_by_email(conn, &email)?
             .ok_or_else(|| AppError::invalid("email", "no account has this e-mail"))?;

@@ -36,7 +36,9 @@ impl Actor {
     }
 
     pub fn is_organiser(&self) -> bool {
-        self.user.as_ref().is_some_and(|u| u.is_organiser || u.is_admin)
+        self.user
+            .as_ref()
+            .is_some_and(|u| u.is_organiser || u.is_admin)
     }
 
     pub fn require_admin(&self) -> AppResult<&User> {

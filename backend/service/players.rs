@@ -80,7 +80,9 @@ fn may_edit(conn: &mut DbConn, actor: &Actor, player: &Player) -> AppResult<bool
         return Ok(true);
     }
     match player.club_id {
-        Some(club) => Ok(clubs::role_of(conn, club, user.id)?.as_deref() == Some(clubs::ROLE_ORGANISER)),
+        Some(club) => {
+            Ok(clubs::role_of(conn, club, user.id)?.as_deref() == Some(clubs::ROLE_ORGANISER))
+        }
         None => Ok(false),
     }
 }
@@ -99,7 +101,9 @@ pub fn create(conn: &mut DbConn, actor: &Actor, input: &PlayerInput) -> AppResul
     conn.write_transaction(|conn| {
         let fields = fields(conn, input)?;
         let club_organiser = match fields.club_id {
-            Some(club) => clubs::role_of(conn, club, user.id)?.as_deref() == Some(clubs::ROLE_ORGANISER),
+            Some(club) => {
+                clubs::role_of(conn, club, user.id)?.as_deref() == Some(clubs::ROLE_ORGANISER)
+            }
             None => false,
         };
         let own_profile = !actor.is_organiser() && !club_organiser;
@@ -116,12 +120,20 @@ pub fn create(conn: &mut DbConn, actor: &Actor, input: &PlayerInput) -> AppResul
     })
 }
 
-pub fn update(conn: &mut DbConn, actor: &Actor, player_id: i64, input: &PlayerInput) -> AppResult<PlayerView> {
+pub fn update(
+    conn: &mut DbConn,
+    actor: &Actor,
+    player_id: i64,
+    input: &PlayerInput,
+) -> AppResult<PlayerView> {
     actor.require_user()?;
     conn.write_transaction(|conn| {
-        let player = players::by_id(conn, player_id)?.ok_or(AppError::NotFound { what: "player" })?;
+        let player =
+            players::by_id(conn, player_id)?.ok_or(AppError::NotFound { what: "player" })?;
         if !may_edit(conn, actor, &player)? {
-            return Err(AppError::forbidden("you may not edit this player's profile"));
+            return Err(AppError::forbidden(
+                "you may not edit this player's profile",
+            ));
         }
         let fields = fields(conn, input)?;
         let updated = players::update(conn, player_id, &fields)?;
@@ -139,7 +151,10 @@ fn view_of(conn: &mut DbConn, player: Player) -> AppResult<PlayerView> {
         Some(id) => clubs::by_id(conn, id)?.map(|c| c.name),
         None => None,
     };
-    let ratings = players::ratings_of(conn, player.id)?.iter().map(RatingView::from).collect();
+    let ratings = players::ratings_of(conn, player.id)?
+        .iter()
+        .map(RatingView::from)
+        .collect();
     let account = accounts::user_by_player(conn, player.id)?.map(|u| u.display_name);
     Ok(PlayerView {
         id: player.id,
@@ -157,12 +172,18 @@ fn view_of(conn: &mut DbConn, player: Player) -> AppResult<PlayerView> {
 
 /// All profiles (optionally one club's, or matching a name), with their ratings, in two
 /// queries plus one for the clubs.
-pub fn list(conn: &mut DbConn, club: Option<i64>, search: Option<&str>) -> AppResult<Vec<PlayerView>> {
+pub fn list(
+    conn: &mut DbConn,
+    club: Option<i64>,
+    search: Option<&str>,
+) -> AppResult<Vec<PlayerView>> {
     let rows = players::list(conn, club, search)?;
     let ids: Vec<i64> = rows.iter().map(|p| p.id).collect();
     let ratings = players::ratings_for(conn, &ids)?;
-    let club_names: std::collections::HashMap<i64, String> =
-        clubs::list(conn)?.into_iter().map(|c| (c.id, c.name)).collect();
+    let club_names: std::collections::HashMap<i64, String> = clubs::list(conn)?
+        .into_iter()
+        .map(|c| (c.id, c.name))
+        .collect();
     Ok(rows
         .into_iter()
         .map(|p| {

@@ -20,7 +20,10 @@ pub fn optional(field: &'static str, value: &str, max_chars: usize) -> Result<St
         ));
     }
     if value.chars().any(|c| c.is_control()) {
-        return Err(AppError::invalid(field, "must not contain control characters"));
+        return Err(AppError::invalid(
+            field,
+            "must not contain control characters",
+        ));
     }
     Ok(value.to_string())
 }
@@ -49,10 +52,15 @@ pub fn email(value: &str) -> Result<String, AppError> {
 /// An ISO-3166 alpha-3 style federation/country code: empty, or 2-3 letters, upper-cased.
 pub fn country(value: &str) -> Result<String, AppError> {
     let value = value.trim().to_uppercase();
-    if value.is_empty() || (value.len() <= 3 && value.len() >= 2 && value.chars().all(|c| c.is_ascii_uppercase())) {
+    if value.is_empty()
+        || (value.len() <= 3 && value.len() >= 2 && value.chars().all(|c| c.is_ascii_uppercase()))
+    {
         Ok(value)
     } else {
-        Err(AppError::invalid("country", "must be a 2- or 3-letter code such as RUS or NL"))
+        Err(AppError::invalid(
+            "country",
+            "must be a 2- or 3-letter code such as RUS or NL",
+        ))
     }
 }
 
@@ -73,7 +81,15 @@ mod tests {
     #[test]
     fn email_rules() {
         assert_eq!(email(" Ann@Club.ORG ").unwrap(), "ann@club.org");
-        for bad in ["", "ann", "ann@", "@club.org", "ann@club", "a b@club.org", "a@b@c.org"] {
+        for bad in [
+            "",
+            "ann",
+            "ann@",
+            "@club.org",
+            "ann@club",
+            "a b@club.org",
+            "a@b@c.org",
+        ] {
             assert!(email(bad).is_err(), "{bad}");
         }
     }

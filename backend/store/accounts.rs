@@ -16,7 +16,11 @@ pub fn insert_user(conn: &mut DbConn, new: &NewUser<'_>) -> QueryResult<User> {
 }
 
 pub fn user_by_id(conn: &mut DbConn, id: i64) -> QueryResult<Option<User>> {
-    users::table.find(id).select(User::as_select()).first(conn).optional()
+    users::table
+        .find(id)
+        .select(User::as_select())
+        .first(conn)
+        .optional()
 }
 
 pub fn user_by_email(conn: &mut DbConn, email: &str) -> QueryResult<Option<User>> {
@@ -36,11 +40,17 @@ pub fn user_by_player(conn: &mut DbConn, player_id: i64) -> QueryResult<Option<U
 }
 
 pub fn list_users(conn: &mut DbConn) -> QueryResult<Vec<User>> {
-    users::table.order(users::id).select(User::as_select()).load(conn)
+    users::table
+        .order(users::id)
+        .select(User::as_select())
+        .load(conn)
 }
 
 pub fn count_admins(conn: &mut DbConn) -> QueryResult<i64> {
-    users::table.filter(users::is_admin.eq(true)).count().get_result(conn)
+    users::table
+        .filter(users::is_admin.eq(true))
+        .count()
+        .get_result(conn)
 }
 
 pub fn set_password_hash(conn: &mut DbConn, user_id: i64, hash: &str) -> QueryResult<()> {
@@ -186,9 +196,16 @@ pub fn delete_api_token(conn: &mut DbConn, user_id: i64, token_id: i64) -> Query
 
 // --- failed logins (rate limiting shared by every instance) ------------------------------
 
-pub fn record_login_failure(conn: &mut DbConn, subject: &str, at: NaiveDateTime) -> QueryResult<()> {
+pub fn record_login_failure(
+    conn: &mut DbConn,
+    subject: &str,
+    at: NaiveDateTime,
+) -> QueryResult<()> {
     diesel::insert_into(login_failures::table)
-        .values((login_failures::subject.eq(subject), login_failures::failed_at.eq(at)))
+        .values((
+            login_failures::subject.eq(subject),
+            login_failures::failed_at.eq(at),
+        ))
         .execute(conn)
         .map(|_| ())
 }
@@ -248,13 +265,21 @@ pub fn unused_invitation(conn: &mut DbConn, code_hash: &str) -> QueryResult<Opti
 }
 
 /// Marks an invitation used; false if someone used it in the meantime.
-pub fn use_invitation(conn: &mut DbConn, id: i64, user_id: i64, at: NaiveDateTime) -> QueryResult<bool> {
+pub fn use_invitation(
+    conn: &mut DbConn,
+    id: i64,
+    user_id: i64,
+    at: NaiveDateTime,
+) -> QueryResult<bool> {
     diesel::update(
         invitations::table
             .filter(invitations::id.eq(id))
             .filter(invitations::used_at.is_null()),
     )
-    .set((invitations::used_by.eq(Some(user_id)), invitations::used_at.eq(Some(at))))
+    .set((
+        invitations::used_by.eq(Some(user_id)),
+        invitations::used_at.eq(Some(at)),
+    ))
     .execute(conn)
     .map(|n| n == 1)
 }

@@ -8,7 +8,11 @@ use super::{DbConn, QueryResult};
 pub const ROLE_ORGANISER: &str = "organiser";
 pub const ROLE_MEMBER: &str = "member";
 
-pub fn insert(conn: &mut DbConn, fields: &ClubFields, at: chrono::NaiveDateTime) -> QueryResult<Club> {
+pub fn insert(
+    conn: &mut DbConn,
+    fields: &ClubFields,
+    at: chrono::NaiveDateTime,
+) -> QueryResult<Club> {
     diesel::insert_into(clubs::table)
         .values((fields, clubs::created_at.eq(at)))
         .returning(clubs::all_columns)
@@ -23,7 +27,11 @@ pub fn update(conn: &mut DbConn, id: i64, fields: &ClubFields) -> QueryResult<Cl
 }
 
 pub fn by_id(conn: &mut DbConn, id: i64) -> QueryResult<Option<Club>> {
-    clubs::table.find(id).select(Club::as_select()).first(conn).optional()
+    clubs::table
+        .find(id)
+        .select(Club::as_select())
+        .first(conn)
+        .optional()
 }
 
 pub fn by_name(conn: &mut DbConn, name: &str) -> QueryResult<Option<Club>> {
@@ -35,7 +43,10 @@ pub fn by_name(conn: &mut DbConn, name: &str) -> QueryResult<Option<Club>> {
 }
 
 pub fn list(conn: &mut DbConn) -> QueryResult<Vec<Club>> {
-    clubs::table.order(clubs::name).select(Club::as_select()).load(conn)
+    clubs::table
+        .order(clubs::name)
+        .select(Club::as_select())
+        .load(conn)
 }
 
 pub fn count(conn: &mut DbConn) -> QueryResult<i64> {

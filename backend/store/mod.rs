@@ -135,7 +135,8 @@ impl ManageConnection for DbManager {
     }
 
     fn is_valid(&self, conn: &mut DbConn) -> Result<(), r2d2::Error> {
-        conn.batch_execute("SELECT 1").map_err(r2d2::Error::QueryError)
+        conn.batch_execute("SELECT 1")
+            .map_err(r2d2::Error::QueryError)
     }
 
     fn has_broken(&self, _conn: &mut DbConn) -> bool {
@@ -168,7 +169,8 @@ impl RetryPolicy {
         let default = RetryPolicy::default();
         let read = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
         RetryPolicy {
-            attempts: read("DAMKA_DB_RETRY_ATTEMPTS").map_or(default.attempts, |n| n.clamp(1, 10_000) as u32),
+            attempts: read("DAMKA_DB_RETRY_ATTEMPTS")
+                .map_or(default.attempts, |n| n.clamp(1, 10_000) as u32),
             delay: read("DAMKA_DB_RETRY_DELAY_MS").map_or(default.delay, Duration::from_millis),
         }
     }
@@ -185,7 +187,11 @@ impl Default for RetryPolicy {
 
 /// Builds the pool, waits for the database (with retries), switches SQLite to WAL and
 /// runs the embedded migrations of the backend in use.
-pub fn open(url: &DatabaseUrl, pool_size: u32, retry: RetryPolicy) -> Result<DbPool, StoreSetupError> {
+pub fn open(
+    url: &DatabaseUrl,
+    pool_size: u32,
+    retry: RetryPolicy,
+) -> Result<DbPool, StoreSetupError> {
     let pool = r2d2::Pool::builder()
         .max_size(pool_size)
         .min_idle(Some(1))
@@ -228,7 +234,7 @@ fn connect_with_retry(
 
 /// Advisory-lock key so that several instances starting together on one PostgreSQL
 /// database do not run the same migration twice.
-const MIGRATION_LOCK_KEY: i64 = 0x6461_6d6b_61; // "damka"
+const MIGRATION_LOCK_KEY: i64 = 0x0064_616d_6b61; // "damka" in ASCII
 
 fn migrate(conn: &mut DbConn, url: &DatabaseUrl) -> Result<(), StoreSetupError> {
     let fail = |cause: String| StoreSetupError::Migrate {
@@ -302,11 +308,24 @@ mod tests {
         let pg2 = DatabaseUrl::parse("postgresql://127.0.0.1/db").unwrap();
         assert_eq!(pg2.backend, Backend::Postgres);
         let file = DatabaseUrl::parse("sqlite://damka.db").unwrap();
-        assert_eq!(file, DatabaseUrl { backend: Backend::Sqlite, target: "damka.db".into() });
+        assert_eq!(
+            file,
+            DatabaseUrl {
+                backend: Backend::Sqlite,
+                target: "damka.db".into()
+            }
+        );
         let abs = DatabaseUrl::parse("sqlite:///var/lib/damka.db").unwrap();
         assert_eq!(abs.target, "/var/lib/damka.db");
-        assert_eq!(DatabaseUrl::parse("plain.db").unwrap().backend, Backend::Sqlite);
-        assert!(DatabaseUrl::parse("mysql://x").unwrap_err().contains("mysql"));
+        assert_eq!(
+            DatabaseUrl::parse("plain.db").unwrap().backend,
+            Backend::Sqlite
+        );
+        assert!(
+            DatabaseUrl::parse("mysql://x")
+                .unwrap_err()
+                .contains("mysql")
+        );
         assert!(DatabaseUrl::parse("").is_err());
         assert!(DatabaseUrl::parse("sqlite://").is_err());
     }

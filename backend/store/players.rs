@@ -5,7 +5,11 @@ use super::models::{Player, PlayerFields, PlayerRating};
 use super::schema::{player_ratings, players};
 use super::{DbConn, QueryResult};
 
-pub fn insert(conn: &mut DbConn, fields: &PlayerFields, at: chrono::NaiveDateTime) -> QueryResult<Player> {
+pub fn insert(
+    conn: &mut DbConn,
+    fields: &PlayerFields,
+    at: chrono::NaiveDateTime,
+) -> QueryResult<Player> {
     diesel::insert_into(players::table)
         .values((fields, players::created_at.eq(at)))
         .returning(players::all_columns)
@@ -20,17 +24,25 @@ pub fn update(conn: &mut DbConn, id: i64, fields: &PlayerFields) -> QueryResult<
 }
 
 pub fn by_id(conn: &mut DbConn, id: i64) -> QueryResult<Option<Player>> {
-    players::table.find(id).select(Player::as_select()).first(conn).optional()
+    players::table
+        .find(id)
+        .select(Player::as_select())
+        .first(conn)
+        .optional()
 }
 
 /// Players by name, optionally only those of one club or matching a search string.
-pub fn list(conn: &mut DbConn, club: Option<i64>, search: Option<&str>) -> QueryResult<Vec<Player>> {
+pub fn list(
+    conn: &mut DbConn,
+    club: Option<i64>,
+    search: Option<&str>,
+) -> QueryResult<Vec<Player>> {
     let mut query = players::table.select(Player::as_select()).into_boxed();
     if let Some(club) = club {
         query = query.filter(players::club_id.eq(club));
     }
     if let Some(search) = search.filter(|s| !s.is_empty()) {
-        let pattern = format!("%{}%", search.replace('%', "").replace('_', ""));
+        let pattern = format!("%{}%", search.replace(['%', '_'], ""));
         query = query.filter(players::name.like(pattern));
     }
     query.order((players::name, players::id)).load(conn)

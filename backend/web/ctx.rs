@@ -36,7 +36,9 @@ impl Flash {
         let (kind, key) = value.split_once(':')?;
         let valid = matches!(kind, "ok" | "error")
             && !key.is_empty()
-            && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_');
+            && key
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_');
         valid.then(|| Flash {
             kind: kind.to_string(),
             key: key.to_string(),
@@ -71,11 +73,16 @@ impl Ctx {
     }
 
     pub fn is_organiser(&self) -> bool {
-        self.user.as_ref().is_some_and(|u| u.is_organiser || u.is_admin)
+        self.user
+            .as_ref()
+            .is_some_and(|u| u.is_organiser || u.is_admin)
     }
 
     pub fn user_name(&self) -> &str {
-        self.user.as_ref().map(|u| u.display_name.as_str()).unwrap_or("")
+        self.user
+            .as_ref()
+            .map(|u| u.display_name.as_str())
+            .unwrap_or("")
     }
 
     pub fn languages(&self) -> &'static [Lang] {
@@ -157,7 +164,9 @@ impl Ctx {
             .get::<CsrfCookie>()
             .map(|c| c.0.clone())
             .unwrap_or_default();
-        let flash = req.cookie(cookies::FLASH).and_then(|c| Flash::decode(c.value()));
+        let flash = req
+            .cookie(cookies::FLASH)
+            .and_then(|c| Flash::decode(c.value()));
         let here = match req.query_string() {
             "" => req.path().to_string(),
             query => format!("{}?{}", req.path(), query),

@@ -137,7 +137,11 @@ pub async fn render_errors(
 
 /// Keeps cookies and Retry-After/WWW-Authenticate that the original response carried.
 fn copy_headers(from: &HttpResponse, to: &mut HttpResponse) {
-    for name in [header::SET_COOKIE, header::RETRY_AFTER, header::WWW_AUTHENTICATE] {
+    for name in [
+        header::SET_COOKIE,
+        header::RETRY_AFTER,
+        header::WWW_AUTHENTICATE,
+    ] {
         for value in from.headers().get_all(&name) {
             to.headers_mut().append(name.clone(), value.clone());
         }
@@ -152,9 +156,10 @@ fn localized_detail(ctx: &Ctx, err: &AppError) -> String {
         AppError::Unauthenticated => ctx.t("error.unauthenticated.detail"),
         AppError::CsrfRejected => ctx.t("error.csrf-rejected.detail"),
         AppError::Unavailable => ctx.t("error.unavailable.detail"),
-        AppError::TooManyAttempts { retry_after_secs } => {
-            ctx.tf1("error.too-many-attempts.detail", &retry_after_secs.div_ceil(60))
-        }
+        AppError::TooManyAttempts { retry_after_secs } => ctx.tf1(
+            "error.too-many-attempts.detail",
+            &retry_after_secs.div_ceil(60),
+        ),
         AppError::Internal { id } => ctx.tf1("error.internal.detail", id),
         other => other.to_string(),
     }

@@ -73,7 +73,10 @@ fn form_field(body: &[u8], name: &str) -> Option<String> {
 
 /// Parses an optional whole number typed into a form field, naming the field when it is
 /// not one.
-pub fn optional_number<N: std::str::FromStr>(field: &'static str, value: &str) -> Result<Option<N>, AppError> {
+pub fn optional_number<N: std::str::FromStr>(
+    field: &'static str,
+    value: &str,
+) -> Result<Option<N>, AppError> {
     let value = value.trim();
     if value.is_empty() {
         return Ok(None);

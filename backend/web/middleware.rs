@@ -30,10 +30,7 @@ pub async fn csrf_and_flash(
         res.response_mut().add_cookie(&cookie)?;
     }
     let redirect = res.status().is_redirection();
-    let sets_flash = res
-        .response()
-        .cookies()
-        .any(|c| c.name() == cookies::FLASH);
+    let sets_flash = res.response().cookies().any(|c| c.name() == cookies::FLASH);
     if had_flash && !redirect && !sets_flash {
         let removal = cookies::removal(res.request(), cookies::FLASH);
         res.response_mut().add_cookie(&removal)?;

@@ -23,16 +23,19 @@ use crate::service::AppError;
 
 /// Declares every route; shared by `damka serve` and the HTTP tests.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.app_data(web::JsonConfig::default().limit(256 * 1024).error_handler(|err, _| {
-        AppError::BadRequest {
-            detail: format!("the JSON body could not be read: {err}"),
-        }
-        .into()
-    }))
+    cfg.app_data(
+        web::JsonConfig::default()
+            .limit(256 * 1024)
+            .error_handler(|err, _| {
+                AppError::BadRequest {
+                    detail: format!("the JSON body could not be read: {err}"),
+                }
+                .into()
+            }),
+    )
     // A malformed path segment (`/players/abc`) means the thing asked for does not exist.
     .app_data(
-        web::PathConfig::default()
-            .error_handler(|_, _| AppError::NotFound { what: "page" }.into()),
+        web::PathConfig::default().error_handler(|_, _| AppError::NotFound { what: "page" }.into()),
     )
     .app_data(web::QueryConfig::default().error_handler(|err, _| {
         AppError::BadRequest {
@@ -82,4 +85,3 @@ async fn health(state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
         .await?;
     Ok(HttpResponse::Ok().content_type("text/plain").body("ok"))
 }
-

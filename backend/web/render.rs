@@ -17,7 +17,12 @@ pub fn page(status: StatusCode, template: &impl Template) -> AppResult<HttpRespo
 }
 
 /// 303 See Other to `location` (after a successful form), with a flash message.
-pub fn redirect_with_flash(req: &HttpRequest, location: &str, kind: &str, key: &str) -> HttpResponse {
+pub fn redirect_with_flash(
+    req: &HttpRequest,
+    location: &str,
+    kind: &str,
+    key: &str,
+) -> HttpResponse {
     HttpResponse::SeeOther()
         .insert_header((header::LOCATION, safe_location(location)))
         .cookie(cookies::flash(req, &Flash::encode(kind, key)))
@@ -69,7 +74,11 @@ impl FormErrors {
 
     /// The message for `field`, empty when the error is elsewhere.
     pub fn on(&self, field: &str) -> &str {
-        if self.field == field { &self.message } else { "" }
+        if self.field == field {
+            &self.message
+        } else {
+            ""
+        }
     }
 
     /// The message when the error belongs to no single field of the form.

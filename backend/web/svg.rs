@@ -47,7 +47,11 @@ pub fn board(size: usize, pieces: &[(usize, usize, Piece)], title: &str) -> Stri
             r#"<circle cx="{cx}" cy="{cy}" r="15" fill="{fill}" stroke="{stroke}" stroke-width="2"/><circle cx="{cx}" cy="{cy}" r="9" fill="none" stroke="{stroke}" stroke-opacity=".45" stroke-width="1.5"/>"#
         );
         if matches!(piece, Piece::WhiteKing | Piece::BlackKing) {
-            let crown = if fill == "#fbf6ee" { "#b0752f" } else { "#e0b25a" };
+            let crown = if fill == "#fbf6ee" {
+                "#b0752f"
+            } else {
+                "#e0b25a"
+            };
             let _ = write!(
                 out,
                 r#"<path d="M{} {} l4 -8 l4 6 l4 -6 l4 8 z" fill="{crown}"/>"#,

@@ -12,11 +12,12 @@ use actix_web::test;
 use damka::service::{accounts, auth};
 use damka::store::{self, DatabaseUrl, DbPool, RetryPolicy};
 use damka::web::{self, AppState};
-use diesel::connection::SimpleConnection;
 use diesel::Connection;
+use diesel::connection::SimpleConnection;
 
 pub fn postgres_base_url() -> String {
-    std::env::var("DAMKA_TEST_POSTGRES_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".into())
+    std::env::var("DAMKA_TEST_POSTGRES_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".into())
 }
 
 pub fn uses_postgres() -> bool {
@@ -55,10 +56,14 @@ impl TestDatabase {
             "damka_t_{}_{}_{}",
             std::process::id(),
             COUNTER.fetch_add(1, Ordering::SeqCst),
-            auth::random_token(4).to_lowercase().replace(['-', '_'], "x")
+            auth::random_token(4)
+                .to_lowercase()
+                .replace(['-', '_'], "x")
         );
-        let mut admin = diesel::PgConnection::establish(&format!("{base}/test"))
-            .unwrap_or_else(|e| panic!("PostgreSQL tests need a server at {base} (database `test`): {e}"));
+        let mut admin =
+            diesel::PgConnection::establish(&format!("{base}/test")).unwrap_or_else(|e| {
+                panic!("PostgreSQL tests need a server at {base} (database `test`): {e}")
+            });
         admin
             .batch_execute(&format!("CREATE DATABASE {name}"))
             .unwrap();
@@ -73,7 +78,8 @@ impl TestDatabase {
 impl Drop for TestDatabase {
     fn drop(&mut self) {
         if let Some(name) = &self.pg_name
-            && let Ok(mut admin) = diesel::PgConnection::establish(&format!("{}/test", postgres_base_url()))
+            && let Ok(mut admin) =
+                diesel::PgConnection::establish(&format!("{}/test", postgres_base_url()))
         {
             let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
         }
@@ -92,7 +98,15 @@ impl TestApp {
         let db = TestDatabase::new();
         let url = db.url.clone();
         let (pool, secret) = actix_web::rt::task::spawn_blocking(move || {
-            let pool = store::open(&url, 4, RetryPolicy { attempts: 1, delay: std::time::Duration::ZERO }).unwrap();
+            let pool = store::open(
+                &url,
+                4,
+                RetryPolicy {
+                    attempts: 1,
+                    delay: std::time::Duration::ZERO,
+                },
+            )
+            .unwrap();
             let secret = accounts::site_secret(&mut pool.get().unwrap()).unwrap();
             (pool, secret)
         })
@@ -117,7 +131,10 @@ impl TestApp {
     }
 
     /// Runs blocking storage work (test setup) against this app's database.
-    pub async fn with_db<T: Send + 'static>(&self, f: impl FnOnce(&mut store::DbConn) -> T + Send + 'static) -> T {
+    pub async fn with_db<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut store::DbConn) -> T + Send + 'static,
+    ) -> T {
         let pool = self.pool.clone();
         actix_web::rt::task::spawn_blocking(move || f(&mut pool.get().unwrap()))
             .await
@@ -205,7 +222,12 @@ impl Response {
 
     pub fn assert_problem(&self, status: u16, code: &str) -> serde_json::Value {
         assert_eq!(self.status.as_u16(), status, "body: {}", self.body);
-        assert_eq!(self.content_type(), "application/problem+json", "body: {}", self.body);
+        assert_eq!(
+            self.content_type(),
+            "application/problem+json",
+            "body: {}",
+            self.body
+        );
         let json = self.json();
         assert_eq!(json["type"], format!("urn:damka:problem:{code}"), "{json}");
         assert_eq!(json["status"], status);
@@ -223,7 +245,13 @@ pub struct Client<'a> {
 }
 
 impl Client<'_> {
-    pub async fn request(&mut self, method: Method, path: &str, body: Option<(&str, String)>, extra: &[(&str, &str)]) -> Response {
+    pub async fn request(
+        &mut self,
+        method: Method,
+        path: &str,
+        body: Option<(&str, String)>,
+        extra: &[(&str, &str)],
+    ) -> Response {
         let mut req = test::TestRequest::default().method(method).uri(path);
         req = req.insert_header((header::HOST, "localhost"));
         if !self.cookies.is_empty() {
@@ -242,20 +270,26 @@ impl Client<'_> {
             req = req.insert_header((*k, *v));
         }
         if let Some((content_type, body)) = body {
-            req = req.insert_header((header::CONTENT_TYPE, content_type)).set_payload(body);
+            req = req
+                .insert_header((header::CONTENT_TYPE, content_type))
+                .set_payload(body);
         }
         let app = test::init_service(web::app(self.app.state.clone())).await;
         let res = test::call_service(&app, req.to_request()).await;
         let status = res.status();
         let headers = res.headers().clone();
         for value in headers.get_all(header::SET_COOKIE) {
-            let cookie = actix_web::cookie::Cookie::parse(value.to_str().unwrap().to_string()).unwrap();
-            let removed = cookie.max_age().is_some_and(|age| age.is_zero() || age.is_negative())
+            let cookie =
+                actix_web::cookie::Cookie::parse(value.to_str().unwrap().to_string()).unwrap();
+            let removed = cookie
+                .max_age()
+                .is_some_and(|age| age.is_zero() || age.is_negative())
                 || cookie.value().is_empty();
             if removed {
                 self.cookies.remove(cookie.name());
             } else {
-                self.cookies.insert(cookie.name().to_string(), cookie.value().to_string());
+                self.cookies
+                    .insert(cookie.name().to_string(), cookie.value().to_string());
             }
         }
         let bytes = test::read_body(res).await;
@@ -275,7 +309,11 @@ impl Client<'_> {
         if !self.cookies.contains_key("damka_csrf") {
             self.get("/healthz").await;
         }
-        let cookie = self.cookies.get("damka_csrf").cloned().expect("the server sets a CSRF cookie");
+        let cookie = self
+            .cookies
+            .get("damka_csrf")
+            .cloned()
+            .expect("the server sets a CSRF cookie");
         auth::csrf_token(&self.app.state.site_secret, &cookie)
     }
 
@@ -290,25 +328,48 @@ impl Client<'_> {
     /// Posts a form exactly as given (no CSRF token added).
     pub async fn post_form_raw(&mut self, path: &str, fields: &[(&str, &str)]) -> Response {
         let body = serde_urlencoded::to_string(fields).unwrap();
-        self.request(Method::POST, path, Some(("application/x-www-form-urlencoded", body)), &[]).await
+        self.request(
+            Method::POST,
+            path,
+            Some(("application/x-www-form-urlencoded", body)),
+            &[],
+        )
+        .await
     }
 
     pub async fn sign_in(&mut self, email: &str, password: &str) -> Response {
-        let res = self.post_form("/login", &[("email", email), ("password", password)]).await;
-        assert_eq!(res.status, StatusCode::SEE_OTHER, "sign-in failed: {}", res.body);
+        let res = self
+            .post_form("/login", &[("email", email), ("password", password)])
+            .await;
+        assert_eq!(
+            res.status,
+            StatusCode::SEE_OTHER,
+            "sign-in failed: {}",
+            res.body
+        );
         assert!(self.cookies.contains_key("damka_session"));
         res
     }
 
     pub async fn json(&mut self, method: Method, path: &str, body: serde_json::Value) -> Response {
-        self.request(method, path, Some(("application/json", body.to_string())), &[]).await
+        self.request(
+            method,
+            path,
+            Some(("application/json", body.to_string())),
+            &[],
+        )
+        .await
     }
 
     /// Creates an API token through the account page and returns an API client using it.
     pub async fn api_client(&mut self) -> Client<'_> {
-        let page = self.post_form("/account/tokens", &[("name", "tests")]).await;
+        let page = self
+            .post_form("/account/tokens", &[("name", "tests")])
+            .await;
         assert_eq!(page.status, StatusCode::OK, "{}", page.body);
-        let token = page.element_text("new-token").expect("the new token is shown once");
+        let token = page
+            .element_text("new-token")
+            .expect("the new token is shown once");
         assert!(token.starts_with("dmk_"));
         Client {
             app: self.app,

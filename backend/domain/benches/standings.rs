@@ -50,9 +50,9 @@ fn generate(players: u32, rounds: u32) -> Tournament {
         let mut available = Vec::new();
         for &i in &order {
             let s = t.players[i].start_no;
-            if s % 97 == 0 && r == 4 {
+            if s.is_multiple_of(97) && r == 4 {
                 entries[i] = RoundEntry::Bye(ByeKind::HalfPoint);
-            } else if s % 101 == 0 && r >= 8 {
+            } else if s.is_multiple_of(101) && r >= 8 {
                 entries[i] = RoundEntry::Bye(ByeKind::ZeroPoint); // withdrawn
             } else {
                 available.push(i);

@@ -36,7 +36,10 @@ impl From<crate::store::models::User> for UserInfo {
     responses((status = 200, body = Vec<UserInfo>), (status = 401, body = crate::web::error::Problem),
         (status = 403, body = crate::web::error::Problem)),
     security(("token" = [])))]
-pub async fn users(ApiActor(actor): ApiActor, state: web::Data<AppState>) -> AppResult<Json<Vec<UserInfo>>> {
+pub async fn users(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+) -> AppResult<Json<Vec<UserInfo>>> {
     let users = state.db(move |conn| accounts::users(conn, &actor)).await?;
     Ok(Json(users.into_iter().map(UserInfo::from).collect()))
 }
@@ -48,10 +51,17 @@ pub async fn users(ApiActor(actor): ApiActor, state: web::Data<AppState>) -> App
         (status = 403, body = crate::web::error::Problem), (status = 404, body = crate::web::error::Problem),
         (status = 409, body = crate::web::error::Problem)),
     security(("token" = [])))]
-pub async fn set_roles(ApiActor(actor): ApiActor, state: web::Data<AppState>, path: web::Path<i64>, roles: Json<RoleChange>) -> AppResult<Json<UserInfo>> {
+pub async fn set_roles(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    roles: Json<RoleChange>,
+) -> AppResult<Json<UserInfo>> {
     let id = path.into_inner();
     let roles = roles.into_inner();
-    let user = state.db(move |conn| accounts::set_roles(conn, &actor, id, &roles)).await?;
+    let user = state
+        .db(move |conn| accounts::set_roles(conn, &actor, id, &roles))
+        .await?;
     Ok(Json(UserInfo::from(user)))
 }
 
@@ -67,9 +77,15 @@ pub struct NewInvitation {
     responses((status = 201, body = CreatedInvitation), (status = 401, body = crate::web::error::Problem),
         (status = 403, body = crate::web::error::Problem), (status = 422, body = crate::web::error::Problem)),
     security(("token" = [])))]
-pub async fn invite(ApiActor(actor): ApiActor, state: web::Data<AppState>, input: Json<NewInvitation>) -> AppResult<HttpResponse> {
+pub async fn invite(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    input: Json<NewInvitation>,
+) -> AppResult<HttpResponse> {
     let email = input.into_inner().email;
-    let created = state.db(move |conn| accounts::create_invitation(conn, &actor, &email)).await?;
+    let created = state
+        .db(move |conn| accounts::create_invitation(conn, &actor, &email))
+        .await?;
     Ok(HttpResponse::build(StatusCode::CREATED).json(created))
 }
 
@@ -83,7 +99,10 @@ pub struct RegistrationSetting {
     responses((status = 200, body = RegistrationSetting), (status = 401, body = crate::web::error::Problem),
         (status = 403, body = crate::web::error::Problem)),
     security(("token" = [])))]
-pub async fn registration(ApiActor(actor): ApiActor, state: web::Data<AppState>) -> AppResult<Json<RegistrationSetting>> {
+pub async fn registration(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+) -> AppResult<Json<RegistrationSetting>> {
     actor.require_admin()?;
     let mode = state.db(accounts::registration_mode).await?;
     Ok(Json(RegistrationSetting { mode }))
@@ -94,8 +113,14 @@ pub async fn registration(ApiActor(actor): ApiActor, state: web::Data<AppState>)
     responses((status = 200, body = RegistrationSetting), (status = 401, body = crate::web::error::Problem),
         (status = 403, body = crate::web::error::Problem)),
     security(("token" = [])))]
-pub async fn set_registration(ApiActor(actor): ApiActor, state: web::Data<AppState>, input: Json<RegistrationSetting>) -> AppResult<Json<RegistrationSetting>> {
+pub async fn set_registration(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    input: Json<RegistrationSetting>,
+) -> AppResult<Json<RegistrationSetting>> {
     let mode = input.into_inner().mode;
-    state.db(move |conn| accounts::set_registration_mode(conn, &actor, mode)).await?;
+    state
+        .db(move |conn| accounts::set_registration_mode(conn, &actor, mode))
+        .await?;
     Ok(Json(RegistrationSetting { mode }))
 }

@@ -37,7 +37,10 @@ impl FromRequest for ApiActor {
                 })?
                 .to_string();
             let state = state.ok_or_else(|| AppError::internal("application state missing"))?;
-            match state.db(move |conn| accounts::user_for_api_token(conn, &token)).await? {
+            match state
+                .db(move |conn| accounts::user_for_api_token(conn, &token))
+                .await?
+            {
                 Some(user) => Ok(ApiActor(Actor::signed_in(user))),
                 None => Err(AppError::Unauthenticated),
             }

@@ -25,10 +25,16 @@ pub async fn get(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult<
     responses((status = 201, body = ClubView), (status = 401, body = crate::web::error::Problem),
         (status = 403, body = crate::web::error::Problem), (status = 422, body = crate::web::error::Problem)),
     security(("token" = [])))]
-pub async fn create(ApiActor(actor): ApiActor, state: web::Data<AppState>, input: Json<ClubInput>) -> AppResult<HttpResponse> {
+pub async fn create(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    input: Json<ClubInput>,
+) -> AppResult<HttpResponse> {
     actor.require_user()?;
     let input = input.into_inner();
-    let club = state.db(move |conn| clubs::create(conn, &actor, &input)).await?;
+    let club = state
+        .db(move |conn| clubs::create(conn, &actor, &input))
+        .await?;
     Ok(HttpResponse::build(StatusCode::CREATED).json(club))
 }
 
@@ -39,17 +45,29 @@ pub async fn create(ApiActor(actor): ApiActor, state: web::Data<AppState>, input
         (status = 403, body = crate::web::error::Problem), (status = 404, body = crate::web::error::Problem),
         (status = 422, body = crate::web::error::Problem)),
     security(("token" = [])))]
-pub async fn update(ApiActor(actor): ApiActor, state: web::Data<AppState>, path: web::Path<i64>, input: Json<ClubInput>) -> AppResult<Json<ClubView>> {
+pub async fn update(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    input: Json<ClubInput>,
+) -> AppResult<Json<ClubView>> {
     actor.require_user()?;
     let id = path.into_inner();
     let input = input.into_inner();
-    Ok(Json(state.db(move |conn| clubs::update(conn, &actor, id, &input)).await?))
+    Ok(Json(
+        state
+            .db(move |conn| clubs::update(conn, &actor, id, &input))
+            .await?,
+    ))
 }
 
 /// A club's organisers and members.
 #[utoipa::path(get, path = "/api/v1/clubs/{id}/members", tag = "clubs", params(("id" = i64, Path, description = "club id")),
     responses((status = 200, body = Vec<MemberView>), (status = 404, body = crate::web::error::Problem)))]
-pub async fn members(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult<Json<Vec<MemberView>>> {
+pub async fn members(
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> AppResult<Json<Vec<MemberView>>> {
     let id = path.into_inner();
     Ok(Json(
         state
@@ -68,10 +86,17 @@ pub async fn members(state: web::Data<AppState>, path: web::Path<i64>) -> AppRes
         (status = 403, body = crate::web::error::Problem), (status = 404, body = crate::web::error::Problem),
         (status = 422, body = crate::web::error::Problem)),
     security(("token" = [])))]
-pub async fn add_member(ApiActor(actor): ApiActor, state: web::Data<AppState>, path: web::Path<i64>, input: Json<MemberInput>) -> AppResult<HttpResponse> {
+pub async fn add_member(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    input: Json<MemberInput>,
+) -> AppResult<HttpResponse> {
     actor.require_user()?;
     let id = path.into_inner();
     let input = input.into_inner();
-    state.db(move |conn| clubs::add_member(conn, &actor, id, &input)).await?;
+    state
+        .db(move |conn| clubs::add_member(conn, &actor, id, &input))
+        .await?;
     Ok(HttpResponse::NoContent().finish())
 }

@@ -32,7 +32,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/admin/users/{id}/roles", web::put().to(admin::set_roles))
         .route("/admin/invitations", web::post().to(admin::invite))
         .route("/admin/registration", web::get().to(admin::registration))
-        .route("/admin/registration", web::put().to(admin::set_registration));
+        .route(
+            "/admin/registration",
+            web::put().to(admin::set_registration),
+        );
 }
 
 async fn openapi_document() -> HttpResponse {

@@ -18,9 +18,16 @@ pub struct ListQuery {
 /// Player profiles, by name.
 #[utoipa::path(get, path = "/api/v1/players", tag = "players", params(ListQuery),
     responses((status = 200, body = Vec<PlayerView>)))]
-pub async fn list(state: web::Data<AppState>, query: web::Query<ListQuery>) -> AppResult<Json<Vec<PlayerView>>> {
+pub async fn list(
+    state: web::Data<AppState>,
+    query: web::Query<ListQuery>,
+) -> AppResult<Json<Vec<PlayerView>>> {
     let ListQuery { club, q } = query.into_inner();
-    Ok(Json(state.db(move |conn| players::list(conn, club, q.as_deref())).await?))
+    Ok(Json(
+        state
+            .db(move |conn| players::list(conn, club, q.as_deref()))
+            .await?,
+    ))
 }
 
 /// One player profile with its ratings.
@@ -38,10 +45,16 @@ pub async fn get(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult<
     responses((status = 201, body = PlayerView), (status = 401, body = crate::web::error::Problem),
         (status = 403, body = crate::web::error::Problem), (status = 422, body = crate::web::error::Problem)),
     security(("token" = [])))]
-pub async fn create(ApiActor(actor): ApiActor, state: web::Data<AppState>, input: Json<PlayerInput>) -> AppResult<HttpResponse> {
+pub async fn create(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    input: Json<PlayerInput>,
+) -> AppResult<HttpResponse> {
     actor.require_user()?;
     let input = input.into_inner();
-    let player = state.db(move |conn| players::create(conn, &actor, &input)).await?;
+    let player = state
+        .db(move |conn| players::create(conn, &actor, &input))
+        .await?;
     Ok(HttpResponse::build(StatusCode::CREATED).json(player))
 }
 
@@ -52,9 +65,18 @@ pub async fn create(ApiActor(actor): ApiActor, state: web::Data<AppState>, input
         (status = 403, body = crate::web::error::Problem), (status = 404, body = crate::web::error::Problem),
         (status = 422, body = crate::web::error::Problem)),
     security(("token" = [])))]
-pub async fn update(ApiActor(actor): ApiActor, state: web::Data<AppState>, path: web::Path<i64>, input: Json<PlayerInput>) -> AppResult<Json<PlayerView>> {
+pub async fn update(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    input: Json<PlayerInput>,
+) -> AppResult<Json<PlayerView>> {
     actor.require_user()?;
     let id = path.into_inner();
     let input = input.into_inner();
-    Ok(Json(state.db(move |conn| players::update(conn, &actor, id, &input)).await?))
+    Ok(Json(
+        state
+            .db(move |conn| players::update(conn, &actor, id, &input))
+            .await?,
+    ))
 }

@@ -28,9 +28,14 @@ pub struct NewToken {
 #[utoipa::path(get, path = "/api/v1/tokens", tag = "accounts",
     responses((status = 200, body = Vec<TokenInfo>), (status = 401, body = crate::web::error::Problem)),
     security(("token" = [])))]
-pub async fn list(ApiActor(actor): ApiActor, state: web::Data<AppState>) -> AppResult<Json<Vec<TokenInfo>>> {
+pub async fn list(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+) -> AppResult<Json<Vec<TokenInfo>>> {
     actor.require_user()?;
-    let tokens = state.db(move |conn| accounts::api_tokens(conn, &actor)).await?;
+    let tokens = state
+        .db(move |conn| accounts::api_tokens(conn, &actor))
+        .await?;
     Ok(Json(
         tokens
             .into_iter()
@@ -50,10 +55,16 @@ pub async fn list(ApiActor(actor): ApiActor, state: web::Data<AppState>) -> AppR
     responses((status = 201, body = CreatedToken), (status = 401, body = crate::web::error::Problem),
         (status = 422, body = crate::web::error::Problem)),
     security(("token" = [])))]
-pub async fn create(ApiActor(actor): ApiActor, state: web::Data<AppState>, input: Json<NewToken>) -> AppResult<HttpResponse> {
+pub async fn create(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    input: Json<NewToken>,
+) -> AppResult<HttpResponse> {
     actor.require_user()?;
     let name = input.into_inner().name;
-    let created = state.db(move |conn| accounts::create_api_token(conn, &actor, &name)).await?;
+    let created = state
+        .db(move |conn| accounts::create_api_token(conn, &actor, &name))
+        .await?;
     Ok(HttpResponse::build(StatusCode::CREATED).json(created))
 }
 
@@ -61,9 +72,15 @@ pub async fn create(ApiActor(actor): ApiActor, state: web::Data<AppState>, input
 #[utoipa::path(delete, path = "/api/v1/tokens/{id}", tag = "accounts", params(("id" = i64, Path, description = "token id")),
     responses((status = 204), (status = 401, body = crate::web::error::Problem), (status = 404, body = crate::web::error::Problem)),
     security(("token" = [])))]
-pub async fn revoke(ApiActor(actor): ApiActor, state: web::Data<AppState>, path: web::Path<i64>) -> AppResult<HttpResponse> {
+pub async fn revoke(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
     actor.require_user()?;
     let id = path.into_inner();
-    state.db(move |conn| accounts::revoke_api_token(conn, &actor, id)).await?;
+    state
+        .db(move |conn| accounts::revoke_api_token(conn, &actor, id))
+        .await?;
     Ok(HttpResponse::NoContent().finish())
 }

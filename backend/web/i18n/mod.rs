@@ -33,7 +33,12 @@ impl Lang {
     }
 
     pub fn from_code(code: &str) -> Option<Lang> {
-        let primary = code.trim().split(['-', '_']).next().unwrap_or("").to_ascii_lowercase();
+        let primary = code
+            .trim()
+            .split(['-', '_'])
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
         match primary.as_str() {
             "en" => Some(Lang::En),
             "ru" => Some(Lang::Ru),
@@ -120,7 +125,7 @@ impl Lang {
         };
         let mut out = String::new();
         for (i, ch) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i) % 3 == 0 {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
                 out.push_str(separator);
             }
             out.push(ch);
@@ -131,7 +136,7 @@ impl Lang {
     /// A score in half-points: `3½` style is ambiguous in tables, so `3.5` / `3,5`.
     pub fn points(self, half_points: i64) -> String {
         let whole = self.number(half_points / 2);
-        if half_points % 2 == 0 {
+        if half_points.rem_euclid(2) == 0 {
             whole
         } else {
             let mark = if self == Lang::Ru { "," } else { "." };
@@ -172,6 +177,14 @@ fn parse_catalogue(text: &'static str) -> HashMap<&'static str, &'static str> {
         .collect()
 }
 
+/// Validation reasons are written in English in the use cases; the catalogue has a
+/// `reason.<English text>` entry for each, so forms show them in the user's language.
+pub fn localized_reason(lang: Lang, reason: &str) -> String {
+    lang.lookup(&format!("reason.{reason}"))
+        .map(str::to_string)
+        .unwrap_or_else(|| reason.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -183,8 +196,14 @@ mod tests {
         let only_en: Vec<_> = en.difference(&ru).collect();
         let only_ru: Vec<_> = ru.difference(&en).collect();
         // English has no `.few` forms; Russian needs them.
-        let only_en: Vec<_> = only_en.into_iter().filter(|k| !k.ends_with(".few")).collect();
-        let only_ru: Vec<_> = only_ru.into_iter().filter(|k| !k.ends_with(".few")).collect();
+        let only_en: Vec<_> = only_en
+            .into_iter()
+            .filter(|k| !k.ends_with(".few"))
+            .collect();
+        let only_ru: Vec<_> = only_ru
+            .into_iter()
+            .filter(|k| !k.ends_with(".few"))
+            .collect();
         assert!(only_en.is_empty(), "missing in ru.txt: {only_en:?}");
         assert!(only_ru.is_empty(), "missing in en.txt: {only_ru:?}");
     }
@@ -208,10 +227,15 @@ mod tests {
                         continue;
                     }
                     let found = if call == "plural(\"" {
-                        Lang::En.catalogue().contains_key(format!("{key}.one").as_str())
-                            && Lang::Ru.catalogue().contains_key(format!("{key}.few").as_str())
+                        Lang::En
+                            .catalogue()
+                            .contains_key(format!("{key}.one").as_str())
+                            && Lang::Ru
+                                .catalogue()
+                                .contains_key(format!("{key}.few").as_str())
                     } else {
-                        Lang::En.catalogue().contains_key(key) && Lang::Ru.catalogue().contains_key(key)
+                        Lang::En.catalogue().contains_key(key)
+                            && Lang::Ru.catalogue().contains_key(key)
                     };
                     if !found {
                         missing.push(format!("{}: {key}", file.display()));
@@ -219,7 +243,11 @@ mod tests {
                 }
             }
         }
-        assert!(missing.is_empty(), "keys missing from a catalogue:\n{}", missing.join("\n"));
+        assert!(
+            missing.is_empty(),
+            "keys missing from a catalogue:\n{}",
+            missing.join("\n")
+        );
     }
 
     fn collect_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
@@ -263,17 +291,15 @@ mod tests {
 
     #[test]
     fn accept_language_picks_best_supported() {
-        assert_eq!(Lang::from_accept_language("ru-RU,ru;q=0.9,en;q=0.8"), Some(Lang::Ru));
-        assert_eq!(Lang::from_accept_language("de,en;q=0.5,ru;q=0.7"), Some(Lang::Ru));
+        assert_eq!(
+            Lang::from_accept_language("ru-RU,ru;q=0.9,en;q=0.8"),
+            Some(Lang::Ru)
+        );
+        assert_eq!(
+            Lang::from_accept_language("de,en;q=0.5,ru;q=0.7"),
+            Some(Lang::Ru)
+        );
         assert_eq!(Lang::from_accept_language("de"), None);
         assert_eq!(Lang::from_accept_language("ru;q=0"), None);
     }
-}
-
-/// Validation reasons are written in English in the use cases; the catalogue has a
-/// `reason.<English text>` entry for each, so forms show them in the user's language.
-pub fn localized_reason(lang: Lang, reason: &str) -> String {
-    lang.lookup(&format!("reason.{reason}"))
-        .map(str::to_string)
-        .unwrap_or_else(|| reason.to_string())
 }

@@ -23,9 +23,17 @@ struct AccountPage {
     errors: FormErrors,
 }
 
-async fn page(ctx: Ctx, state: &AppState, status: StatusCode, new_token: Option<CreatedToken>, errors: FormErrors) -> AppResult<HttpResponse> {
+async fn page(
+    ctx: Ctx,
+    state: &AppState,
+    status: StatusCode,
+    new_token: Option<CreatedToken>,
+    errors: FormErrors,
+) -> AppResult<HttpResponse> {
     let actor = ctx.actor();
-    let tokens = state.db(move |conn| accounts::api_tokens(conn, &actor)).await?;
+    let tokens = state
+        .db(move |conn| accounts::api_tokens(conn, &actor))
+        .await?;
     render::page(
         status,
         &AccountPage {
@@ -65,7 +73,12 @@ pub async fn change_password(
         .db(move |conn| accounts::change_password(conn, &actor, &change, session.as_deref()))
         .await;
     match result {
-        Ok(()) => Ok(render::redirect_with_flash(&req, "/account", "ok", "flash.password_changed")),
+        Ok(()) => Ok(render::redirect_with_flash(
+            &req,
+            "/account",
+            "ok",
+            "flash.password_changed",
+        )),
         Err(err) => {
             let errors = FormErrors::from_error(&err, ctx.lang).ok_or(err)?;
             page(ctx, &state, StatusCode::UNPROCESSABLE_ENTITY, None, errors).await
@@ -106,14 +119,27 @@ pub struct TokenForm {
 }
 
 /// Creates an API token and shows it once, on this response only.
-pub async fn create_token(ctx: Ctx, state: web::Data<AppState>, CsrfForm(form): CsrfForm<TokenForm>) -> AppResult<HttpResponse> {
+pub async fn create_token(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    CsrfForm(form): CsrfForm<TokenForm>,
+) -> AppResult<HttpResponse> {
     let actor = ctx.actor();
     actor.require_user()?;
     let result = state
         .db(move |conn| accounts::create_api_token(conn, &actor, &form.name))
         .await;
     match result {
-        Ok(created) => page(ctx, &state, StatusCode::OK, Some(created), FormErrors::none()).await,
+        Ok(created) => {
+            page(
+                ctx,
+                &state,
+                StatusCode::OK,
+                Some(created),
+                FormErrors::none(),
+            )
+            .await
+        }
         Err(err) => {
             let errors = FormErrors::from_error(&err, ctx.lang).ok_or(err)?;
             page(ctx, &state, StatusCode::UNPROCESSABLE_ENTITY, None, errors).await
@@ -133,5 +159,10 @@ pub async fn revoke_token(
     state
         .db(move |conn| accounts::revoke_api_token(conn, &actor, id))
         .await?;
-    Ok(render::redirect_with_flash(&req, "/account", "ok", "flash.token_revoked"))
+    Ok(render::redirect_with_flash(
+        &req,
+        "/account",
+        "ok",
+        "flash.token_revoked",
+    ))
 }

@@ -23,7 +23,13 @@ struct AdminPage {
     errors: FormErrors,
 }
 
-async fn page(ctx: Ctx, state: &AppState, status: StatusCode, new_invitation: Option<CreatedInvitation>, errors: FormErrors) -> AppResult<HttpResponse> {
+async fn page(
+    ctx: Ctx,
+    state: &AppState,
+    status: StatusCode,
+    new_invitation: Option<CreatedInvitation>,
+    errors: FormErrors,
+) -> AppResult<HttpResponse> {
     let actor = ctx.actor();
     let (mode, users, invitations) = state
         .db(move |conn| {
@@ -57,14 +63,24 @@ pub struct RegistrationForm {
     mode: String,
 }
 
-pub async fn set_registration(req: HttpRequest, ctx: Ctx, state: web::Data<AppState>, CsrfForm(form): CsrfForm<RegistrationForm>) -> AppResult<HttpResponse> {
+pub async fn set_registration(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    CsrfForm(form): CsrfForm<RegistrationForm>,
+) -> AppResult<HttpResponse> {
     let actor = ctx.actor();
     let mode = RegistrationMode::parse(&form.mode)
         .ok_or_else(|| AppError::invalid("mode", "must be `open` or `invitation`"))?;
     state
         .db(move |conn| accounts::set_registration_mode(conn, &actor, mode))
         .await?;
-    Ok(render::redirect_with_flash(&req, "/admin", "ok", "flash.saved"))
+    Ok(render::redirect_with_flash(
+        &req,
+        "/admin",
+        "ok",
+        "flash.saved",
+    ))
 }
 
 #[derive(Deserialize)]
@@ -73,14 +89,27 @@ pub struct InviteForm {
     email: String,
 }
 
-pub async fn invite(ctx: Ctx, state: web::Data<AppState>, CsrfForm(form): CsrfForm<InviteForm>) -> AppResult<HttpResponse> {
+pub async fn invite(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    CsrfForm(form): CsrfForm<InviteForm>,
+) -> AppResult<HttpResponse> {
     let actor = ctx.actor();
     actor.require_admin()?;
     match state
         .db(move |conn| accounts::create_invitation(conn, &actor, &form.email))
         .await
     {
-        Ok(created) => page(ctx, &state, StatusCode::OK, Some(created), FormErrors::none()).await,
+        Ok(created) => {
+            page(
+                ctx,
+                &state,
+                StatusCode::OK,
+                Some(created),
+                FormErrors::none(),
+            )
+            .await
+        }
         Err(err) => {
             let errors = FormErrors::from_error(&err, ctx.lang).ok_or(err)?;
             page(ctx, &state, StatusCode::UNPROCESSABLE_ENTITY, None, errors).await
@@ -109,8 +138,16 @@ pub async fn set_roles(
         admin: form.admin.is_some(),
         organiser: form.organiser.is_some(),
     };
-    match state.db(move |conn| accounts::set_roles(conn, &actor, id, &roles)).await {
-        Ok(_) => Ok(render::redirect_with_flash(&req, "/admin", "ok", "flash.saved")),
+    match state
+        .db(move |conn| accounts::set_roles(conn, &actor, id, &roles))
+        .await
+    {
+        Ok(_) => Ok(render::redirect_with_flash(
+            &req,
+            "/admin",
+            "ok",
+            "flash.saved",
+        )),
         Err(err) => {
             let errors = FormErrors::from_error(&err, ctx.lang).ok_or(err)?;
             page(ctx, &state, StatusCode::CONFLICT, None, errors).await

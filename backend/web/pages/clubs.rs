@@ -36,7 +36,14 @@ struct ShowPage {
     errors: FormErrors,
 }
 
-async fn show_page(ctx: Ctx, state: &AppState, id: i64, status: StatusCode, member_email: String, errors: FormErrors) -> AppResult<HttpResponse> {
+async fn show_page(
+    ctx: Ctx,
+    state: &AppState,
+    id: i64,
+    status: StatusCode,
+    member_email: String,
+    errors: FormErrors,
+) -> AppResult<HttpResponse> {
     let actor = ctx.actor();
     let (club, members, players, can_edit) = state
         .db(move |conn| {
@@ -62,8 +69,20 @@ async fn show_page(ctx: Ctx, state: &AppState, id: i64, status: StatusCode, memb
     )
 }
 
-pub async fn show(ctx: Ctx, state: web::Data<AppState>, path: web::Path<i64>) -> AppResult<HttpResponse> {
-    show_page(ctx, &state, path.into_inner(), StatusCode::OK, String::new(), FormErrors::none()).await
+pub async fn show(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
+    show_page(
+        ctx,
+        &state,
+        path.into_inner(),
+        StatusCode::OK,
+        String::new(),
+        FormErrors::none(),
+    )
+    .await
 }
 
 #[derive(Deserialize, Default, Clone)]
@@ -100,7 +119,9 @@ struct FormPage {
 
 pub async fn new_form(ctx: Ctx) -> AppResult<HttpResponse> {
     if !ctx.actor().require_user()?.is_organiser && !ctx.is_admin() {
-        return Err(AppError::forbidden("only organisers and administrators may create clubs"));
+        return Err(AppError::forbidden(
+            "only organisers and administrators may create clubs",
+        ));
     }
     render::page(
         StatusCode::OK,
@@ -113,11 +134,24 @@ pub async fn new_form(ctx: Ctx) -> AppResult<HttpResponse> {
     )
 }
 
-pub async fn create(req: HttpRequest, ctx: Ctx, state: web::Data<AppState>, CsrfForm(form): CsrfForm<ClubForm>) -> AppResult<HttpResponse> {
+pub async fn create(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    CsrfForm(form): CsrfForm<ClubForm>,
+) -> AppResult<HttpResponse> {
     let actor = ctx.actor();
     let input = form.input();
-    match state.db(move |conn| clubs::create(conn, &actor, &input)).await {
-        Ok(club) => Ok(render::redirect_with_flash(&req, &format!("/clubs/{}", club.id), "ok", "flash.saved")),
+    match state
+        .db(move |conn| clubs::create(conn, &actor, &input))
+        .await
+    {
+        Ok(club) => Ok(render::redirect_with_flash(
+            &req,
+            &format!("/clubs/{}", club.id),
+            "ok",
+            "flash.saved",
+        )),
         Err(err) => {
             let errors = FormErrors::from_error(&err, ctx.lang).ok_or(err)?;
             render::page(
@@ -133,7 +167,11 @@ pub async fn create(req: HttpRequest, ctx: Ctx, state: web::Data<AppState>, Csrf
     }
 }
 
-pub async fn edit_form(ctx: Ctx, state: web::Data<AppState>, path: web::Path<i64>) -> AppResult<HttpResponse> {
+pub async fn edit_form(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let actor = ctx.actor();
     actor.require_user()?;
@@ -141,7 +179,9 @@ pub async fn edit_form(ctx: Ctx, state: web::Data<AppState>, path: web::Path<i64
         .db(move |conn| {
             let club = clubs::get(conn, id)?;
             if !clubs::can_edit(conn, &actor, id)? {
-                return Err(AppError::forbidden("only this club's organisers may edit it"));
+                return Err(AppError::forbidden(
+                    "only this club's organisers may edit it",
+                ));
             }
             Ok(club)
         })
@@ -173,8 +213,16 @@ pub async fn update(
     let id = path.into_inner();
     let actor = ctx.actor();
     let input = form.input();
-    match state.db(move |conn| clubs::update(conn, &actor, id, &input)).await {
-        Ok(_) => Ok(render::redirect_with_flash(&req, &format!("/clubs/{id}"), "ok", "flash.saved")),
+    match state
+        .db(move |conn| clubs::update(conn, &actor, id, &input))
+        .await
+    {
+        Ok(_) => Ok(render::redirect_with_flash(
+            &req,
+            &format!("/clubs/{id}"),
+            "ok",
+            "flash.saved",
+        )),
         Err(err) => {
             let errors = FormErrors::from_error(&err, ctx.lang).ok_or(err)?;
             render::page(
@@ -209,11 +257,27 @@ pub async fn add_member(
         email: form.email.clone(),
         role: form.role,
     };
-    match state.db(move |conn| clubs::add_member(conn, &actor, id, &input)).await {
-        Ok(()) => Ok(render::redirect_with_flash(&req, &format!("/clubs/{id}"), "ok", "flash.saved")),
+    match state
+        .db(move |conn| clubs::add_member(conn, &actor, id, &input))
+        .await
+    {
+        Ok(()) => Ok(render::redirect_with_flash(
+            &req,
+            &format!("/clubs/{id}"),
+            "ok",
+            "flash.saved",
+        )),
         Err(err) => {
             let errors = FormErrors::from_error(&err, ctx.lang).ok_or(err)?;
-            show_page(ctx, &state, id, StatusCode::UNPROCESSABLE_ENTITY, form.email, errors).await
+            show_page(
+                ctx,
+                &state,
+                id,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                form.email,
+                errors,
+            )
+            .await
         }
     }
 }

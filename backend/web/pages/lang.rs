@@ -33,7 +33,11 @@ pub async fn switch(
             .db(move |conn| accounts::set_locale(conn, &actor, Some(lang.code())))
             .await?;
     }
-    let mut response = render::redirect(if form.next.is_empty() { "/" } else { &form.next });
+    let mut response = render::redirect(if form.next.is_empty() {
+        "/"
+    } else {
+        &form.next
+    });
     response
         .add_cookie(&cookies::lang(&req, lang.code()))
         .map_err(AppError::internal)?;

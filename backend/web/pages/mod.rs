@@ -21,10 +21,16 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/setup", web::post().to(setup::create))
         .route("/lang", web::post().to(lang::switch))
         .route("/account", web::get().to(account::show))
-        .route("/account/password", web::post().to(account::change_password))
+        .route(
+            "/account/password",
+            web::post().to(account::change_password),
+        )
         .route("/account/language", web::post().to(account::set_language))
         .route("/account/tokens", web::post().to(account::create_token))
-        .route("/account/tokens/{id}/revoke", web::post().to(account::revoke_token))
+        .route(
+            "/account/tokens/{id}/revoke",
+            web::post().to(account::revoke_token),
+        )
         .route("/players", web::get().to(players::list))
         .route("/players/new", web::get().to(players::new_form))
         .route("/players", web::post().to(players::create))
@@ -39,7 +45,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/clubs/{id}", web::post().to(clubs::update))
         .route("/clubs/{id}/members", web::post().to(clubs::add_member))
         .route("/admin", web::get().to(admin::show))
-        .route("/admin/registration", web::post().to(admin::set_registration))
+        .route(
+            "/admin/registration",
+            web::post().to(admin::set_registration),
+        )
         .route("/admin/invitations", web::post().to(admin::invite))
         .route("/admin/users/{id}/roles", web::post().to(admin::set_roles));
 }

@@ -37,12 +37,21 @@ pub struct ListQuery {
     club: String,
 }
 
-pub async fn list(ctx: Ctx, state: web::Data<AppState>, query: web::Query<ListQuery>) -> AppResult<HttpResponse> {
+pub async fn list(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    query: web::Query<ListQuery>,
+) -> AppResult<HttpResponse> {
     let ListQuery { q, club } = query.into_inner();
     let club = club.trim().parse::<i64>().ok();
     let search = q.clone();
     let (players, clubs) = state
-        .db(move |conn| Ok((players::list(conn, club, Some(&search))?, clubs::list(conn)?)))
+        .db(move |conn| {
+            Ok((
+                players::list(conn, club, Some(&search))?,
+                clubs::list(conn)?,
+            ))
+        })
         .await?;
     render::page(
         StatusCode::OK,
@@ -65,16 +74,30 @@ struct ShowPage {
     chart_svg: String,
 }
 
-pub async fn show(ctx: Ctx, state: web::Data<AppState>, path: web::Path<i64>) -> AppResult<HttpResponse> {
+pub async fn show(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let actor = ctx.actor();
     let (player, can_edit) = state
-        .db(move |conn| Ok((players::get(conn, id)?, players::can_edit(conn, &actor, id)?)))
+        .db(move |conn| {
+            Ok((
+                players::get(conn, id)?,
+                players::can_edit(conn, &actor, id)?,
+            ))
+        })
         .await?;
     let bars: Vec<(String, i64)> = player
         .ratings
         .iter()
-        .map(|r| (ctx.t(&format!("variant.{}", r.variant)), i64::from(r.rating)))
+        .map(|r| {
+            (
+                ctx.t(&format!("variant.{}", r.variant)),
+                i64::from(r.rating),
+            )
+        })
         .collect();
     let chart_svg = svg::bar_chart(&bars, &ctx.t("player.ratings"));
     render::page(
@@ -140,7 +163,14 @@ struct FormPage {
     errors: FormErrors,
 }
 
-async fn form_page(ctx: Ctx, state: &AppState, status: StatusCode, player_id: Option<i64>, form: PlayerForm, errors: FormErrors) -> AppResult<HttpResponse> {
+async fn form_page(
+    ctx: Ctx,
+    state: &AppState,
+    status: StatusCode,
+    player_id: Option<i64>,
+    form: PlayerForm,
+    errors: FormErrors,
+) -> AppResult<HttpResponse> {
     let clubs = state.db(clubs::list).await?;
     render::page(
         status,
@@ -156,27 +186,61 @@ async fn form_page(ctx: Ctx, state: &AppState, status: StatusCode, player_id: Op
 
 pub async fn new_form(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HttpResponse> {
     ctx.actor().require_user()?;
-    form_page(ctx, &state, StatusCode::OK, None, PlayerForm::default(), FormErrors::none()).await
+    form_page(
+        ctx,
+        &state,
+        StatusCode::OK,
+        None,
+        PlayerForm::default(),
+        FormErrors::none(),
+    )
+    .await
 }
 
-pub async fn create(req: HttpRequest, ctx: Ctx, state: web::Data<AppState>, CsrfForm(form): CsrfForm<PlayerForm>) -> AppResult<HttpResponse> {
+pub async fn create(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    CsrfForm(form): CsrfForm<PlayerForm>,
+) -> AppResult<HttpResponse> {
     let actor = ctx.actor();
     actor.require_user()?;
     let submitted = form.clone();
     let result = match form.input() {
-        Ok(input) => state.db(move |conn| players::create(conn, &actor, &input)).await,
+        Ok(input) => {
+            state
+                .db(move |conn| players::create(conn, &actor, &input))
+                .await
+        }
         Err(err) => Err(err),
     };
     match result {
-        Ok(player) => Ok(render::redirect_with_flash(&req, &format!("/players/{}", player.id), "ok", "flash.saved")),
+        Ok(player) => Ok(render::redirect_with_flash(
+            &req,
+            &format!("/players/{}", player.id),
+            "ok",
+            "flash.saved",
+        )),
         Err(err) => {
             let errors = FormErrors::from_error(&err, ctx.lang).ok_or(err)?;
-            form_page(ctx, &state, StatusCode::UNPROCESSABLE_ENTITY, None, submitted, errors).await
+            form_page(
+                ctx,
+                &state,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                None,
+                submitted,
+                errors,
+            )
+            .await
         }
     }
 }
 
-pub async fn edit_form(ctx: Ctx, state: web::Data<AppState>, path: web::Path<i64>) -> AppResult<HttpResponse> {
+pub async fn edit_form(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let actor = ctx.actor();
     actor.require_user()?;
@@ -184,12 +248,22 @@ pub async fn edit_form(ctx: Ctx, state: web::Data<AppState>, path: web::Path<i64
         .db(move |conn| {
             let player = players::get(conn, id)?;
             if !players::can_edit(conn, &actor, id)? {
-                return Err(crate::service::AppError::forbidden("you may not edit this player's profile"));
+                return Err(crate::service::AppError::forbidden(
+                    "you may not edit this player's profile",
+                ));
             }
             Ok(player)
         })
         .await?;
-    form_page(ctx, &state, StatusCode::OK, Some(id), PlayerForm::of(&player), FormErrors::none()).await
+    form_page(
+        ctx,
+        &state,
+        StatusCode::OK,
+        Some(id),
+        PlayerForm::of(&player),
+        FormErrors::none(),
+    )
+    .await
 }
 
 pub async fn update(
@@ -204,14 +278,31 @@ pub async fn update(
     actor.require_user()?;
     let submitted = form.clone();
     let result = match form.input() {
-        Ok(input) => state.db(move |conn| players::update(conn, &actor, id, &input)).await,
+        Ok(input) => {
+            state
+                .db(move |conn| players::update(conn, &actor, id, &input))
+                .await
+        }
         Err(err) => Err(err),
     };
     match result {
-        Ok(_) => Ok(render::redirect_with_flash(&req, &format!("/players/{id}"), "ok", "flash.saved")),
+        Ok(_) => Ok(render::redirect_with_flash(
+            &req,
+            &format!("/players/{id}"),
+            "ok",
+            "flash.saved",
+        )),
         Err(err) => {
             let errors = FormErrors::from_error(&err, ctx.lang).ok_or(err)?;
-            form_page(ctx, &state, StatusCode::UNPROCESSABLE_ENTITY, Some(id), submitted, errors).await
+            form_page(
+                ctx,
+                &state,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Some(id),
+                submitted,
+                errors,
+            )
+            .await
         }
     }
 }

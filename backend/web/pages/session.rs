@@ -72,9 +72,18 @@ pub async fn login(
         .await;
     match outcome {
         Ok(session) => {
-            let target = if form.next.is_empty() { "/" } else { render::safe_location(&form.next) };
+            let target = if form.next.is_empty() {
+                "/"
+            } else {
+                render::safe_location(&form.next)
+            };
             let mut response = render::redirect_with_flash(&req, target, "ok", "flash.signed_in");
-            response.add_cookie(&cookies::session(&req, session.token, accounts::SESSION_DAYS))
+            response
+                .add_cookie(&cookies::session(
+                    &req,
+                    session.token,
+                    accounts::SESSION_DAYS,
+                ))
                 .map_err(AppError::internal)?;
             Ok(response)
         }
@@ -97,9 +106,16 @@ pub async fn login(
     }
 }
 
-pub async fn logout(req: HttpRequest, ctx: Ctx, state: web::Data<AppState>, _form: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+pub async fn logout(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    _form: CsrfForm<Empty>,
+) -> AppResult<HttpResponse> {
     if let Some(token) = ctx.session_token.clone() {
-        state.db(move |conn| accounts::sign_out(conn, &token)).await?;
+        state
+            .db(move |conn| accounts::sign_out(conn, &token))
+            .await?;
     }
     let mut response = render::redirect_with_flash(&req, "/", "ok", "flash.signed_out");
     response
@@ -128,7 +144,11 @@ pub struct InvitationQuery {
     invitation: Option<String>,
 }
 
-pub async fn register_form(ctx: Ctx, state: web::Data<AppState>, query: web::Query<InvitationQuery>) -> AppResult<HttpResponse> {
+pub async fn register_form(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    query: web::Query<InvitationQuery>,
+) -> AppResult<HttpResponse> {
     let mode = state.db(accounts::registration_mode).await?;
     render::page(
         StatusCode::OK,
@@ -174,9 +194,14 @@ pub async fn register(
         .await;
     match result {
         Ok(session) => {
-            let mut response = render::redirect_with_flash(&req, "/account", "ok", "flash.registered");
+            let mut response =
+                render::redirect_with_flash(&req, "/account", "ok", "flash.registered");
             response
-                .add_cookie(&cookies::session(&req, session.token, accounts::SESSION_DAYS))
+                .add_cookie(&cookies::session(
+                    &req,
+                    session.token,
+                    accounts::SESSION_DAYS,
+                ))
                 .map_err(AppError::internal)?;
             Ok(response)
         }

@@ -61,9 +61,14 @@ pub async fn create(
         .await;
     match result {
         Ok(session) => {
-            let mut response = render::redirect_with_flash(&req, "/admin", "ok", "flash.admin_created");
+            let mut response =
+                render::redirect_with_flash(&req, "/admin", "ok", "flash.admin_created");
             response
-                .add_cookie(&cookies::session(&req, session.token, accounts::SESSION_DAYS))
+                .add_cookie(&cookies::session(
+                    &req,
+                    session.token,
+                    accounts::SESSION_DAYS,
+                ))
                 .map_err(AppError::internal)?;
             Ok(response)
         }
