@@ -14,6 +14,9 @@ pub const MAX_FAILURES_PER_ACCOUNT: i64 = 5;
 pub const MAX_FAILURES_PER_ADDRESS: i64 = 20;
 pub const FAILURE_WINDOW_MINUTES: i64 = 15;
 
+/// How precisely an API token's last use is recorded.
+pub const LAST_USED_RESOLUTION_SECS: i64 = 60;
+
 pub const SETTING_REGISTRATION: &str = "registration";
 pub const SETTING_SITE_SECRET: &str = "site_secret";
 
@@ -285,12 +288,17 @@ pub fn sign_out(conn: &mut DbConn, session_token: &str) -> AppResult<()> {
 
 /// The user behind an API token (`Authorization: Bearer ...`), recording its last use.
 pub fn user_for_api_token(conn: &mut DbConn, token: &str) -> AppResult<Option<User>> {
-    let Some((token_id, user)) = accounts::user_by_api_token(conn, &token_hash(token.trim()))?
+    let Some((token_id, last_used, user)) =
+        accounts::user_by_api_token(conn, &token_hash(token.trim()))?
     else {
         return Ok(None);
     };
-    // Recording the last use is best effort: a busy database must not fail the request.
-    if let Err(err) = accounts::touch_api_token(conn, token_id, store::now()) {
+    // The last use is recorded at most once a minute, so that reads through the API do
+    // not turn into a write each; and best effort: a busy database must not fail a read.
+    let now = store::now();
+    if last_used.is_none_or(|at| now - at > Duration::seconds(LAST_USED_RESOLUTION_SECS))
+        && let Err(err) = accounts::touch_api_token(conn, token_id, now)
+    {
         tracing::debug!("could not record API token use: {err}");
     }
     Ok(Some(user))

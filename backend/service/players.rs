@@ -44,6 +44,18 @@ pub struct RatingView {
     pub games: i32,
 }
 
+/// Ratings are listed home variant first: Russian, international, English, Brazilian.
+fn variant_rank(variant: &str) -> usize {
+    ["russian", "international", "english", "brazilian"]
+        .iter()
+        .position(|v| *v == variant)
+        .unwrap_or(usize::MAX)
+}
+
+fn sort_ratings(ratings: &mut [RatingView]) {
+    ratings.sort_by_key(|r| (variant_rank(&r.variant), r.variant.clone()));
+}
+
 impl From<&PlayerRating> for RatingView {
     fn from(r: &PlayerRating) -> RatingView {
         RatingView {
@@ -151,10 +163,11 @@ fn view_of(conn: &mut DbConn, player: Player) -> AppResult<PlayerView> {
         Some(id) => clubs::by_id(conn, id)?.map(|c| c.name),
         None => None,
     };
-    let ratings = players::ratings_of(conn, player.id)?
+    let mut ratings: Vec<RatingView> = players::ratings_of(conn, player.id)?
         .iter()
         .map(RatingView::from)
         .collect();
+    sort_ratings(&mut ratings);
     let account = accounts::user_by_player(conn, player.id)?.map(|u| u.display_name);
     Ok(PlayerView {
         id: player.id,
@@ -192,7 +205,7 @@ pub fn list(
                 .filter(|r| r.player_id == p.id)
                 .map(RatingView::from)
                 .collect();
-            own.sort_by(|a, b| a.variant.cmp(&b.variant));
+            sort_ratings(&mut own);
             PlayerView {
                 club_name: p.club_id.and_then(|id| club_names.get(&id).cloned()),
                 id: p.id,

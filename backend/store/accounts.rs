@@ -167,11 +167,15 @@ pub fn api_tokens_of(conn: &mut DbConn, user_id: i64) -> QueryResult<Vec<ApiToke
         .load(conn)
 }
 
-pub fn user_by_api_token(conn: &mut DbConn, token_hash: &str) -> QueryResult<Option<(i64, User)>> {
+/// The token's id, when it was last used, and its user.
+pub fn user_by_api_token(
+    conn: &mut DbConn,
+    token_hash: &str,
+) -> QueryResult<Option<(i64, Option<NaiveDateTime>, User)>> {
     api_tokens::table
         .inner_join(users::table)
         .filter(api_tokens::token_hash.eq(token_hash))
-        .select((api_tokens::id, User::as_select()))
+        .select((api_tokens::id, api_tokens::last_used_at, User::as_select()))
         .first(conn)
         .optional()
 }

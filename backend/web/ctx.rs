@@ -154,6 +154,9 @@ impl Ctx {
             }
             _ => None,
         };
+        if let Some(user) = &user {
+            super::middleware::record_user(req, user.id);
+        }
         let lang = user
             .as_ref()
             .and_then(|u| u.locale.as_deref())

@@ -38,6 +38,29 @@ pub async fn csrf_and_flash(
     Ok(res)
 }
 
+/// The root span of every request carries the signed-in user's id once it is known.
+pub struct RequestSpan;
+
+impl tracing_actix_web::RootSpanBuilder for RequestSpan {
+    fn on_request_start(request: &ServiceRequest) -> tracing::Span {
+        tracing_actix_web::root_span!(request, user_id = tracing::field::Empty)
+    }
+
+    fn on_request_end<B: MessageBody>(
+        span: tracing::Span,
+        outcome: &Result<ServiceResponse<B>, actix_web::Error>,
+    ) {
+        tracing_actix_web::DefaultRootSpanBuilder::on_request_end(span, outcome);
+    }
+}
+
+/// Records who is acting in the request's log span.
+pub fn record_user(req: &actix_web::HttpRequest, user_id: i64) {
+    if let Some(span) = req.extensions().get::<tracing_actix_web::RootSpan>() {
+        span.record("user_id", user_id);
+    }
+}
+
 /// Security headers for every response, and the request id for log correlation.
 pub async fn headers(
     req: ServiceRequest,

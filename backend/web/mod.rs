@@ -66,7 +66,7 @@ pub fn app(
         .wrap(from_fn(error::render_errors))
         .wrap(from_fn(middleware::csrf_and_flash))
         .wrap(from_fn(middleware::headers))
-        .wrap(tracing_actix_web::TracingLogger::default())
+        .wrap(tracing_actix_web::TracingLogger::<middleware::RequestSpan>::new())
         .configure(configure)
         .default_service(web::to(not_found))
 }

@@ -20,6 +20,7 @@ impl FromRequest for ApiActor {
             .get(header::AUTHORIZATION)
             .map(|h| h.to_str().map(str::to_string));
         let state = req.app_data::<web::Data<AppState>>().cloned();
+        let req = req.clone();
         Box::pin(async move {
             let Some(header) = header else {
                 return Ok(ApiActor(Actor::anonymous()));
@@ -41,7 +42,10 @@ impl FromRequest for ApiActor {
                 .db(move |conn| accounts::user_for_api_token(conn, &token))
                 .await?
             {
-                Some(user) => Ok(ApiActor(Actor::signed_in(user))),
+                Some(user) => {
+                    crate::web::middleware::record_user(&req, user.id);
+                    Ok(ApiActor(Actor::signed_in(user)))
+                }
                 None => Err(AppError::Unauthenticated),
             }
         })
