@@ -3,20 +3,29 @@
 //!
 //! The graph is complete; an edge of weight zero is absent and never matched. The result is
 //! a matching of maximum total weight (not necessarily of maximum cardinality).
+//!
+//! [`Matcher`] keeps the optimal matching, the dual variables and the blossoms between
+//! solves, so that changing the edges of a few vertices costs O(k·n²) instead of a fresh
+//! O(n³) solve: the blossoms containing a changed vertex are dissolved (their dual spread
+//! over their vertices, which keeps every edge feasible), the changed vertex and any pair
+//! whose edge is no longer tight are unmatched, the changed vertex's dual is raised until
+//! its edges are feasible again, and the search resumes from the exposed vertices whose dual
+//! is still positive (each stage either augments, frees a vertex whose dual reached zero,
+//! or finishes a root).
 
 use super::bigint::Big;
 use std::collections::VecDeque;
 
 /// Solver state for one computation. Vertices are 1-based; 0 means "none". Indices above
 /// `n` are blossoms.
-struct Solver<'a, const N: usize> {
+struct Solver<const N: usize> {
     n: usize,
     nx: usize,
     /// Row stride of `ww`.
     stride: usize,
     /// 2·w for each pair of real vertices (w being twice the caller's weight, so that all
     /// dual values stay integral).
-    ww: &'a [Big<N>],
+    ww: Vec<Big<N>>,
     /// Representative real edge between two (super) vertices, `m × m`.
     g: Vec<(u32, u32)>,
     m: usize,
@@ -33,7 +42,7 @@ struct Solver<'a, const N: usize> {
     q: VecDeque<usize>,
 }
 
-impl<const N: usize> Solver<'_, N> {
+impl<const N: usize> Solver<N> {
     fn gidx(&self, x: usize, y: usize) -> usize {
         x * self.m + y
     }
@@ -254,6 +263,12 @@ impl<const N: usize> Solver<'_, N> {
     fn on_found_edge(&mut self, e: (usize, usize)) -> bool {
         let u = self.st[e.0];
         let v = self.st[e.1];
+        if self.s[v] == -1 && self.mate[v] == 0 {
+            // An exposed vertex whose dual is already zero: augment to it.
+            self.augment(u, v);
+            self.augment(v, u);
+            return true;
+        }
         if self.s[v] == -1 {
             self.pa[v] = e.0;
             self.s[v] = 1;
@@ -274,6 +289,182 @@ impl<const N: usize> Solver<'_, N> {
         false
     }
 
+    /// The real vertex at the base of (super) vertex `x`.
+    fn base_of(&self, mut x: usize) -> usize {
+        while x > self.n {
+            x = self.flo[x][0];
+        }
+        x
+    }
+
+    /// Makes real vertex `u` the base of blossom `b` (and of every blossom between), with
+    /// no mate: the pairs inside are re-matched along the cycles.
+    fn rebase(&mut self, b: usize, u: usize) {
+        self.mate[b] = 0;
+        if b <= self.n {
+            return;
+        }
+        let xr = self.flo_from[b * (self.n + 1) + u];
+        let pr = self.get_pr(b, xr);
+        for i in 0..pr {
+            let a = self.flo[b][i];
+            let c = self.flo[b][i ^ 1];
+            self.set_match(a, c);
+        }
+        self.rebase(xr, u);
+        self.flo[b].rotate_left(pr);
+    }
+
+    /// `u`, in an outer blossom, has a zero dual: expose it, moving the exposure of its
+    /// tree's root down the alternating path.
+    fn free_zero_vertex(&mut self, u: usize) {
+        let b = self.st[u];
+        if self.mate[b] == 0 {
+            self.rebase(b, u);
+            return;
+        }
+        let t = self.st[self.mate[b]];
+        self.rebase(b, u);
+        let p = self.st[self.pa[t]];
+        self.set_match(t, p);
+        self.augment(p, t);
+    }
+
+    /// All real vertices inside (super) vertex `x`.
+    fn leaves(&self, x: usize, out: &mut Vec<usize>) {
+        if x <= self.n {
+            out.push(x);
+        } else {
+            for &c in &self.flo[x] {
+                self.leaves(c, out);
+            }
+        }
+    }
+
+    /// Unmatches real vertex `x` (and every blossom it is the base of) and its mate.
+    fn unmatch(&mut self, x: usize) {
+        let y = self.mate[x];
+        if y == 0 {
+            return;
+        }
+        for r in [x, y] {
+            let mut node = self.st[r];
+            loop {
+                self.mate[node] = 0;
+                if node == r {
+                    break;
+                }
+                node = self.flo_from[node * (self.n + 1) + r];
+                debug_assert!(node != 0, "broken blossom chain");
+            }
+        }
+    }
+
+    /// Dissolves top-level blossom `b`: its dual goes to its vertices (all edges stay
+    /// feasible), its children become top-level, and its base pair is unmatched if the
+    /// matched edge is no longer tight.
+    fn dissolve(&mut self, b: usize) {
+        if !self.lab[b].is_zero() {
+            let mut half = self.lab[b];
+            half.shr1();
+            let mut vs = Vec::new();
+            self.leaves(b, &mut vs);
+            for v in vs {
+                self.lab[v].add_assign(&half);
+            }
+            let base = self.base_of(b);
+            self.unmatch(base);
+            self.lab[b] = Big::ZERO;
+        }
+        for i in 0..self.flo[b].len() {
+            let c = self.flo[b][i];
+            self.set_st(c, c);
+        }
+        self.flo[b].clear();
+        self.st[b] = 0;
+    }
+
+    /// Raises the dual of exposed (super) vertex `x`'s base to an even value without
+    /// breaking tightness inside `x`, so that every root of the search has an even dual and
+    /// all halvings of slacks are exact.
+    fn make_even(&mut self, x: usize) {
+        if x <= self.n {
+            self.lab[x].add_small(1);
+        } else if self.lab[x] >= Big::from_u64(2) {
+            let mut vs = Vec::new();
+            self.leaves(x, &mut vs);
+            for v in vs {
+                self.lab[v].add_small(1);
+            }
+            self.lab[x].sub_small(2);
+        } else {
+            let base_child = self.flo[x][0];
+            self.dissolve(x);
+            self.make_even(base_child);
+        }
+    }
+
+    fn normalise_roots(&mut self) {
+        for x in 1..=self.nx {
+            if self.st[x] == x && self.mate[x] == 0 && self.lab[self.base_of(x)].0[0] & 1 == 1 {
+                self.make_even(x);
+            }
+        }
+    }
+
+    /// Prepares vertex `v` (1-based) for changes of its edge weights.
+    fn isolate(&mut self, v: usize) {
+        while self.st[v] != v {
+            let top = self.st[v];
+            self.dissolve(top);
+        }
+        self.unmatch(v);
+    }
+
+    /// After the edges of `v` changed: make them feasible and refresh the blossoms'
+    /// representative edges towards `v`.
+    fn refresh(&mut self, v: usize) {
+        for u in 1..=self.n {
+            let w = self.ww[v * self.stride + u];
+            if u != v && !w.is_zero() {
+                let need = w.minus(&self.lab[u]);
+                if w > self.lab[u] && need > self.lab[v] {
+                    self.lab[v] = need;
+                }
+            }
+        }
+        for b in self.n + 1..=self.nx {
+            if self.st[b] == 0 {
+                continue;
+            }
+            let mut vs = Vec::new();
+            self.leaves(b, &mut vs);
+            let mut best: Option<(usize, Big<N>)> = None;
+            for y in vs {
+                let w = self.ww[y * self.stride + v];
+                if w.is_zero() {
+                    continue;
+                }
+                let mut key = self.lab[y];
+                key.sub_assign(&w);
+                // Compare lab[y] - w without going negative: add a common offset.
+                let key = key.plus(&Big::pow2(64 * N - 2));
+                if best.as_ref().is_none_or(|(_, k)| key < *k) {
+                    best = Some((y, key));
+                }
+            }
+            let (y, _) = best.unwrap_or((0, Big::ZERO));
+            let (i, j) = (self.gidx(b, v), self.gidx(v, b));
+            if y == 0 {
+                self.g[i] = (0, 0);
+                self.g[j] = (0, 0);
+            } else {
+                self.g[i] = (y as u32, v as u32);
+                self.g[j] = (v as u32, y as u32);
+            }
+        }
+    }
+
     /// One stage: returns true after an augmentation, false when the matching is optimal.
     fn stage(&mut self) -> bool {
         for x in 1..=self.nx {
@@ -282,7 +473,7 @@ impl<const N: usize> Solver<'_, N> {
         }
         self.q.clear();
         for x in 1..=self.nx {
-            if self.st[x] == x && self.mate[x] == 0 {
+            if self.st[x] == x && self.mate[x] == 0 && !self.lab[self.base_of(x)].is_zero() {
                 self.pa[x] = 0;
                 self.s[x] = 0;
                 self.q_push(x);
@@ -291,7 +482,10 @@ impl<const N: usize> Solver<'_, N> {
         if self.q.is_empty() {
             return false;
         }
+        let mut iterations = 0usize;
         loop {
+            iterations += 1;
+            debug_assert!(iterations < 1_000_000, "stage does not terminate");
             while let Some(u) = self.q.pop_front() {
                 if self.s[self.st[u]] == 1 {
                     continue;
@@ -334,24 +528,18 @@ impl<const N: usize> Solver<'_, N> {
                 }
             }
             for u in 1..=self.n {
-                match self.s[self.st[u]] {
-                    0 => {
-                        if d.is_none_or(|d| self.lab[u] <= d) {
-                            return false;
-                        }
-                        if let Some(d) = &d {
-                            self.lab[u].sub_assign(d);
-                        }
-                    }
-                    1 => {
-                        if let Some(d) = &d {
-                            self.lab[u].add_assign(d);
-                        }
-                    }
-                    _ => {}
+                if self.s[self.st[u]] == 0 {
+                    take(&mut d, self.lab[u]);
                 }
             }
             let Some(d) = d else { return false };
+            for u in 1..=self.n {
+                match self.s[self.st[u]] {
+                    0 => self.lab[u].sub_assign(&d),
+                    1 => self.lab[u].add_assign(&d),
+                    _ => {}
+                }
+            }
             let d2 = d.plus(&d);
             for b in self.n + 1..=self.nx {
                 if self.st[b] == b {
@@ -361,6 +549,13 @@ impl<const N: usize> Solver<'_, N> {
                         _ => {}
                     }
                 }
+            }
+            // A vertex of an outer blossom whose dual reached zero may stay exposed.
+            if let Some(u) =
+                (1..=self.n).find(|&u| self.s[self.st[u]] == 0 && self.lab[u].is_zero())
+            {
+                self.free_zero_vertex(u);
+                return true;
             }
             self.q.clear();
             for x in 1..=self.nx {
@@ -383,74 +578,117 @@ impl<const N: usize> Solver<'_, N> {
     }
 }
 
-/// Computes a maximum-weight matching. `weights` is an `n × n` row-major matrix of edge
-/// weights (symmetric, diagonal ignored, zero = no edge); each weight must leave three
-/// spare high bits in `Big<N>`. Returns, for each vertex, its mate or itself if unmatched.
-pub fn max_weight_matching<const N: usize>(n: usize, weights: &[Big<N>]) -> Vec<usize> {
-    if n == 0 {
-        return Vec::new();
-    }
-    let stride = n + 1;
-    let mut ww = vec![Big::<N>::ZERO; stride * stride];
-    let mut w_max = Big::<N>::ZERO;
-    for u in 0..n {
-        for v in 0..n {
-            if u != v {
-                let mut w = weights[u * n + v];
-                w.shl(1);
-                if w > w_max {
-                    w_max = w;
-                }
-                w.shl(1);
-                ww[(u + 1) * stride + v + 1] = w;
+/// A maximum-weight matching kept up to date under changes of edge weights.
+pub struct Matcher<const N: usize> {
+    solver: Solver<N>,
+    changed: Vec<bool>,
+    changed_list: Vec<usize>,
+}
+
+impl<const N: usize> Matcher<N> {
+    /// `n` vertices, no edges. Weights must leave three spare high bits in `Big<N>`.
+    pub fn new(n: usize) -> Self {
+        let stride = n + 1;
+        let m = 2 * n + 1;
+        let mut g = vec![(0u32, 0u32); m * m];
+        for u in 1..=n {
+            for v in 1..=n {
+                g[u * m + v] = (u as u32, v as u32);
             }
         }
-    }
-    let m = 2 * n + 1;
-    let mut g = vec![(0u32, 0u32); m * m];
-    for u in 1..=n {
-        for v in 1..=n {
-            g[u * m + v] = (u as u32, v as u32);
+        let mut flo_from = vec![0usize; m * (n + 1)];
+        for u in 1..=n {
+            flo_from[u * (n + 1) + u] = u;
+        }
+        let mut st = vec![0usize; m];
+        for (u, s) in st.iter_mut().enumerate().take(n + 1) {
+            *s = u;
+        }
+        Matcher {
+            solver: Solver {
+                n,
+                nx: n,
+                stride,
+                ww: vec![Big::ZERO; stride * stride],
+                g,
+                m,
+                lab: vec![Big::ZERO; m],
+                mate: vec![0; m],
+                slack: vec![0; m],
+                st,
+                pa: vec![0; m],
+                flo_from,
+                s: vec![-1; m],
+                vis: vec![0; m],
+                vis_t: 0,
+                flo: vec![Vec::new(); m],
+                q: VecDeque::new(),
+            },
+            changed: vec![false; n + 1],
+            changed_list: Vec::new(),
         }
     }
-    let mut flo_from = vec![0usize; m * (n + 1)];
-    for u in 1..=n {
-        flo_from[u * (n + 1) + u] = u;
+
+    /// Sets the weight of edge {a, b} (0-based, a ≠ b); zero removes it.
+    pub fn set_weight(&mut self, a: usize, b: usize, w: &Big<N>) {
+        let s = &mut self.solver;
+        let (a, b) = (a + 1, b + 1);
+        let mut ww = *w;
+        ww.shl(2);
+        if s.ww[a * s.stride + b] == ww {
+            return;
+        }
+        if !self.changed[a] {
+            self.changed[a] = true;
+            self.changed_list.push(a);
+            s.isolate(a);
+        }
+        s.ww[a * s.stride + b] = ww;
+        s.ww[b * s.stride + a] = ww;
     }
-    let mut st = vec![0usize; m];
-    for (u, s) in st.iter_mut().enumerate().take(n + 1) {
-        *s = u;
+
+    /// The current weight of edge {a, b}.
+    pub fn weight(&self, a: usize, b: usize) -> Big<N> {
+        let s = &self.solver;
+        let mut w = s.ww[(a + 1) * s.stride + b + 1];
+        w.shr1();
+        w.shr1();
+        w
     }
-    let mut lab = vec![Big::<N>::ZERO; m];
-    for l in lab.iter_mut().take(n + 1).skip(1) {
-        *l = w_max;
+
+    /// Brings the matching up to date; returns each vertex's mate, or itself if exposed.
+    pub fn solve(&mut self) -> Vec<usize> {
+        let list = std::mem::take(&mut self.changed_list);
+        for &v in &list {
+            self.changed[v] = false;
+            self.solver.refresh(v);
+        }
+        self.solver.normalise_roots();
+        let mut stages = 0usize;
+        while self.solver.stage() {
+            stages += 1;
+            debug_assert!(stages < 100_000, "matching does not terminate");
+        }
+        let s = &self.solver;
+        (0..s.n)
+            .map(|u| {
+                let v = s.mate[u + 1];
+                if v == 0 { u } else { v - 1 }
+            })
+            .collect()
     }
-    let mut solver = Solver {
-        n,
-        nx: n,
-        stride,
-        ww: &ww,
-        g,
-        m,
-        lab,
-        mate: vec![0; m],
-        slack: vec![0; m],
-        st,
-        pa: vec![0; m],
-        flo_from,
-        s: vec![-1; m],
-        vis: vec![0; m],
-        vis_t: 0,
-        flo: vec![Vec::new(); m],
-        q: VecDeque::new(),
-    };
-    while solver.stage() {}
-    (0..n)
-        .map(|u| {
-            let v = solver.mate[u + 1];
-            if v == 0 { u } else { v - 1 }
-        })
-        .collect()
+}
+
+/// Computes a maximum-weight matching from scratch. `weights` is an `n × n` row-major
+/// symmetric matrix (diagonal ignored, zero = no edge).
+pub fn max_weight_matching<const N: usize>(n: usize, weights: &[Big<N>]) -> Vec<usize> {
+    let mut m = Matcher::<N>::new(n);
+    for u in 0..n {
+        for v in 0..u {
+            m.set_weight(u, v, &weights[u * n + v]);
+        }
+    }
+    m.solve()
 }
 
 #[cfg(test)]
@@ -514,6 +752,51 @@ mod tests {
                 }
             }
             assert_eq!(total, brute(n, &w), "n={n} w={w:?}");
+        }
+    }
+
+    #[test]
+    fn incremental_updates_stay_optimal() {
+        let mut seed = 987654321u64;
+        let mut rnd = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for round in 0..200 {
+            let n = 2 + (rnd() % 9) as usize;
+            let range = if round % 2 == 0 { 6 } else { 1000 };
+            let mut w = vec![0u64; n * n];
+            let mut m = Matcher::<2>::new(n);
+            for step in 0..30 {
+                // Change the edges of one or two vertices.
+                for _ in 0..1 + step % 2 {
+                    let v = (rnd() % n as u64) as usize;
+                    for u in 0..n {
+                        if u != v && rnd() % 2 == 0 {
+                            let x = if rnd() % 4 == 0 { 0 } else { rnd() % range };
+                            w[u * n + v] = x;
+                            w[v * n + u] = x;
+                            m.set_weight(v, u, &Big::from_u64(x));
+                        }
+                    }
+                }
+                let mate = m.solve();
+                let mut total = 0;
+                for (i, &j) in mate.iter().enumerate() {
+                    assert_eq!(mate[j], i);
+                    if j > i {
+                        assert!(w[i * n + j] > 0);
+                        total += w[i * n + j];
+                    }
+                }
+                assert_eq!(
+                    total,
+                    brute(n, &w),
+                    "round {round} step {step} n={n} w={w:?}"
+                );
+            }
         }
     }
 }

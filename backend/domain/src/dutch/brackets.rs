@@ -8,60 +8,46 @@
 
 use super::PairingError;
 use super::bigint::Big;
-use super::blossom::max_weight_matching;
+use super::blossom::Matcher;
 use super::players::RoundContext;
 use super::weights::{Layout, WeightContext};
 use std::collections::HashMap;
 
-/// The complete weighted graph handed to the matching, with pairs already fixed removed.
+/// The complete weighted graph handed to the matching, kept solved incrementally.
 struct Graph<const N: usize> {
     n: usize,
-    w: Vec<Big<N>>,
-    fixed: Vec<Option<usize>>,
+    matcher: Matcher<N>,
+    final_weight: Big<N>,
 }
 
 impl<const N: usize> Graph<N> {
-    fn new(n: usize) -> Self {
+    fn new(n: usize, final_weight: Big<N>) -> Self {
         Graph {
             n,
-            w: vec![Big::ZERO; n * n],
-            fixed: vec![None; n],
+            matcher: Matcher::new(n),
+            final_weight,
         }
     }
 
     fn set(&mut self, a: usize, b: usize, w: Big<N>) {
-        self.w[a * self.n + b] = w;
-        self.w[b * self.n + a] = w;
+        self.matcher.set_weight(a, b, &w);
     }
 
+    /// Makes {a, b} a final pair: its edge outweighs everything, their other edges vanish.
     fn fix(&mut self, a: usize, b: usize) {
-        self.fixed[a] = Some(b);
-        self.fixed[b] = Some(a);
-    }
-
-    /// Mate of every vertex (itself when unmatched) in a maximum-weight matching.
-    fn solve(&self) -> Vec<usize> {
-        let active: Vec<usize> = (0..self.n).filter(|&v| self.fixed[v].is_none()).collect();
-        let k = active.len();
-        let mut sub = vec![Big::<N>::ZERO; k * k];
-        for (i, &a) in active.iter().enumerate() {
-            for (j, &b) in active.iter().enumerate() {
-                if i != j {
-                    sub[i * k + j] = self.w[a * self.n + b];
+        for x in 0..self.n {
+            for (p, q) in [(a, b), (b, a)] {
+                if x != p {
+                    let w = if x == q { self.final_weight } else { Big::ZERO };
+                    self.matcher.set_weight(p, x, &w);
                 }
             }
         }
-        let m = max_weight_matching(k, &sub);
-        let mut result: Vec<usize> = (0..self.n).collect();
-        for (v, f) in self.fixed.iter().enumerate() {
-            if let Some(f) = f {
-                result[v] = *f;
-            }
-        }
-        for (i, &a) in active.iter().enumerate() {
-            result[a] = active[m[i]];
-        }
-        result
+    }
+
+    /// Mate of every vertex (itself when unmatched) in a maximum-weight matching.
+    fn solve(&mut self) -> Vec<usize> {
+        self.matcher.solve()
     }
 }
 
@@ -86,7 +72,7 @@ pub fn pair_round<const N: usize>(round: &RoundContext) -> Result<RoundResult, P
     let layout = Layout::new(&scores, round.played_rounds);
     let top = score(0);
     let no_ranks = HashMap::new();
-    let mut graph = Graph::<N>::new(n);
+    let mut graph = Graph::<N>::new(n, layout.final_weight());
 
     // Completion: is there a pairing at all, and which score gets the PAB?
     let mut wctx = WeightContext {
