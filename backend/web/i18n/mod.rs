@@ -218,15 +218,19 @@ mod tests {
         }
         for file in files {
             let text = std::fs::read_to_string(&file).unwrap();
-            for call in ["t(\"", "tf(\"", "plural(\""] {
+            for call in [".t(\"", ".tf(\"", ".tf1(\"", ".plural(\""] {
                 for (pos, _) in text.match_indices(call) {
+                    let line_start = text[..pos].rfind('\n').map_or(0, |i| i + 1);
+                    if text[line_start..pos].trim_start().starts_with("//") {
+                        continue;
+                    }
                     let rest = &text[pos + call.len()..];
                     let Some(end) = rest.find('"') else { continue };
                     let key = &rest[..end];
                     if key.is_empty() || key.contains('{') {
                         continue;
                     }
-                    let found = if call == "plural(\"" {
+                    let found = if call == ".plural(\"" {
                         Lang::En
                             .catalogue()
                             .contains_key(format!("{key}.one").as_str())
