@@ -63,10 +63,10 @@ class Tourney:
             lines.append(line.rstrip())
         return "\n".join(lines) + "\n"
 
-    def play(self):
+    def play(self, limit=None):
         rng = self.rng
         out = []
-        for r in range(1, self.rounds + 1):
+        for r in range(1, (limit or self.rounds) + 1):
             requests = {}
             for p in range(self.n):
                 if p in self.late and r <= self.late[p]:
@@ -134,7 +134,32 @@ class Tourney:
         return out
 
 
+def bench(n, played, total):
+    """A tournament of n players after `played` rounds, for the pairing benchmark; also
+    writes bbpPairings' pairing of the next round and the time it took."""
+    import time
+    rng = random.Random(n)
+    cfg = {"hbye": 0.01, "absent": 0.01, "withdraw": 0.02, "late": 0.0, "forfeit": 0.01,
+           "forbidden": 2, "draws": 0.3}
+    t = Tourney(f"bench_{n:04d}", n, total, rng, cfg)
+    t.rounds_to_play = played
+    t.play(limit=played)
+    os.makedirs(os.path.join(OUT, "bench"), exist_ok=True)
+    path = os.path.join(OUT, "bench", f"bench_{n:04d}.trf")
+    with open(path, "w") as f:
+        f.write(t.trf())
+    start = time.time()
+    res = subprocess.run([BBP, "--dutch", path, "-p", path + ".bbp"], capture_output=True, text=True)
+    took = time.time() - start
+    os.replace(path + ".bbp", os.path.join(OUT, "bench", f"bench_{n:04d}.pairing"))
+    print(f"bench_{n:04d}: bbpPairings paired round {played + 1} in {took:.2f} s (exit {res.returncode})")
+
+
 def main():
+    if len(sys.argv) > 3 and sys.argv[3] == "--bench":
+        for n in map(int, sys.argv[4].split(",")):
+            bench(n, 5, 9)
+        return
     sizes = [7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 29, 30,
              31, 33, 35, 36, 38, 40, 41, 44, 47, 50, 53, 56, 60, 63, 67, 70, 75, 80, 85, 91,
              99, 100, 110, 121, 130, 150, 170, 200]

@@ -32,6 +32,8 @@ struct Solver<const N: usize> {
     lab: Vec<Big<N>>,
     mate: Vec<usize>,
     slack: Vec<usize>,
+    /// `e_delta` of the edge `slack[x]`–`x`, kept up to date while `slack[x] != 0`.
+    slack_val: Vec<Big<N>>,
     st: Vec<usize>,
     pa: Vec<usize>,
     flo_from: Vec<usize>,
@@ -68,9 +70,14 @@ impl<const N: usize> Solver<N> {
     }
 
     fn update_slack(&mut self, u: usize, x: usize) {
-        let sx = self.slack[x];
-        if sx == 0 || self.e_delta(self.edge(u, x)) < self.e_delta(self.edge(sx, x)) {
+        let e = self.e_delta(self.edge(u, x));
+        self.offer_slack(u, x, e);
+    }
+
+    fn offer_slack(&mut self, u: usize, x: usize, e: Big<N>) {
+        if self.slack[x] == 0 || e < self.slack_val[x] {
             self.slack[x] = u;
+            self.slack_val[x] = e;
         }
     }
 
@@ -421,8 +428,29 @@ impl<const N: usize> Solver<N> {
         self.unmatch(v);
     }
 
-    /// After the edges of `v` changed: make them feasible and refresh the blossoms'
-    /// representative edges towards `v`.
+    /// Whether the edges of `v` changed so that the optimality conditions no longer hold
+    /// around it (an edge not feasible, its matched edge not tight, or exposed with a
+    /// positive dual). When they still hold, the matching is still optimal.
+    fn needs_isolation(&self, v: usize) -> bool {
+        if self.st[v] != v {
+            return true;
+        }
+        let row = v * self.stride;
+        for u in 1..=self.n {
+            let w = &self.ww[row + u];
+            if u != v && !w.is_zero() && self.lab[v].plus(&self.lab[u]) < *w {
+                return true;
+            }
+        }
+        let m = self.mate[v];
+        if m == 0 {
+            return !self.lab[v].is_zero();
+        }
+        let w = &self.ww[row + m];
+        w.is_zero() || self.lab[v].plus(&self.lab[m]) != *w
+    }
+
+    /// After the edges of `v` changed: make them feasible.
     fn refresh(&mut self, v: usize) {
         for u in 1..=self.n {
             let w = self.ww[v * self.stride + u];
@@ -433,34 +461,38 @@ impl<const N: usize> Solver<N> {
                 }
             }
         }
+    }
+
+    /// Refreshes the blossoms' representative edges towards the changed vertices.
+    fn refresh_blossom_edges(&mut self, changed: &[usize]) {
         for b in self.n + 1..=self.nx {
             if self.st[b] == 0 {
                 continue;
             }
             let mut vs = Vec::new();
             self.leaves(b, &mut vs);
-            let mut best: Option<(usize, Big<N>)> = None;
-            for y in vs {
-                let w = self.ww[y * self.stride + v];
-                if w.is_zero() {
-                    continue;
+            for &v in changed {
+                let mut best: Option<(usize, Big<N>)> = None;
+                for &y in &vs {
+                    let w = self.ww[y * self.stride + v];
+                    if w.is_zero() {
+                        continue;
+                    }
+                    // lab[y] - w, shifted to stay non-negative.
+                    let key = self.lab[y].plus(&Big::pow2(64 * N - 2)).minus(&w);
+                    if best.as_ref().is_none_or(|(_, k)| key < *k) {
+                        best = Some((y, key));
+                    }
                 }
-                let mut key = self.lab[y];
-                key.sub_assign(&w);
-                // Compare lab[y] - w without going negative: add a common offset.
-                let key = key.plus(&Big::pow2(64 * N - 2));
-                if best.as_ref().is_none_or(|(_, k)| key < *k) {
-                    best = Some((y, key));
+                let (y, _) = best.unwrap_or((0, Big::ZERO));
+                let (i, j) = (self.gidx(b, v), self.gidx(v, b));
+                if y == 0 {
+                    self.g[i] = (0, 0);
+                    self.g[j] = (0, 0);
+                } else {
+                    self.g[i] = (y as u32, v as u32);
+                    self.g[j] = (v as u32, y as u32);
                 }
-            }
-            let (y, _) = best.unwrap_or((0, Big::ZERO));
-            let (i, j) = (self.gidx(b, v), self.gidx(v, b));
-            if y == 0 {
-                self.g[i] = (0, 0);
-                self.g[j] = (0, 0);
-            } else {
-                self.g[i] = (y as u32, v as u32);
-                self.g[j] = (v as u32, y as u32);
             }
         }
     }
@@ -492,13 +524,18 @@ impl<const N: usize> Solver<N> {
                 }
                 for v in 1..=self.n {
                     if self.st[u] != self.st[v] && !self.ww[u * self.stride + v].is_zero() {
-                        if self.e_delta((u, v)).is_zero() {
+                        let e = self.e_delta((u, v));
+                        if e.is_zero() {
                             if self.on_found_edge((u, v)) {
                                 return true;
                             }
                         } else {
                             let sv = self.st[v];
-                            self.update_slack(u, sv);
+                            if sv == v {
+                                self.offer_slack(u, sv, e);
+                            } else {
+                                self.update_slack(u, sv);
+                            }
                         }
                     }
                 }
@@ -518,7 +555,7 @@ impl<const N: usize> Solver<N> {
             }
             for x in 1..=self.nx {
                 if self.st[x] == x && self.slack[x] != 0 {
-                    let mut c = self.e_delta(self.edge(self.slack[x], x));
+                    let mut c = self.slack_val[x];
                     if self.s[x] == -1 {
                         take(&mut d, c);
                     } else if self.s[x] == 0 {
@@ -541,6 +578,15 @@ impl<const N: usize> Solver<N> {
                 }
             }
             let d2 = d.plus(&d);
+            for x in 1..=self.nx {
+                if self.st[x] == x && self.slack[x] != 0 {
+                    match self.s[x] {
+                        -1 => self.slack_val[x].sub_assign(&d),
+                        0 => self.slack_val[x].sub_assign(&d2),
+                        _ => {}
+                    }
+                }
+            }
             for b in self.n + 1..=self.nx {
                 if self.st[b] == b {
                     match self.s[b] {
@@ -562,8 +608,9 @@ impl<const N: usize> Solver<N> {
                 let sx = self.slack[x];
                 if self.st[x] == x
                     && sx != 0
+                    && self.s[x] != 1
                     && self.st[sx] != x
-                    && self.e_delta(self.edge(sx, x)).is_zero()
+                    && self.slack_val[x].is_zero()
                     && self.on_found_edge(self.edge(sx, x))
                 {
                     return true;
@@ -615,6 +662,7 @@ impl<const N: usize> Matcher<N> {
                 lab: vec![Big::ZERO; m],
                 mate: vec![0; m],
                 slack: vec![0; m],
+                slack_val: vec![Big::ZERO; m],
                 st,
                 pa: vec![0; m],
                 flo_from,
@@ -641,7 +689,6 @@ impl<const N: usize> Matcher<N> {
         if !self.changed[a] {
             self.changed[a] = true;
             self.changed_list.push(a);
-            s.isolate(a);
         }
         s.ww[a * s.stride + b] = ww;
         s.ww[b * s.stride + a] = ww;
@@ -661,8 +708,12 @@ impl<const N: usize> Matcher<N> {
         let list = std::mem::take(&mut self.changed_list);
         for &v in &list {
             self.changed[v] = false;
-            self.solver.refresh(v);
+            if self.solver.needs_isolation(v) {
+                self.solver.isolate(v);
+                self.solver.refresh(v);
+            }
         }
+        self.solver.refresh_blossom_edges(&list);
         self.solver.normalise_roots();
         let mut stages = 0usize;
         while self.solver.stage() {
