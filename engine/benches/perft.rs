@@ -24,17 +24,30 @@ fn bulk_perft(c: &mut Criterion) {
     group.finish();
 }
 
-/// A russian game of `plies` plies chosen deterministically among the legal moves (quiet
-/// moves preferred so material stays on the board), so that the benchmark always measures
-/// the same position.
+/// A russian game of `plies` plies chosen deterministically among the legal moves, so the
+/// benchmark always measures the same position. Moves that offer the opponent no capture
+/// are preferred, which keeps material on the board as in a real game.
 fn game_with_history(plies: usize) -> Game {
     for seed in 0..1000usize {
         let mut game = Game::new(Variant::Russian);
         let mut choice = seed;
         while game.history().len() < plies && !game.legal_moves().is_empty() {
             let legal = game.legal_moves();
+            let quiet_for_opponent: Vec<_> = legal
+                .iter()
+                .filter(|mv| {
+                    let next = game.position().play(mv).expect("a listed move is legal");
+                    !next.legal_moves().iter().any(|reply| reply.is_capture())
+                })
+                .copied()
+                .collect();
+            let pool = if quiet_for_opponent.is_empty() {
+                legal.to_vec()
+            } else {
+                quiet_for_opponent
+            };
             choice = (choice * 31 + 7) % 1009;
-            let mv = legal[choice % legal.len()];
+            let mv = pool[choice % pool.len()];
             game.play(&mv).expect("a listed move is legal");
         }
         if game.history().len() == plies && !game.legal_moves().is_empty() {
@@ -45,12 +58,20 @@ fn game_with_history(plies: usize) -> Game {
 }
 
 fn submit_move(c: &mut Criterion) {
-    let game = game_with_history(80);
-    let text = game.legal_moves()[0].notation();
+    let scripted = game_with_history(80);
+    let moves = scripted.history().to_vec();
+    let text = scripted.legal_moves()[0].notation();
     c.bench_function("validate_and_apply_move_80_plies", |b| {
         b.iter_batched_ref(
-            || game.clone(),
-            |g| g.play_str(black_box(&text)).expect("legal move"),
+            // As the service does: the game is rebuilt from its stored moves (not timed).
+            || {
+                let mut game = Game::new(Variant::Russian);
+                for mv in &moves {
+                    game.play(mv).expect("replaying a legal game");
+                }
+                game
+            },
+            |game| game.play_str(black_box(&text)).expect("legal move"),
             BatchSize::SmallInput,
         )
     });

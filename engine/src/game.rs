@@ -195,7 +195,7 @@ impl Game {
         self.history.push(mv);
         self.hashes.push(zobrist::hash(&self.position));
         self.counters.record(&mv, mover, &before, &self.position);
-        self.legal = self.position.legal_moves();
+        self.position.fill_legal_moves(&mut self.legal);
         self.status = self.compute_status();
     }
 

@@ -326,20 +326,29 @@ impl Position {
 
     /// Every legal move, captures first. Duplicate capture paths appear once.
     pub fn legal_moves(&self) -> Vec<Move> {
-        with_preset!(self.variant(), P => {
-            if self.side == Color::White {
-                self.legal_moves_for::<P, true>()
-            } else {
-                self.legal_moves_for::<P, false>()
-            }
-        })
+        let mut moves = Vec::new();
+        self.fill_legal_moves(&mut moves);
+        moves
     }
 
-    fn legal_moves_for<P: Preset, const WHITE: bool>(&self) -> Vec<Move> {
+    /// Replaces the contents of `out` with the legal moves (reusing its allocation).
+    pub(crate) fn fill_legal_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        let moves = std::mem::take(out);
+        *out = with_preset!(self.variant(), P => {
+            if self.side == Color::White {
+                self.legal_moves_for::<P, true>(moves)
+            } else {
+                self.legal_moves_for::<P, false>(moves)
+            }
+        });
+    }
+
+    fn legal_moves_for<P: Preset, const WHITE: bool>(&self, buffer: Vec<Move>) -> Vec<Move> {
         let (mandatory, maximum) = self.mandatory_and_maximum();
         let mut sink = MoveSink {
             variant: self.variant(),
-            moves: Vec::new(),
+            moves: buffer,
             maximum,
             best: 0,
         };
