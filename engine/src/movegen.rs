@@ -164,23 +164,27 @@ fn king_capturers<P: Preset, const WHITE: bool>(b: &Bitboards) -> u64 {
     found
 }
 
-/// Bulk count of the captures when every capture is a single jump by a man, computed with
-/// bitboards; `None` when a king can capture or some jump might go on (then the caller
-/// enumerates the sequences). Each (man, direction) jump is then a distinct move.
-#[inline]
-pub(crate) fn count_single_jumps<P: Preset, const WHITE: bool>(b: &Bitboards) -> Option<u64> {
+/// The captures of the side to move when every one of them is a single jump by a man,
+/// found with bitboards: `visit(direction, jumpers)` is called for each direction with the
+/// men that jump that way. Returns `false` (having visited nothing) when a king can capture
+/// or some jump might go on; then the sequences must be searched.
+#[inline(always)]
+fn single_jumps<P: Preset, const WHITE: bool>(
+    b: &Bitboards,
+    mut visit: impl FnMut(usize, u64),
+) -> bool {
     let us = b.side(WHITE);
     if us & b.kings != 0 && king_capturers::<P, WHITE>(b) != 0 {
-        return None;
+        return false;
     }
     let men = us & !b.kings;
     let them = b.side(!WHITE);
     let empty = empty_squares::<P>(b);
     // During a sequence the start square is empty too: counting every man's square as
-    // empty over-approximates the continuations, which only sends more cases to `None`.
+    // empty over-approximates the continuations, which only sends more cases to the search.
     let empty_during = empty | men;
-    let mut count = 0u64;
-    for dir in 0..4 {
+    let mut jumpers_by_dir = [0u64; 4];
+    for (dir, slot) in jumpers_by_dir.iter_mut().enumerate() {
         if !men_capture_in::<P, WHITE>(dir) {
             continue;
         }
@@ -193,7 +197,7 @@ pub(crate) fn count_single_jumps<P: Preset, const WHITE: bool>(b: &Bitboards) ->
         if P::PROMOTION == MidCapturePromotion::ContinuesAsKing
             && landings & promotion_row::<P, WHITE>() != 0
         {
-            return None;
+            return false;
         }
         for next in 0..4 {
             // Going back would jump the piece just taken, which is not allowed.
@@ -202,12 +206,49 @@ pub(crate) fn count_single_jumps<P: Preset, const WHITE: bool>(b: &Bitboards) ->
             }
             let victims = step::<P::Board>(landings, next) & them;
             if step::<P::Board>(victims, next) & empty_during != 0 {
-                return None;
+                return false;
             }
         }
-        count += u64::from(jumpers.count_ones());
+        *slot = jumpers;
     }
-    Some(count)
+    for (dir, jumpers) in jumpers_by_dir.into_iter().enumerate() {
+        if jumpers != 0 {
+            visit(dir, jumpers);
+        }
+    }
+    true
+}
+
+/// Bulk count of the captures when every capture is a single jump by a man; `None` when the
+/// sequences must be searched. Each (man, direction) jump is a distinct move.
+#[inline]
+pub(crate) fn count_single_jumps<P: Preset, const WHITE: bool>(b: &Bitboards) -> Option<u64> {
+    let mut count = 0u64;
+    single_jumps::<P, WHITE>(b, |_, jumpers| count += u64::from(jumpers.count_ones()))
+        .then_some(count)
+}
+
+/// Appends the captures when every capture is a single jump by a man; `false` (nothing
+/// appended) when the sequences must be searched.
+#[inline]
+fn push_single_jumps<P: Preset, const WHITE: bool>(b: &Bitboards, out: &mut Vec<RawMove>) -> bool {
+    let promotion = promotion_row::<P, WHITE>();
+    single_jumps::<P, WHITE>(b, |dir, jumpers| {
+        let shift = distance::<P::Board>(dir);
+        for from in bits(jumpers) {
+            let (victim, to) = if dir < 2 {
+                (from + shift, from + 2 * shift)
+            } else {
+                (from - shift, from - 2 * shift)
+            };
+            out.push(RawMove {
+                from: from as u8,
+                to: to as u8,
+                promotes: promotion & (1u64 << to) != 0,
+                captured: 1u64 << victim,
+            });
+        }
+    })
 }
 
 /// Number of quiet moves, counted without building them (bulk perft).
@@ -497,12 +538,14 @@ pub(crate) fn legal_raw<P: Preset, const WHITE: bool>(
     out: &mut Vec<RawMove>,
 ) {
     out.clear();
-    let mut sink = RawCaptures {
-        list: out,
-        maximum,
-        best: 0,
-    };
-    generate_captures::<P, WHITE, _>(b, &mut sink);
+    if has_capture::<P, WHITE>(b) && !push_single_jumps::<P, WHITE>(b, out) {
+        let mut sink = RawCaptures {
+            list: out,
+            maximum,
+            best: 0,
+        };
+        generate_captures::<P, WHITE, _>(b, &mut sink);
+    }
     if out.is_empty() || !mandatory {
         generate_quiets::<P, WHITE>(b, out);
     }
