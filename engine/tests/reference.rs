@@ -8,7 +8,8 @@ use common::{RefBoard, Rng, engine_keys};
 use damka_engine::{CaptureChoice, Position, Rules, Variant, perft};
 use std::collections::BTreeSet;
 
-fn compare(pos: &Position) {
+/// Compares the legal moves, the bulk count and perft to `depth` with the reference.
+fn compare(pos: &Position, depth: u32) {
     let reference: BTreeSet<_> = RefBoard::from_position(pos)
         .legal()
         .into_iter()
@@ -26,6 +27,14 @@ fn compare(pos: &Position) {
         perft(pos, 1),
         engine.len() as u64,
         "bulk count in {}",
+        pos.to_fen()
+    );
+    // Three plies exercise the inner-node generation of perft (including the kind of piece
+    // each move leaves behind) as well as the bulk count.
+    assert_eq!(
+        perft(pos, depth),
+        RefBoard::from_position(pos).perft(depth),
+        "perft({depth}) in {}",
         pos.to_fen()
     );
 }
@@ -81,9 +90,9 @@ fn random_positions_match_the_reference() {
     let mut rng = Rng(0x1234_5678_9ABC_DEF1);
     for rules in rule_sets() {
         let mut multi_captures = 0;
-        for _ in 0..1500 {
+        for i in 0..1500 {
             let pos = random_position(rules, &mut rng);
-            compare(&pos);
+            compare(&pos, if i % 5 == 0 { 3 } else { 2 });
             multi_captures += pos
                 .legal_moves()
                 .iter()
@@ -101,8 +110,8 @@ fn random_games_match_the_reference() {
     for rules in rule_sets() {
         for _ in 0..6 {
             let mut pos = Position::start(rules);
-            for _ in 0..120 {
-                compare(&pos);
+            for ply in 0..120 {
+                compare(&pos, if ply % 5 == 0 { 3 } else { 2 });
                 let moves = pos.legal_moves();
                 if moves.is_empty() {
                     break;
