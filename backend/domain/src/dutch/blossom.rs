@@ -694,6 +694,48 @@ impl<const N: usize> Matcher<N> {
         s.ww[b * s.stride + a] = ww;
     }
 
+    /// Makes {a, b} (0-based) a final pair with weight `w` and removes every other edge
+    /// of a and b. When a and b are already matched together outside any blossom, the
+    /// matching stays optimal and only their duals change; otherwise this falls back to
+    /// ordinary weight changes.
+    pub fn freeze(&mut self, a: usize, b: usize, w: &Big<N>) {
+        let n = self.solver.n;
+        let (a1, b1) = (a + 1, b + 1);
+        let s = &self.solver;
+        let quick = s.mate[a1] == b1
+            && s.st[a1] == a1
+            && s.st[b1] == b1
+            && !self.changed[a1]
+            && !self.changed[b1];
+        if !quick {
+            for x in 0..n {
+                for (p, q) in [(a, b), (b, a)] {
+                    if x != p {
+                        let v = if x == q { *w } else { Big::ZERO };
+                        self.set_weight(p, x, &v);
+                    }
+                }
+            }
+            return;
+        }
+        let s = &mut self.solver;
+        let stride = s.stride;
+        for x in 1..=n {
+            for p in [a1, b1] {
+                if x != p {
+                    s.ww[p * stride + x] = Big::ZERO;
+                    s.ww[x * stride + p] = Big::ZERO;
+                }
+            }
+        }
+        let mut ww = *w;
+        ww.shl(2);
+        s.ww[a1 * stride + b1] = ww;
+        s.ww[b1 * stride + a1] = ww;
+        s.lab[a1] = ww.minus(&s.lab[b1]);
+        s.refresh_blossom_edges(&[a1, b1]);
+    }
+
     /// The current weight of edge {a, b}.
     pub fn weight(&self, a: usize, b: usize) -> Big<N> {
         let s = &self.solver;

@@ -15,7 +15,6 @@ use std::collections::HashMap;
 
 /// The complete weighted graph handed to the matching, kept solved incrementally.
 struct Graph<const N: usize> {
-    n: usize,
     matcher: Matcher<N>,
     final_weight: Big<N>,
 }
@@ -23,7 +22,6 @@ struct Graph<const N: usize> {
 impl<const N: usize> Graph<N> {
     fn new(n: usize, final_weight: Big<N>) -> Self {
         Graph {
-            n,
             matcher: Matcher::new(n),
             final_weight,
         }
@@ -35,14 +33,7 @@ impl<const N: usize> Graph<N> {
 
     /// Makes {a, b} a final pair: its edge outweighs everything, their other edges vanish.
     fn fix(&mut self, a: usize, b: usize) {
-        for x in 0..self.n {
-            for (p, q) in [(a, b), (b, a)] {
-                if x != p {
-                    let w = if x == q { self.final_weight } else { Big::ZERO };
-                    self.matcher.set_weight(p, x, &w);
-                }
-            }
-        }
+        self.matcher.freeze(a, b, &self.final_weight);
     }
 
     /// Mate of every vertex (itself when unmatched) in a maximum-weight matching.
@@ -383,20 +374,28 @@ pub fn pair_round<const N: usize>(round: &RoundContext) -> Result<RoundResult, P
             if !heads(&stable, pv) {
                 continue;
             }
-            let mut addend = 0u64;
-            for &o in remainder.iter().rev() {
-                let ov = cur[o];
-                if o <= p || matched[ov] {
-                    continue;
+            // The current matching is optimal; if it already gives p its highest possible
+            // opponent, favouring that opponent cannot change it.
+            let top = remainder
+                .iter()
+                .find(|&&o| o > p && !matched[cur[o]] && !base[o][p].is_zero())
+                .map(|&o| cur[o]);
+            if top != Some(stable[pv]) {
+                let mut addend = 0u64;
+                for &o in remainder.iter().rev() {
+                    let ov = cur[o];
+                    if o <= p || matched[ov] {
+                        continue;
+                    }
+                    let mut w = base[o][p];
+                    if !w.is_zero() {
+                        w.add_small(addend);
+                        graph.set(pv, ov, w);
+                    }
+                    addend += 1;
                 }
-                let mut w = base[o][p];
-                if !w.is_zero() {
-                    w.add_small(addend);
-                    graph.set(pv, ov, w);
-                }
-                addend += 1;
+                stable = graph.solve();
             }
-            stable = graph.solve();
             let mv = stable[pv];
             matched[pv] = true;
             matched[mv] = true;
