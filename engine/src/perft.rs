@@ -50,6 +50,36 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
         .collect()
 }
 
+/// Number of legal moves (the leaves one ply below `b`), counted in bulk.
+#[inline(always)]
+fn leaves<P: Preset, const WHITE: bool>(
+    b: &Bitboards,
+    opts: Options,
+    scratch: &mut Vec<RawMove>,
+) -> u64 {
+    if !movegen::has_capture::<P, WHITE>(b) {
+        return movegen::count_quiets::<P, WHITE>(b);
+    }
+    if opts.mandatory
+        && let Some(count) = movegen::count_single_jumps::<P, WHITE>(b)
+    {
+        return count;
+    }
+    scratch.clear();
+    let mut sink = RawCaptures {
+        list: scratch,
+        maximum: opts.maximum,
+        best: 0,
+    };
+    movegen::generate_captures::<P, WHITE, _>(b, &mut sink);
+    let captures = scratch.len() as u64;
+    if opts.mandatory {
+        captures
+    } else {
+        captures + movegen::count_quiets::<P, WHITE>(b)
+    }
+}
+
 fn node<P: Preset, const WHITE: bool>(
     b: &Bitboards,
     depth: u32,
@@ -60,30 +90,25 @@ fn node<P: Preset, const WHITE: bool>(
         return 1;
     };
     if depth == 1 {
-        if !movegen::has_capture::<P, WHITE>(b) {
-            return movegen::count_quiets::<P, WHITE>(b);
-        }
-        if opts.mandatory
-            && let Some(count) = movegen::count_single_jumps::<P, WHITE>(b)
-        {
-            return count;
-        }
-        list.clear();
-        let mut sink = RawCaptures {
-            list,
-            maximum: opts.maximum,
-            best: 0,
-        };
-        movegen::generate_captures::<P, WHITE, _>(b, &mut sink);
-        let captures = list.len() as u64;
-        return if opts.mandatory {
-            captures
-        } else {
-            captures + movegen::count_quiets::<P, WHITE>(b)
-        };
+        return leaves::<P, WHITE>(b, opts, list);
     }
     movegen::legal_raw::<P, WHITE>(b, opts.mandatory, opts.maximum, list);
     let mut total = 0;
+    if depth == 2 {
+        // The last two plies without a call per child: the hottest loop of perft.
+        let Some(scratch) = deeper.first_mut() else {
+            return list.len() as u64;
+        };
+        for mv in list.iter() {
+            let next = movegen::apply(b, mv, WHITE);
+            total += if WHITE {
+                leaves::<P, false>(&next, opts, scratch)
+            } else {
+                leaves::<P, true>(&next, opts, scratch)
+            };
+        }
+        return total;
+    }
     for mv in list.iter() {
         let next = movegen::apply(b, mv, WHITE);
         total += if WHITE {
