@@ -25,6 +25,9 @@ const EVERYONE: [Who; 6] = [
     Who::Admin,
 ];
 
+/// (method, path, JSON body or null, [(who, expected status)])
+type PermissionRow<'a> = (Method, &'a str, serde_json::Value, Vec<(Who, u16)>);
+
 struct Fixture {
     club_id: i64,
     player_id: i64,
@@ -115,7 +118,7 @@ async fn api_permissions_by_role() {
     let roles_of_admin = format!("/api/v1/admin/users/{}/roles", fx.admin_id);
     use Who::*;
     // (method, path, body, [(who, expected status)])
-    let table: Vec<(Method, &str, serde_json::Value, Vec<(Who, u16)>)> = vec![
+    let table: Vec<PermissionRow> = vec![
         (
             Method::GET,
             "/api/v1/players",

@@ -1,7 +1,10 @@
 //! The demo club: a fresh database filled with players, clubs, ratings and accounts so a
 //! visitor sees a working site at once. Extended as each capability lands (events,
 //! games and rating histories come with their issues).
-use crate::service::{AppError, accounts, auth};
+use crate::service::events::entries::EntryInput;
+use crate::service::events::rounds::ResultInput;
+use crate::service::events::{self, EventInput};
+use crate::service::{Actor, AppError, accounts, auth};
 use crate::store::models::{ClubFields, NewUser, PlayerFields, PlayerRating};
 use crate::store::{self, Backend, DatabaseUrl, DbConn, clubs, players};
 
@@ -315,8 +318,135 @@ pub fn seed(conn: &mut DbConn) -> Result<Vec<DemoAccount>, AppError> {
             });
         }
         accounts::site_secret(conn)?;
+        let organiser = store::accounts::user_by_email(conn, "organiser@damka.demo")?
+            .ok_or(AppError::NotFound { what: "user" })?;
+        seed_events(conn, &Actor::signed_in(organiser), &player_ids)?;
         Ok(accounts_out)
     })
+}
+
+/// A small deterministic generator, so every demo tells the same story.
+struct Dice(u64);
+
+impl Dice {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+
+    /// A result for White, more often won by the stronger player.
+    fn result(&mut self, white_rating: i32, black_rating: i32) -> &'static str {
+        let expected = 1.0 / (1.0 + 10f64.powf(f64::from(black_rating - white_rating) / 400.0));
+        let roll = (self.next() % 1000) as f64 / 1000.0;
+        let draw_band = 0.30;
+        if roll < expected - draw_band / 2.0 {
+            "1-0"
+        } else if roll < expected + draw_band / 2.0 {
+            "1/2-1/2"
+        } else {
+            "0-1"
+        }
+    }
+}
+
+/// A finished round-robin of the Moscow club's eight players and a 7-round Swiss of all
+/// 24 players with three rounds played and the fourth under way.
+fn seed_events(conn: &mut DbConn, organiser: &Actor, player_ids: &[i64]) -> Result<(), AppError> {
+    let mut dice = Dice(2026);
+    let date = |m, d| chrono::NaiveDate::from_ymd_opt(2026, m, d);
+    let rr = events::settings::create(
+        conn,
+        organiser,
+        &EventInput {
+            name: "Осенний кубок клуба «Дамка»".into(),
+            place: "Москва".into(),
+            starts_on: date(10, 3),
+            ends_on: date(10, 31),
+            system: "round_robin".into(),
+            ..EventInput::default()
+        },
+    )?;
+    for id in &player_ids[..8] {
+        events::entries::add(
+            conn,
+            organiser,
+            rr.id,
+            &EntryInput {
+                player_id: Some(*id),
+            },
+        )?;
+    }
+    for _ in 0..7 {
+        play_round(conn, organiser, rr.id, &mut dice, None)?;
+    }
+    events::settings::finish(conn, organiser, rr.id)?;
+
+    let swiss = events::settings::create(
+        conn,
+        organiser,
+        &EventInput {
+            name: "Open Swiss 2026".into(),
+            place: "Kazan".into(),
+            starts_on: date(11, 28),
+            ends_on: date(12, 6),
+            system: "swiss".into(),
+            rounds: 7,
+            late_entry_until_round: 3,
+            ..EventInput::default()
+        },
+    )?;
+    for id in player_ids {
+        events::entries::add(
+            conn,
+            organiser,
+            swiss.id,
+            &EntryInput {
+                player_id: Some(*id),
+            },
+        )?;
+    }
+    for _ in 0..3 {
+        play_round(conn, organiser, swiss.id, &mut dice, None)?;
+    }
+    play_round(conn, organiser, swiss.id, &mut dice, Some(5))?;
+    Ok(())
+}
+
+/// Pairs and publishes the next round and enters results (only the first `limit` games
+/// when given: the rest are still being played).
+fn play_round(
+    conn: &mut DbConn,
+    organiser: &Actor,
+    event_id: i64,
+    dice: &mut Dice,
+    limit: Option<usize>,
+) -> Result<(), AppError> {
+    let round = events::rounds::pair_next(conn, organiser, event_id)?;
+    events::rounds::publish_last(conn, organiser, event_id)?;
+    let ratings: std::collections::HashMap<i64, i32> = events::entries::list(conn, event_id)?
+        .into_iter()
+        .map(|e| (e.id, e.rating.unwrap_or(1500)))
+        .collect();
+    let games = round.boards.iter().filter(|b| b.black_entry_id.is_some());
+    for board in games.take(limit.unwrap_or(usize::MAX)) {
+        let white = ratings.get(&board.white_entry_id).copied().unwrap_or(1500);
+        let black = board
+            .black_entry_id
+            .and_then(|b| ratings.get(&b).copied())
+            .unwrap_or(1500);
+        let result = dice.result(white, black).to_string();
+        events::rounds::set_result(
+            conn,
+            organiser,
+            event_id,
+            board.pairing_id,
+            &ResultInput { result },
+        )?;
+    }
+    Ok(())
 }
 
 pub fn print_credentials(accounts: &[DemoAccount], bind: &str) {

@@ -5,6 +5,7 @@ pub mod accounts;
 pub mod auth;
 pub mod clubs;
 pub mod error;
+pub mod events;
 pub mod players;
 pub mod validate;
 

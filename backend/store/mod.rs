@@ -2,6 +2,7 @@
 //! instances), chosen from the database URL. No HTML, no HTTP here.
 pub mod accounts;
 pub mod clubs;
+pub mod events;
 pub mod models;
 pub mod players;
 pub mod schema;

@@ -108,3 +108,112 @@ pub struct PlayerRating {
     pub rating: i32,
     pub games: i32,
 }
+
+#[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = events)]
+pub struct Event {
+    pub id: i64,
+    pub name: String,
+    pub place: String,
+    pub starts_on: Option<chrono::NaiveDate>,
+    pub ends_on: Option<chrono::NaiveDate>,
+    pub variant: String,
+    pub local_rules: String,
+    pub system: String,
+    pub rounds: i32,
+    pub time_control: String,
+    pub draw_offer_min_moves: i32,
+    pub rated: bool,
+    pub scoring_display: String,
+    pub pab_half_points: i32,
+    pub tiebreaks: String,
+    pub first_colour: String,
+    pub status: String,
+    pub self_registration: bool,
+    pub late_entry_until_round: i32,
+    pub organiser_id: i64,
+    pub club_id: Option<i64>,
+    pub created_at: NaiveDateTime,
+}
+
+/// The fields an organiser sets on an event (status and owner are changed separately).
+#[derive(Debug, Clone, Insertable, AsChangeset)]
+#[diesel(table_name = events, treat_none_as_null = true)]
+pub struct EventFields {
+    pub name: String,
+    pub place: String,
+    pub starts_on: Option<chrono::NaiveDate>,
+    pub ends_on: Option<chrono::NaiveDate>,
+    pub variant: String,
+    pub local_rules: String,
+    pub system: String,
+    pub rounds: i32,
+    pub time_control: String,
+    pub draw_offer_min_moves: i32,
+    pub rated: bool,
+    pub scoring_display: String,
+    pub pab_half_points: i32,
+    pub tiebreaks: String,
+    pub first_colour: String,
+    pub self_registration: bool,
+    pub late_entry_until_round: i32,
+    pub club_id: Option<i64>,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = entries)]
+pub struct Entry {
+    pub id: i64,
+    pub event_id: i64,
+    pub player_id: i64,
+    pub start_no: i32,
+    pub rating: Option<i32>,
+    pub first_round: i32,
+    pub withdrawn_from_round: Option<i32>,
+    pub created_at: NaiveDateTime,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = rounds)]
+pub struct Round {
+    pub id: i64,
+    pub event_id: i64,
+    pub number: i32,
+    pub published: bool,
+    pub paired_at: NaiveDateTime,
+    pub published_at: Option<NaiveDateTime>,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = pairings)]
+pub struct Pairing {
+    pub id: i64,
+    pub round_id: i64,
+    pub board: i32,
+    pub white_entry_id: i64,
+    pub black_entry_id: Option<i64>,
+    pub bye: Option<String>,
+    pub result: Option<String>,
+}
+
+#[derive(Debug, Clone, Insertable)]
+#[diesel(table_name = pairings)]
+pub struct NewPairing {
+    pub round_id: i64,
+    pub board: i32,
+    pub white_entry_id: i64,
+    pub black_entry_id: Option<i64>,
+    pub bye: Option<String>,
+    pub result: Option<String>,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = result_changes)]
+pub struct ResultChange {
+    pub id: i64,
+    pub pairing_id: i64,
+    pub user_id: i64,
+    pub changed_at: NaiveDateTime,
+    pub old_result: Option<String>,
+    pub new_result: Option<String>,
+}

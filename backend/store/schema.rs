@@ -111,6 +111,103 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    events (id) {
+        id -> BigInt,
+        name -> Text,
+        place -> Text,
+        starts_on -> Nullable<Date>,
+        ends_on -> Nullable<Date>,
+        variant -> Text,
+        local_rules -> Text,
+        system -> Text,
+        rounds -> Integer,
+        time_control -> Text,
+        draw_offer_min_moves -> Integer,
+        rated -> Bool,
+        scoring_display -> Text,
+        pab_half_points -> Integer,
+        tiebreaks -> Text,
+        first_colour -> Text,
+        status -> Text,
+        self_registration -> Bool,
+        late_entry_until_round -> Integer,
+        organiser_id -> BigInt,
+        club_id -> Nullable<BigInt>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    event_arbiters (event_id, user_id) {
+        event_id -> BigInt,
+        user_id -> BigInt,
+    }
+}
+
+diesel::table! {
+    entries (id) {
+        id -> BigInt,
+        event_id -> BigInt,
+        player_id -> BigInt,
+        start_no -> Integer,
+        rating -> Nullable<Integer>,
+        first_round -> Integer,
+        withdrawn_from_round -> Nullable<Integer>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    entry_absences (entry_id, round) {
+        entry_id -> BigInt,
+        round -> Integer,
+        kind -> Text,
+    }
+}
+
+diesel::table! {
+    forbidden_pairs (event_id, first_entry_id, second_entry_id) {
+        event_id -> BigInt,
+        first_entry_id -> BigInt,
+        second_entry_id -> BigInt,
+    }
+}
+
+diesel::table! {
+    rounds (id) {
+        id -> BigInt,
+        event_id -> BigInt,
+        number -> Integer,
+        published -> Bool,
+        paired_at -> Timestamp,
+        published_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    pairings (id) {
+        id -> BigInt,
+        round_id -> BigInt,
+        board -> Integer,
+        white_entry_id -> BigInt,
+        black_entry_id -> Nullable<BigInt>,
+        bye -> Nullable<Text>,
+        result -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    result_changes (id) {
+        id -> BigInt,
+        pairing_id -> BigInt,
+        user_id -> BigInt,
+        changed_at -> Timestamp,
+        old_result -> Nullable<Text>,
+        new_result -> Nullable<Text>,
+    }
+}
+
 diesel::joinable!(players -> clubs (club_id));
 diesel::joinable!(player_ratings -> players (player_id));
 diesel::joinable!(users -> players (player_id));
@@ -118,6 +215,17 @@ diesel::joinable!(club_members -> clubs (club_id));
 diesel::joinable!(club_members -> users (user_id));
 diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(api_tokens -> users (user_id));
+diesel::joinable!(events -> users (organiser_id));
+diesel::joinable!(events -> clubs (club_id));
+diesel::joinable!(event_arbiters -> events (event_id));
+diesel::joinable!(event_arbiters -> users (user_id));
+diesel::joinable!(entries -> events (event_id));
+diesel::joinable!(entries -> players (player_id));
+diesel::joinable!(entry_absences -> entries (entry_id));
+diesel::joinable!(rounds -> events (event_id));
+diesel::joinable!(pairings -> rounds (round_id));
+diesel::joinable!(result_changes -> pairings (pairing_id));
+diesel::joinable!(result_changes -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     site_settings,
@@ -131,4 +239,12 @@ diesel::allow_tables_to_appear_in_same_query!(
     api_tokens,
     login_failures,
     invitations,
+    events,
+    event_arbiters,
+    entries,
+    entry_absences,
+    forbidden_pairs,
+    rounds,
+    pairings,
+    result_changes,
 );

@@ -13,6 +13,7 @@ pub mod pages;
 pub mod render;
 pub mod state;
 pub mod svg;
+pub mod tiebreaks;
 
 use actix_web::middleware::from_fn;
 use actix_web::{App, HttpRequest, HttpResponse, web};

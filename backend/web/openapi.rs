@@ -16,13 +16,18 @@ use super::api;
         api::players::list, api::players::get, api::players::create, api::players::update,
         api::clubs::list, api::clubs::get, api::clubs::create, api::clubs::update,
         api::clubs::members, api::clubs::add_member,
+        api::events::list, api::events::get, api::events::create, api::events::update,
+        api::events::entries, api::events::add_entry, api::events::withdraw, api::events::absence,
+        api::events::forbid, api::events::add_arbiter, api::events::rounds, api::events::pair,
+        api::events::repair, api::events::publish, api::events::result, api::events::standings,
+        api::events::finish,
         api::tokens::list, api::tokens::create, api::tokens::revoke,
         api::admin::users, api::admin::set_roles, api::admin::invite,
         api::admin::registration, api::admin::set_registration,
     ),
     components(schemas(crate::web::error::Problem)),
     modifiers(&TokenSecurity),
-    tags((name = "accounts"), (name = "players"), (name = "clubs"), (name = "admin"))
+    tags((name = "accounts"), (name = "players"), (name = "clubs"), (name = "events"), (name = "admin"))
 )]
 struct ApiDoc;
 

@@ -4,6 +4,7 @@
 pub(crate) mod admin;
 pub(crate) mod auth;
 pub(crate) mod clubs;
+pub(crate) mod events;
 pub(crate) mod me;
 pub(crate) mod players;
 pub(crate) mod tokens;
@@ -25,6 +26,38 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/clubs/{id}", web::put().to(clubs::update))
         .route("/clubs/{id}/members", web::get().to(clubs::members))
         .route("/clubs/{id}/members", web::post().to(clubs::add_member))
+        .route("/events", web::get().to(events::list))
+        .route("/events", web::post().to(events::create))
+        .route("/events/{id}", web::get().to(events::get))
+        .route("/events/{id}", web::put().to(events::update))
+        .route("/events/{id}/entries", web::get().to(events::entries))
+        .route("/events/{id}/entries", web::post().to(events::add_entry))
+        .route(
+            "/events/{id}/entries/{entry}/withdraw",
+            web::post().to(events::withdraw),
+        )
+        .route(
+            "/events/{id}/entries/{entry}/absence",
+            web::put().to(events::absence),
+        )
+        .route(
+            "/events/{id}/forbidden-pairs",
+            web::post().to(events::forbid),
+        )
+        .route("/events/{id}/arbiters", web::post().to(events::add_arbiter))
+        .route("/events/{id}/rounds", web::get().to(events::rounds))
+        .route("/events/{id}/rounds", web::post().to(events::pair))
+        .route("/events/{id}/rounds/repair", web::post().to(events::repair))
+        .route(
+            "/events/{id}/rounds/publish",
+            web::post().to(events::publish),
+        )
+        .route(
+            "/events/{id}/pairings/{pairing}/result",
+            web::put().to(events::result),
+        )
+        .route("/events/{id}/standings", web::get().to(events::standings))
+        .route("/events/{id}/finish", web::post().to(events::finish))
         .route("/tokens", web::get().to(tokens::list))
         .route("/tokens", web::post().to(tokens::create))
         .route("/tokens/{id}", web::delete().to(tokens::revoke))

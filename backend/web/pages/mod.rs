@@ -2,6 +2,7 @@
 mod account;
 mod admin;
 mod clubs;
+mod events;
 mod home;
 mod lang;
 mod players;
@@ -44,6 +45,34 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/clubs/{id}/edit", web::get().to(clubs::edit_form))
         .route("/clubs/{id}", web::post().to(clubs::update))
         .route("/clubs/{id}/members", web::post().to(clubs::add_member))
+        .route("/events", web::get().to(events::list))
+        .route("/events/new", web::get().to(events::new_form))
+        .route("/events", web::post().to(events::create))
+        .route("/events/{id}", web::get().to(events::show))
+        .route("/events/{id}/edit", web::get().to(events::edit_form))
+        .route("/events/{id}", web::post().to(events::update))
+        .route("/events/{id}/export.trf", web::get().to(events::export_trf))
+        .route("/events/{id}/entries", web::post().to(events::add_entry))
+        .route(
+            "/events/{id}/entries/{entry}/withdraw",
+            web::post().to(events::withdraw),
+        )
+        .route(
+            "/events/{id}/entries/{entry}/absence",
+            web::post().to(events::absence),
+        )
+        .route("/events/{id}/arbiters", web::post().to(events::add_arbiter))
+        .route("/events/{id}/rounds", web::post().to(events::pair))
+        .route("/events/{id}/rounds/repair", web::post().to(events::repair))
+        .route(
+            "/events/{id}/rounds/publish",
+            web::post().to(events::publish),
+        )
+        .route(
+            "/events/{id}/pairings/{pairing}/result",
+            web::post().to(events::result),
+        )
+        .route("/events/{id}/finish", web::post().to(events::finish))
         .route("/admin", web::get().to(admin::show))
         .route(
             "/admin/registration",

@@ -1,0 +1,273 @@
+//! Entries: who plays. Organisers add players; players register themselves while the
+//! event allows it; late entries (Swiss), withdrawals, requested byes and forbidden pairs.
+use serde::{Deserialize, Serialize};
+
+use super::settings::is_round_robin;
+use super::{
+    STATUS_FINISHED, STATUS_REGISTRATION, history, load, may_manage, require_arbiter,
+    require_manager,
+};
+use crate::service::{Actor, AppError, AppResult};
+use crate::store::{self, DbConn, events, players};
+
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct EntryView {
+    pub id: i64,
+    pub player_id: i64,
+    pub name: String,
+    pub start_no: i32,
+    pub rating: Option<i32>,
+    pub first_round: i32,
+    pub withdrawn_from_round: Option<i32>,
+}
+
+pub fn list(conn: &mut DbConn, event_id: i64) -> AppResult<Vec<EntryView>> {
+    let event = load(conn, event_id)?;
+    let history = history::load(conn, &event)?;
+    Ok(history
+        .entries
+        .into_iter()
+        .map(|row| EntryView {
+            id: row.entry.id,
+            player_id: row.entry.player_id,
+            name: row.name,
+            start_no: row.entry.start_no,
+            rating: row.entry.rating,
+            first_round: row.entry.first_round,
+            withdrawn_from_round: row.entry.withdrawn_from_round,
+        })
+        .collect())
+}
+
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+pub struct EntryInput {
+    /// The player profile to enter. Omitted: the caller's own profile (self-registration).
+    #[serde(default)]
+    pub player_id: Option<i64>,
+}
+
+/// Enters a player. Organisers enter anybody while the event takes entries (Swiss: also
+/// late, up to the round the organiser set); a player enters themselves when the event is
+/// open for self-registration and has not started.
+pub fn add(
+    conn: &mut DbConn,
+    actor: &Actor,
+    event_id: i64,
+    input: &EntryInput,
+) -> AppResult<EntryView> {
+    let user = actor.require_user()?;
+    conn.write_transaction(|conn| {
+        let event = load(conn, event_id)?;
+        let manager = may_manage(actor, &event);
+        let player_id = match (input.player_id, user.player_id) {
+            (Some(id), _) if manager => id,
+            (Some(id), Some(own)) if id == own => id,
+            (Some(_), _) => {
+                return Err(AppError::forbidden(
+                    "only the organiser enters other players",
+                ));
+            }
+            (None, Some(own)) => own,
+            (None, None) => {
+                return Err(AppError::invalid(
+                    "player_id",
+                    "your account has no player profile to enter",
+                ));
+            }
+        };
+        let open_to_players = event.self_registration && event.status == STATUS_REGISTRATION;
+        if !(manager || open_to_players) {
+            return Err(AppError::forbidden(
+                "this event does not take self-registrations now",
+            ));
+        }
+        if event.status == STATUS_FINISHED {
+            return Err(AppError::conflict("the event is finished"));
+        }
+        let player = players::by_id(conn, player_id)?
+            .ok_or_else(|| AppError::invalid("player_id", "no such player"))?;
+        let existing = events::entries(conn, event_id)?;
+        if existing.iter().any(|e| e.player_id == player_id) {
+            return Err(AppError::invalid(
+                "player_id",
+                "this player is already entered",
+            ));
+        }
+        let paired = events::rounds(conn, event_id)?.len() as i32;
+        let first_round = paired + 1;
+        if paired > 0 {
+            if is_round_robin(&event.system) {
+                return Err(AppError::conflict(
+                    "a round-robin takes no entries once it has started",
+                ));
+            }
+            if first_round > event.late_entry_until_round {
+                return Err(AppError::conflict("late entries are closed for this event"));
+            }
+        }
+        let rating = players::ratings_of(conn, player_id)?
+            .into_iter()
+            .find(|r| r.variant == event.variant)
+            .map(|r| r.rating);
+        let start_no = existing.iter().map(|e| e.start_no).max().unwrap_or(0) + 1;
+        let entry = events::insert_entry(
+            conn,
+            event_id,
+            player_id,
+            start_no,
+            rating,
+            first_round,
+            store::now(),
+        )?;
+        Ok(EntryView {
+            id: entry.id,
+            player_id,
+            name: player.name,
+            start_no,
+            rating,
+            first_round,
+            withdrawn_from_round: None,
+        })
+    })
+}
+
+/// Removes an entry before the first round, or withdraws it from the next round on.
+pub fn withdraw(conn: &mut DbConn, actor: &Actor, event_id: i64, entry_id: i64) -> AppResult<()> {
+    conn.write_transaction(|conn| {
+        let event = load(conn, event_id)?;
+        let entry = events::entries(conn, event_id)?
+            .into_iter()
+            .find(|e| e.id == entry_id)
+            .ok_or(AppError::NotFound { what: "entry" })?;
+        let own = actor
+            .user
+            .as_ref()
+            .is_some_and(|u| u.player_id == Some(entry.player_id));
+        if !own {
+            require_manager(actor, &event)?;
+        }
+        let rounds = events::rounds(conn, event_id)?.len() as i32;
+        if rounds == 0 {
+            events::delete_entry(conn, entry_id)?;
+        } else {
+            events::set_withdrawn(conn, entry_id, Some(rounds + 1))?;
+        }
+        Ok(())
+    })
+}
+
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+pub struct AbsenceInput {
+    pub round: i32,
+    /// `H` (requested half-point bye), `Z` (absent, zero points) or empty to cancel.
+    #[serde(default)]
+    pub kind: String,
+}
+
+/// A requested bye or an announced absence for a round not yet paired: by the player
+/// themselves or by the organiser and arbiters.
+pub fn set_absence(
+    conn: &mut DbConn,
+    actor: &Actor,
+    event_id: i64,
+    entry_id: i64,
+    input: &AbsenceInput,
+) -> AppResult<()> {
+    let kind = match input.kind.trim() {
+        "" => None,
+        "H" => Some("H"),
+        "Z" => Some("Z"),
+        _ => {
+            return Err(AppError::invalid(
+                "kind",
+                "must be `H` (half-point bye) or `Z` (absent)",
+            ));
+        }
+    };
+    conn.write_transaction(|conn| {
+        let event = load(conn, event_id)?;
+        let entry = events::entries(conn, event_id)?
+            .into_iter()
+            .find(|e| e.id == entry_id)
+            .ok_or(AppError::NotFound { what: "entry" })?;
+        let own = actor
+            .user
+            .as_ref()
+            .is_some_and(|u| u.player_id == Some(entry.player_id));
+        if !own {
+            require_arbiter(conn, actor, &event)?;
+        }
+        let paired = events::rounds(conn, event_id)?.len() as i32;
+        let last = if is_round_robin(&event.system) {
+            event.rounds.max(paired)
+        } else {
+            event.rounds
+        };
+        if input.round <= paired || input.round > last.max(1) {
+            return Err(AppError::invalid(
+                "round",
+                "must be a round that has not been paired yet",
+            ));
+        }
+        if kind == Some("H") && is_round_robin(&event.system) {
+            return Err(AppError::invalid(
+                "kind",
+                "a round-robin has no half-point byes",
+            ));
+        }
+        events::set_absence(conn, entry_id, input.round, kind)?;
+        Ok(())
+    })
+}
+
+/// Two players who must never be paired (same club, family), as if they had met.
+pub fn forbid_pair(
+    conn: &mut DbConn,
+    actor: &Actor,
+    event_id: i64,
+    first: i64,
+    second: i64,
+) -> AppResult<()> {
+    if first == second {
+        return Err(AppError::invalid(
+            "second",
+            "a pair needs two different players",
+        ));
+    }
+    conn.write_transaction(|conn| {
+        let event = load(conn, event_id)?;
+        require_arbiter(conn, actor, &event)?;
+        let entries = events::entries(conn, event_id)?;
+        for id in [first, second] {
+            if !entries.iter().any(|e| e.id == id) {
+                return Err(AppError::invalid("entry", "not an entry of this event"));
+            }
+        }
+        events::add_forbidden_pair(conn, event_id, first, second)?;
+        Ok(())
+    })
+}
+
+/// Starting ranks by rating (highest first), then name: set when the first round is paired.
+pub fn assign_start_numbers(conn: &mut DbConn, event_id: i64) -> AppResult<()> {
+    let event = load(conn, event_id)?;
+    let history = history::load(conn, &event)?;
+    let mut rows = history.entries;
+    rows.sort_by(|a, b| {
+        b.entry
+            .rating
+            .unwrap_or(0)
+            .cmp(&a.entry.rating.unwrap_or(0))
+            .then_with(|| a.name.cmp(&b.name))
+            .then(a.entry.id.cmp(&b.entry.id))
+    });
+    // Two passes keep (event, start_no) unique at every step.
+    let offset = rows.len() as i32 + 1_000_000;
+    for (i, row) in rows.iter().enumerate() {
+        events::set_start_no(conn, row.entry.id, offset + i as i32)?;
+    }
+    for (i, row) in rows.iter().enumerate() {
+        events::set_start_no(conn, row.entry.id, i as i32 + 1)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,270 @@
+//! An event's history as stored, and its translation into the domain's `Tournament`.
+use std::collections::HashMap;
+
+use damka_domain::tournament::{
+    ByeKind, Colour, HalfPoints, NextRoundAbsence, Outcome, Player, PointSystem, RoundEntry,
+    Tournament,
+};
+
+use super::settings::is_round_robin;
+use crate::service::{AppError, AppResult};
+use crate::store::models::{Entry, Event, Pairing, Round};
+use crate::store::{DbConn, events, players};
+
+/// Result codes an arbiter can enter for a game (TRF-like, White's result first).
+pub const RESULTS: [&str; 6] = ["1-0", "1/2-1/2", "0-1", "+/-", "-/+", "-/-"];
+/// Bye kinds of a player without an opponent: pairing-allocated, half-point, full-point,
+/// zero-point (absence).
+pub const BYES: [&str; 4] = ["U", "H", "F", "Z"];
+
+/// An entry with its player's name.
+#[derive(Debug, Clone)]
+pub struct EntryRow {
+    pub entry: Entry,
+    pub name: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct History {
+    pub event: Event,
+    pub entries: Vec<EntryRow>,
+    pub rounds: Vec<Round>,
+    /// (round number, pairing), by round then board.
+    pub pairings: Vec<(i32, Pairing)>,
+    /// (entry id, round, kind) requested byes and absences.
+    pub absences: Vec<(i64, i32, String)>,
+    pub forbidden: Vec<(i64, i64)>,
+}
+
+pub fn load(conn: &mut DbConn, event: &Event) -> AppResult<History> {
+    let entries = events::entries(conn, event.id)?;
+    let ids: Vec<i64> = entries.iter().map(|e| e.player_id).collect();
+    let mut names: HashMap<i64, String> = HashMap::new();
+    for id in ids {
+        if let Some(p) = players::by_id(conn, id)? {
+            names.insert(id, p.name);
+        }
+    }
+    Ok(History {
+        event: event.clone(),
+        entries: entries
+            .into_iter()
+            .map(|entry| EntryRow {
+                name: names.get(&entry.player_id).cloned().unwrap_or_default(),
+                entry,
+            })
+            .collect(),
+        rounds: events::rounds(conn, event.id)?,
+        pairings: events::pairings(conn, event.id)?,
+        absences: events::absences(conn, event.id)?,
+        forbidden: events::forbidden_pairs(conn, event.id)?,
+    })
+}
+
+impl History {
+    pub fn entry(&self, entry_id: i64) -> Option<&EntryRow> {
+        self.entries.iter().find(|e| e.entry.id == entry_id)
+    }
+
+    pub fn entry_by_start_no(&self, start_no: u32) -> Option<&EntryRow> {
+        self.entries
+            .iter()
+            .find(|e| e.entry.start_no as u32 == start_no)
+    }
+
+    pub fn last_round(&self) -> Option<&Round> {
+        self.rounds.last()
+    }
+
+    pub fn round_pairings(&self, number: i32) -> impl Iterator<Item = &Pairing> {
+        self.pairings
+            .iter()
+            .filter(move |(r, _)| *r == number)
+            .map(|(_, p)| p)
+    }
+
+    /// Games of the last round that still need a result.
+    pub fn missing_results(&self) -> usize {
+        match self.last_round() {
+            Some(round) => self
+                .round_pairings(round.number)
+                .filter(|p| p.black_entry_id.is_some() && p.result.is_none())
+                .count(),
+            None => 0,
+        }
+    }
+
+    pub fn points_system(&self) -> PointSystem {
+        PointSystem {
+            pab: HalfPoints(self.event.pab_half_points.clamp(0, 2) as u32),
+            ..PointSystem::default()
+        }
+    }
+
+    /// The domain's view of this event: every player with one entry per paired round,
+    /// and what is known about the next round.
+    pub fn tournament(&self) -> AppResult<Tournament> {
+        let played = self.rounds.len();
+        let mut by_entry: HashMap<i64, Vec<RoundEntry>> = self
+            .entries
+            .iter()
+            .map(|e| (e.entry.id, vec![RoundEntry::NotPaired; played]))
+            .collect();
+        let start_no: HashMap<i64, u32> = self
+            .entries
+            .iter()
+            .map(|e| (e.entry.id, e.entry.start_no as u32))
+            .collect();
+        let no = |id: i64| -> AppResult<u32> {
+            start_no
+                .get(&id)
+                .copied()
+                .ok_or_else(|| AppError::internal(format!("pairing refers to unknown entry {id}")))
+        };
+        for (round, pairing) in &self.pairings {
+            let index = (*round - 1) as usize;
+            let (white, black) = match pairing.black_entry_id {
+                Some(black) => (pairing.white_entry_id, black),
+                None => {
+                    let kind = match pairing.bye.as_deref() {
+                        Some("U") => ByeKind::PairingAllocated,
+                        Some("H") => ByeKind::HalfPoint,
+                        Some("F") => ByeKind::FullPoint,
+                        _ => ByeKind::ZeroPoint,
+                    };
+                    if let Some(rounds) = by_entry.get_mut(&pairing.white_entry_id)
+                        && index < rounds.len()
+                    {
+                        rounds[index] = RoundEntry::Bye(kind);
+                    }
+                    continue;
+                }
+            };
+            let (w_no, b_no) = (no(white)?, no(black)?);
+            let (w, b) = game_entries(pairing.result.as_deref(), w_no, b_no);
+            for (entry, value) in [(white, w), (black, b)] {
+                if let Some(rounds) = by_entry.get_mut(&entry)
+                    && index < rounds.len()
+                {
+                    rounds[index] = value;
+                }
+            }
+        }
+        let next = played as i32 + 1;
+        let mut next_round_absences = Vec::new();
+        for row in &self.entries {
+            let e = &row.entry;
+            let withdrawn = e.withdrawn_from_round.is_some_and(|r| r <= next);
+            let not_yet = e.first_round > next;
+            let requested = self
+                .absences
+                .iter()
+                .find(|(id, round, _)| *id == e.id && *round == next)
+                .map(|(_, _, kind)| kind.as_str());
+            let kind = match requested {
+                _ if withdrawn || not_yet => Some(ByeKind::ZeroPoint),
+                Some("H") => Some(ByeKind::HalfPoint),
+                Some(_) => Some(ByeKind::ZeroPoint),
+                None => None,
+            };
+            if let Some(kind) = kind {
+                next_round_absences.push(NextRoundAbsence {
+                    player: e.start_no as u32,
+                    kind,
+                });
+            }
+        }
+        let forbidden_pairs = self
+            .forbidden
+            .iter()
+            .map(|(a, b)| Ok((no(*a)?, no(*b)?)))
+            .collect::<AppResult<Vec<_>>>()?;
+        Ok(Tournament {
+            name: self.event.name.clone(),
+            total_rounds: if is_round_robin(&self.event.system) {
+                self.event.rounds.max(played as i32) as u32
+            } else {
+                self.event.rounds as u32
+            },
+            points: self.points_system(),
+            first_colour: Some(if self.event.first_colour == "black" {
+                Colour::Black
+            } else {
+                Colour::White
+            }),
+            players: self
+                .entries
+                .iter()
+                .map(|row| Player {
+                    start_no: row.entry.start_no as u32,
+                    name: row.name.clone(),
+                    rating: row.entry.rating.and_then(|r| u32::try_from(r).ok()),
+                    rounds: by_entry.remove(&row.entry.id).unwrap_or_default(),
+                    ..Player::default()
+                })
+                .collect(),
+            forbidden_pairs,
+            next_round_absences,
+        })
+    }
+}
+
+/// What a game result means for White and for Black. A game without a result yet counts
+/// as not paired, so standings after an unfinished round show only finished games.
+fn game_entries(result: Option<&str>, white: u32, black: u32) -> (RoundEntry, RoundEntry) {
+    let played = |opponent, colour, outcome| RoundEntry::Played {
+        opponent,
+        colour,
+        outcome,
+        rated: true,
+    };
+    match result {
+        Some("1-0") => (
+            played(black, Colour::White, Outcome::Win),
+            played(white, Colour::Black, Outcome::Loss),
+        ),
+        Some("0-1") => (
+            played(black, Colour::White, Outcome::Loss),
+            played(white, Colour::Black, Outcome::Win),
+        ),
+        Some("1/2-1/2") => (
+            played(black, Colour::White, Outcome::Draw),
+            played(white, Colour::Black, Outcome::Draw),
+        ),
+        Some("+/-") => (
+            RoundEntry::Forfeit {
+                opponent: black,
+                colour: Some(Colour::White),
+                won: true,
+            },
+            RoundEntry::Forfeit {
+                opponent: white,
+                colour: Some(Colour::Black),
+                won: false,
+            },
+        ),
+        Some("-/+") => (
+            RoundEntry::Forfeit {
+                opponent: black,
+                colour: Some(Colour::White),
+                won: false,
+            },
+            RoundEntry::Forfeit {
+                opponent: white,
+                colour: Some(Colour::Black),
+                won: true,
+            },
+        ),
+        Some("-/-") => (
+            RoundEntry::DoubleForfeit {
+                opponent: black,
+                colour: Some(Colour::White),
+            },
+            RoundEntry::DoubleForfeit {
+                opponent: white,
+                colour: Some(Colour::Black),
+            },
+        ),
+        _ => (RoundEntry::NotPaired, RoundEntry::NotPaired),
+    }
+}

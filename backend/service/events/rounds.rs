@@ -1,0 +1,313 @@
+//! The round workflow: pair (organiser or arbiter), review, publish; re-pair while no
+//! result is in; results with an audit trail.
+use std::collections::HashMap;
+
+use damka_domain::tournament::ByeKind;
+use serde::{Deserialize, Serialize};
+
+use super::history::{self, RESULTS};
+use super::settings::is_round_robin;
+use super::{STATUS_FINISHED, STATUS_RUNNING, entries, load, require_arbiter};
+use crate::service::{Actor, AppError, AppResult};
+use crate::store::models::NewPairing;
+use crate::store::{self, DbConn, events};
+
+/// A board as pages and the API show it.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct BoardView {
+    pub pairing_id: i64,
+    pub board: i32,
+    pub white_entry_id: i64,
+    pub white_name: String,
+    pub white_start_no: i32,
+    pub black_entry_id: Option<i64>,
+    pub black_name: Option<String>,
+    pub black_start_no: Option<i32>,
+    /// For a player without an opponent: `U` pairing-allocated bye, `H` half-point bye,
+    /// `F` full-point bye, `Z` absent or free.
+    pub bye: Option<String>,
+    pub result: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct RoundView {
+    pub number: i32,
+    pub published: bool,
+    pub boards: Vec<BoardView>,
+}
+
+/// Rounds with their boards; unpublished rounds only for those who may run the event.
+pub fn list(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<Vec<RoundView>> {
+    let event = load(conn, event_id)?;
+    let show_drafts = super::may_arbitrate(conn, actor, &event)?;
+    let history = history::load(conn, &event)?;
+    let mut out = Vec::new();
+    for round in history.rounds.iter().filter(|r| r.published || show_drafts) {
+        let boards = history
+            .round_pairings(round.number)
+            .map(|p| {
+                let white = history.entry(p.white_entry_id);
+                let black = p.black_entry_id.and_then(|id| history.entry(id));
+                BoardView {
+                    pairing_id: p.id,
+                    board: p.board,
+                    white_entry_id: p.white_entry_id,
+                    white_name: white.map(|w| w.name.clone()).unwrap_or_default(),
+                    white_start_no: white.map(|w| w.entry.start_no).unwrap_or_default(),
+                    black_entry_id: p.black_entry_id,
+                    black_name: black.map(|b| b.name.clone()),
+                    black_start_no: black.map(|b| b.entry.start_no),
+                    bye: p.bye.clone(),
+                    result: p.result.clone(),
+                }
+            })
+            .collect();
+        out.push(RoundView {
+            number: round.number,
+            published: round.published,
+            boards,
+        });
+    }
+    Ok(out)
+}
+
+/// Pairs the next round: from the Berger tables in a round-robin, with the FIDE Dutch
+/// system in a Swiss. The round stays a draft until it is published.
+pub fn pair_next(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<RoundView> {
+    conn.write_transaction(|conn| {
+        let event = load(conn, event_id)?;
+        require_arbiter(conn, actor, &event)?;
+        if event.status == STATUS_FINISHED {
+            return Err(AppError::conflict("the event is finished"));
+        }
+        let before = history::load(conn, &event)?;
+        if let Some(last) = before.last_round() {
+            if !last.published {
+                return Err(AppError::conflict(format!(
+                    "round {} is paired but not published yet",
+                    last.number
+                )));
+            }
+            let missing = before.missing_results();
+            if missing > 0 {
+                return Err(AppError::conflict(format!(
+                    "round {} still has {missing} game(s) without a result",
+                    last.number
+                )));
+            }
+        }
+        if before.rounds.is_empty() {
+            if before.entries.len() < 2 {
+                return Err(AppError::conflict("an event needs at least two players"));
+            }
+            entries::assign_start_numbers(conn, event_id)?;
+            events::set_status(conn, event_id, STATUS_RUNNING)?;
+        }
+        let event = load(conn, event_id)?;
+        let history = history::load(conn, &event)?;
+        let number = history.rounds.len() as i32 + 1;
+        let boards = if is_round_robin(&event.system) {
+            round_robin_boards(conn, &history, number)?
+        } else {
+            swiss_boards(&history, number)?
+        };
+        let round = events::insert_round(conn, event_id, number, store::now())?;
+        let new: Vec<NewPairing> = boards
+            .into_iter()
+            .enumerate()
+            .map(|(i, (white, black, bye))| NewPairing {
+                round_id: round.id,
+                board: i as i32 + 1,
+                white_entry_id: white,
+                black_entry_id: black,
+                bye,
+                result: None,
+            })
+            .collect();
+        events::insert_pairings(conn, &new)?;
+        list(conn, actor, event_id)?
+            .into_iter()
+            .find(|r| r.number == number)
+            .ok_or_else(|| AppError::internal("the new round vanished"))
+    })
+}
+
+type PlannedBoard = (i64, Option<i64>, Option<String>);
+
+fn round_robin_boards(
+    conn: &mut DbConn,
+    history: &history::History,
+    number: i32,
+) -> AppResult<Vec<PlannedBoard>> {
+    let players = history.entries.len() as u32;
+    let cycles = if history.event.system == "double_round_robin" {
+        2
+    } else {
+        1
+    };
+    let schedule = damka_domain::berger::round_robin_schedule(players, cycles)
+        .map_err(|e| AppError::conflict(e.to_string()))?;
+    if number == 1 {
+        events::set_rounds(conn, history.event.id, schedule.len() as i32)?;
+    }
+    let round = schedule.get(number as usize - 1).ok_or_else(|| {
+        AppError::conflict(format!("all {} rounds have been paired", schedule.len()))
+    })?;
+    let id_of = |start_no: u32| {
+        history
+            .entry_by_start_no(start_no)
+            .map(|e| e.entry.id)
+            .ok_or_else(|| AppError::internal(format!("no entry with start number {start_no}")))
+    };
+    let mut boards = Vec::new();
+    for b in &round.boards {
+        boards.push((id_of(b.white)?, Some(id_of(b.black)?), None));
+    }
+    if let Some(free) = round.bye {
+        boards.push((id_of(free)?, None, Some("Z".to_string())));
+    }
+    Ok(boards)
+}
+
+fn swiss_boards(history: &history::History, number: i32) -> AppResult<Vec<PlannedBoard>> {
+    let tournament = history.tournament()?;
+    let pairing = damka_domain::dutch::pair_next_round(&tournament)
+        .map_err(|e| AppError::conflict(e.to_string()))?;
+    let ids: HashMap<u32, i64> = history
+        .entries
+        .iter()
+        .map(|e| (e.entry.start_no as u32, e.entry.id))
+        .collect();
+    let id = |no: u32| {
+        ids.get(&no)
+            .copied()
+            .ok_or_else(|| AppError::internal(format!("no entry {no}")))
+    };
+    let mut boards = Vec::new();
+    for b in &pairing.boards {
+        boards.push((id(b.white)?, Some(id(b.black)?), None));
+    }
+    if let Some(p) = pairing.bye {
+        boards.push((id(p)?, None, Some("U".to_string())));
+    }
+    // Requested byes and announced absences of this round are recorded too; players who
+    // withdrew or have not joined yet are simply not in the round.
+    for absence in &tournament.next_round_absences {
+        let row = history.entry_by_start_no(absence.player);
+        let Some(row) = row else { continue };
+        let entry = &row.entry;
+        if entry.withdrawn_from_round.is_some_and(|r| r <= number) || entry.first_round > number {
+            continue;
+        }
+        let code = if absence.kind == ByeKind::HalfPoint {
+            "H"
+        } else {
+            "Z"
+        };
+        boards.push((entry.id, None, Some(code.to_string())));
+    }
+    Ok(boards)
+}
+
+/// Throws away the last round and pairs it again, as long as no result is in.
+pub fn repair_last(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<RoundView> {
+    conn.write_transaction(|conn| {
+        let event = load(conn, event_id)?;
+        require_arbiter(conn, actor, &event)?;
+        let history = history::load(conn, &event)?;
+        let last = history
+            .last_round()
+            .ok_or_else(|| AppError::conflict("no round has been paired"))?;
+        if history
+            .round_pairings(last.number)
+            .any(|p| p.black_entry_id.is_some() && p.result.is_some())
+        {
+            return Err(AppError::conflict(format!(
+                "round {} already has results; it can no longer be re-paired",
+                last.number
+            )));
+        }
+        events::delete_round(conn, last.id)?;
+        pair_next(conn, actor, event_id)
+    })
+}
+
+pub fn publish_last(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<()> {
+    conn.write_transaction(|conn| {
+        let event = load(conn, event_id)?;
+        require_arbiter(conn, actor, &event)?;
+        let history = history::load(conn, &event)?;
+        let last = history
+            .last_round()
+            .ok_or_else(|| AppError::conflict("no round has been paired"))?;
+        if last.published {
+            return Err(AppError::conflict(format!(
+                "round {} is already published",
+                last.number
+            )));
+        }
+        events::publish_round(conn, last.id, store::now())?;
+        Ok(())
+    })
+}
+
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+pub struct ResultInput {
+    /// `1-0`, `1/2-1/2`, `0-1`, `+/-`, `-/+`, `-/-`, or empty to clear.
+    pub result: String,
+}
+
+/// Enters or corrects a result. Every change is kept (who, when, old, new); standings and
+/// later pairings are computed from the stored results, so they follow at once.
+pub fn set_result(
+    conn: &mut DbConn,
+    actor: &Actor,
+    event_id: i64,
+    pairing_id: i64,
+    input: &ResultInput,
+) -> AppResult<()> {
+    let user = actor.require_user()?;
+    let result = match input.result.trim() {
+        "" => None,
+        code if RESULTS.contains(&code) => Some(code.to_string()),
+        _ => {
+            return Err(AppError::invalid(
+                "result",
+                "must be one of 1-0, 1/2-1/2, 0-1, +/-, -/+, -/-",
+            ));
+        }
+    };
+    conn.write_transaction(|conn| {
+        let event = load(conn, event_id)?;
+        require_arbiter(conn, actor, &event)?;
+        let (pairing, round) = events::pairing_with_event(conn, pairing_id)?
+            .filter(|(_, round)| round.event_id == event_id)
+            .ok_or(AppError::NotFound { what: "board" })?;
+        if pairing.black_entry_id.is_none() {
+            return Err(AppError::invalid("result", "a bye has no game result"));
+        }
+        if !round.published {
+            return Err(AppError::conflict(
+                "publish the round before entering results",
+            ));
+        }
+        if event.status == STATUS_FINISHED {
+            return Err(AppError::conflict(
+                "the event is finished; reopen it to correct results",
+            ));
+        }
+        if pairing.result == result {
+            return Ok(());
+        }
+        events::set_result(conn, pairing_id, result.as_deref())?;
+        events::record_result_change(
+            conn,
+            pairing_id,
+            user.id,
+            store::now(),
+            pairing.result.as_deref(),
+            result.as_deref(),
+        )?;
+        Ok(())
+    })
+}

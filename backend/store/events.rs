@@ -1,0 +1,329 @@
+//! Events: the event row, arbiters, entries, absences, forbidden pairs, rounds, pairings
+//! and the audit trail of results.
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+use super::models::{Entry, Event, EventFields, NewPairing, Pairing, ResultChange, Round};
+use super::schema::{
+    entries, entry_absences, event_arbiters, events, forbidden_pairs, pairings, result_changes,
+    rounds,
+};
+use super::{DbConn, QueryResult};
+
+pub fn insert(
+    conn: &mut DbConn,
+    fields: &EventFields,
+    organiser_id: i64,
+    status: &str,
+    at: NaiveDateTime,
+) -> QueryResult<Event> {
+    diesel::insert_into(events::table)
+        .values((
+            fields,
+            events::organiser_id.eq(organiser_id),
+            events::status.eq(status),
+            events::created_at.eq(at),
+        ))
+        .returning(events::all_columns)
+        .get_result(conn)
+}
+
+pub fn update(conn: &mut DbConn, id: i64, fields: &EventFields) -> QueryResult<Event> {
+    diesel::update(events::table.find(id))
+        .set(fields)
+        .returning(events::all_columns)
+        .get_result(conn)
+}
+
+pub fn set_status(conn: &mut DbConn, id: i64, status: &str) -> QueryResult<()> {
+    diesel::update(events::table.find(id))
+        .set(events::status.eq(status))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// The number of rounds, fixed for a round-robin when its schedule is made.
+pub fn set_rounds(conn: &mut DbConn, id: i64, rounds: i32) -> QueryResult<()> {
+    diesel::update(events::table.find(id))
+        .set(events::rounds.eq(rounds))
+        .execute(conn)
+        .map(|_| ())
+}
+
+pub fn by_id(conn: &mut DbConn, id: i64) -> QueryResult<Option<Event>> {
+    events::table
+        .find(id)
+        .select(Event::as_select())
+        .first(conn)
+        .optional()
+}
+
+pub fn list(conn: &mut DbConn) -> QueryResult<Vec<Event>> {
+    events::table
+        .order((events::starts_on.desc(), events::id.desc()))
+        .select(Event::as_select())
+        .load(conn)
+}
+
+pub fn arbiters(conn: &mut DbConn, event_id: i64) -> QueryResult<Vec<i64>> {
+    event_arbiters::table
+        .filter(event_arbiters::event_id.eq(event_id))
+        .select(event_arbiters::user_id)
+        .load(conn)
+}
+
+pub fn add_arbiter(conn: &mut DbConn, event_id: i64, user_id: i64) -> QueryResult<()> {
+    diesel::delete(
+        event_arbiters::table
+            .filter(event_arbiters::event_id.eq(event_id))
+            .filter(event_arbiters::user_id.eq(user_id)),
+    )
+    .execute(conn)?;
+    diesel::insert_into(event_arbiters::table)
+        .values((
+            event_arbiters::event_id.eq(event_id),
+            event_arbiters::user_id.eq(user_id),
+        ))
+        .execute(conn)
+        .map(|_| ())
+}
+
+// --- entries ------------------------------------------------------------------------------
+
+pub fn entries(conn: &mut DbConn, event_id: i64) -> QueryResult<Vec<Entry>> {
+    entries::table
+        .filter(entries::event_id.eq(event_id))
+        .order(entries::start_no)
+        .select(Entry::as_select())
+        .load(conn)
+}
+
+pub fn insert_entry(
+    conn: &mut DbConn,
+    event_id: i64,
+    player_id: i64,
+    start_no: i32,
+    rating: Option<i32>,
+    first_round: i32,
+    at: NaiveDateTime,
+) -> QueryResult<Entry> {
+    diesel::insert_into(entries::table)
+        .values((
+            entries::event_id.eq(event_id),
+            entries::player_id.eq(player_id),
+            entries::start_no.eq(start_no),
+            entries::rating.eq(rating),
+            entries::first_round.eq(first_round),
+            entries::created_at.eq(at),
+        ))
+        .returning(entries::all_columns)
+        .get_result(conn)
+}
+
+pub fn delete_entry(conn: &mut DbConn, entry_id: i64) -> QueryResult<()> {
+    diesel::delete(entries::table.find(entry_id))
+        .execute(conn)
+        .map(|_| ())
+}
+
+pub fn set_start_no(conn: &mut DbConn, entry_id: i64, start_no: i32) -> QueryResult<()> {
+    diesel::update(entries::table.find(entry_id))
+        .set(entries::start_no.eq(start_no))
+        .execute(conn)
+        .map(|_| ())
+}
+
+pub fn set_withdrawn(conn: &mut DbConn, entry_id: i64, from_round: Option<i32>) -> QueryResult<()> {
+    diesel::update(entries::table.find(entry_id))
+        .set(entries::withdrawn_from_round.eq(from_round))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// (entry id, round, kind) of every requested bye and absence of the event.
+pub fn absences(conn: &mut DbConn, event_id: i64) -> QueryResult<Vec<(i64, i32, String)>> {
+    entry_absences::table
+        .inner_join(entries::table)
+        .filter(entries::event_id.eq(event_id))
+        .select((
+            entry_absences::entry_id,
+            entry_absences::round,
+            entry_absences::kind,
+        ))
+        .load(conn)
+}
+
+pub fn set_absence(
+    conn: &mut DbConn,
+    entry_id: i64,
+    round: i32,
+    kind: Option<&str>,
+) -> QueryResult<()> {
+    diesel::delete(
+        entry_absences::table
+            .filter(entry_absences::entry_id.eq(entry_id))
+            .filter(entry_absences::round.eq(round)),
+    )
+    .execute(conn)?;
+    if let Some(kind) = kind {
+        diesel::insert_into(entry_absences::table)
+            .values((
+                entry_absences::entry_id.eq(entry_id),
+                entry_absences::round.eq(round),
+                entry_absences::kind.eq(kind),
+            ))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+pub fn forbidden_pairs(conn: &mut DbConn, event_id: i64) -> QueryResult<Vec<(i64, i64)>> {
+    forbidden_pairs::table
+        .filter(forbidden_pairs::event_id.eq(event_id))
+        .select((
+            forbidden_pairs::first_entry_id,
+            forbidden_pairs::second_entry_id,
+        ))
+        .load(conn)
+}
+
+pub fn add_forbidden_pair(
+    conn: &mut DbConn,
+    event_id: i64,
+    first: i64,
+    second: i64,
+) -> QueryResult<()> {
+    let (a, b) = if first < second {
+        (first, second)
+    } else {
+        (second, first)
+    };
+    let exists = forbidden_pairs::table
+        .filter(forbidden_pairs::event_id.eq(event_id))
+        .filter(forbidden_pairs::first_entry_id.eq(a))
+        .filter(forbidden_pairs::second_entry_id.eq(b))
+        .count()
+        .get_result::<i64>(conn)?;
+    if exists == 0 {
+        diesel::insert_into(forbidden_pairs::table)
+            .values((
+                forbidden_pairs::event_id.eq(event_id),
+                forbidden_pairs::first_entry_id.eq(a),
+                forbidden_pairs::second_entry_id.eq(b),
+            ))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+// --- rounds and pairings ------------------------------------------------------------------
+
+pub fn rounds(conn: &mut DbConn, event_id: i64) -> QueryResult<Vec<Round>> {
+    rounds::table
+        .filter(rounds::event_id.eq(event_id))
+        .order(rounds::number)
+        .select(Round::as_select())
+        .load(conn)
+}
+
+pub fn insert_round(
+    conn: &mut DbConn,
+    event_id: i64,
+    number: i32,
+    at: NaiveDateTime,
+) -> QueryResult<Round> {
+    diesel::insert_into(rounds::table)
+        .values((
+            rounds::event_id.eq(event_id),
+            rounds::number.eq(number),
+            rounds::published.eq(false),
+            rounds::paired_at.eq(at),
+        ))
+        .returning(rounds::all_columns)
+        .get_result(conn)
+}
+
+pub fn delete_round(conn: &mut DbConn, round_id: i64) -> QueryResult<()> {
+    diesel::delete(pairings::table.filter(pairings::round_id.eq(round_id))).execute(conn)?;
+    diesel::delete(rounds::table.find(round_id))
+        .execute(conn)
+        .map(|_| ())
+}
+
+pub fn publish_round(conn: &mut DbConn, round_id: i64, at: NaiveDateTime) -> QueryResult<()> {
+    diesel::update(rounds::table.find(round_id))
+        .set((
+            rounds::published.eq(true),
+            rounds::published_at.eq(Some(at)),
+        ))
+        .execute(conn)
+        .map(|_| ())
+}
+
+pub fn insert_pairings(conn: &mut DbConn, new: &[NewPairing]) -> QueryResult<()> {
+    for pairing in new {
+        diesel::insert_into(pairings::table)
+            .values(pairing)
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// Every pairing of the event with its round number.
+pub fn pairings(conn: &mut DbConn, event_id: i64) -> QueryResult<Vec<(i32, Pairing)>> {
+    pairings::table
+        .inner_join(rounds::table)
+        .filter(rounds::event_id.eq(event_id))
+        .order((rounds::number, pairings::board))
+        .select((rounds::number, Pairing::as_select()))
+        .load(conn)
+}
+
+/// A pairing with the event it belongs to.
+pub fn pairing_with_event(
+    conn: &mut DbConn,
+    pairing_id: i64,
+) -> QueryResult<Option<(Pairing, Round)>> {
+    pairings::table
+        .inner_join(rounds::table)
+        .filter(pairings::id.eq(pairing_id))
+        .select((Pairing::as_select(), Round::as_select()))
+        .first(conn)
+        .optional()
+}
+
+pub fn set_result(conn: &mut DbConn, pairing_id: i64, result: Option<&str>) -> QueryResult<()> {
+    diesel::update(pairings::table.find(pairing_id))
+        .set(pairings::result.eq(result))
+        .execute(conn)
+        .map(|_| ())
+}
+
+pub fn record_result_change(
+    conn: &mut DbConn,
+    pairing_id: i64,
+    user_id: i64,
+    at: NaiveDateTime,
+    old: Option<&str>,
+    new: Option<&str>,
+) -> QueryResult<()> {
+    diesel::insert_into(result_changes::table)
+        .values((
+            result_changes::pairing_id.eq(pairing_id),
+            result_changes::user_id.eq(user_id),
+            result_changes::changed_at.eq(at),
+            result_changes::old_result.eq(old),
+            result_changes::new_result.eq(new),
+        ))
+        .execute(conn)
+        .map(|_| ())
+}
+
+pub fn result_changes(conn: &mut DbConn, event_id: i64) -> QueryResult<Vec<ResultChange>> {
+    result_changes::table
+        .inner_join(pairings::table.inner_join(rounds::table))
+        .filter(rounds::event_id.eq(event_id))
+        .order(result_changes::id)
+        .select(ResultChange::as_select())
+        .load(conn)
+}

@@ -1,0 +1,312 @@
+//! Events over the API: every read and every organiser action of the event pages.
+use actix_web::web::{self, Json};
+use actix_web::{HttpResponse, http::StatusCode};
+use serde::Deserialize;
+
+use super::ApiActor;
+use crate::service::AppResult;
+use crate::service::events::entries::{self, AbsenceInput, EntryInput, EntryView};
+use crate::service::events::reports::{self, StandingsView};
+use crate::service::events::rounds::{self, ResultInput, RoundView};
+use crate::service::events::{EventInput, EventView, settings};
+use crate::web::error::Problem;
+use crate::web::state::AppState;
+
+/// All events, newest first.
+#[utoipa::path(get, path = "/api/v1/events", tag = "events", responses((status = 200, body = Vec<EventView>)))]
+pub async fn list(state: web::Data<AppState>) -> AppResult<Json<Vec<EventView>>> {
+    Ok(Json(state.db(settings::list).await?))
+}
+
+/// One event's settings.
+#[utoipa::path(get, path = "/api/v1/events/{id}", tag = "events", params(("id" = i64, Path, description = "event id")),
+    responses((status = 200, body = EventView), (status = 404, body = Problem)))]
+pub async fn get(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult<Json<EventView>> {
+    let id = path.into_inner();
+    Ok(Json(state.db(move |conn| settings::get(conn, id)).await?))
+}
+
+/// Creates an event (organisers and administrators); the caller owns it.
+#[utoipa::path(post, path = "/api/v1/events", tag = "events", request_body = EventInput,
+    responses((status = 201, body = EventView), (status = 401, body = Problem), (status = 403, body = Problem), (status = 422, body = Problem)),
+    security(("token" = [])))]
+pub async fn create(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    input: Json<EventInput>,
+) -> AppResult<HttpResponse> {
+    actor.require_user()?;
+    let input = input.into_inner();
+    let event = state
+        .db(move |conn| settings::create(conn, &actor, &input))
+        .await?;
+    Ok(HttpResponse::build(StatusCode::CREATED).json(event))
+}
+
+/// Changes an event's settings (its organiser).
+#[utoipa::path(put, path = "/api/v1/events/{id}", tag = "events", request_body = EventInput, params(("id" = i64, Path, description = "event id")),
+    responses((status = 200, body = EventView), (status = 401, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem), (status = 422, body = Problem)),
+    security(("token" = [])))]
+pub async fn update(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    input: Json<EventInput>,
+) -> AppResult<Json<EventView>> {
+    actor.require_user()?;
+    let id = path.into_inner();
+    let input = input.into_inner();
+    Ok(Json(
+        state
+            .db(move |conn| settings::update(conn, &actor, id, &input))
+            .await?,
+    ))
+}
+
+/// The entries, by start number.
+#[utoipa::path(get, path = "/api/v1/events/{id}/entries", tag = "events", params(("id" = i64, Path, description = "event id")),
+    responses((status = 200, body = Vec<EntryView>), (status = 404, body = Problem)))]
+pub async fn entries(
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> AppResult<Json<Vec<EntryView>>> {
+    let id = path.into_inner();
+    Ok(Json(state.db(move |conn| entries::list(conn, id)).await?))
+}
+
+/// Enters a player (the organiser), or the caller's own profile (self-registration).
+#[utoipa::path(post, path = "/api/v1/events/{id}/entries", tag = "events", request_body = EntryInput, params(("id" = i64, Path, description = "event id")),
+    responses((status = 201, body = EntryView), (status = 401, body = Problem), (status = 403, body = Problem), (status = 409, body = Problem), (status = 422, body = Problem)),
+    security(("token" = [])))]
+pub async fn add_entry(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    input: Json<EntryInput>,
+) -> AppResult<HttpResponse> {
+    actor.require_user()?;
+    let id = path.into_inner();
+    let input = input.into_inner();
+    let entry = state
+        .db(move |conn| entries::add(conn, &actor, id, &input))
+        .await?;
+    Ok(HttpResponse::build(StatusCode::CREATED).json(entry))
+}
+
+/// Removes an entry before the first round, or withdraws it from the next round on.
+#[utoipa::path(post, path = "/api/v1/events/{id}/entries/{entry}/withdraw", tag = "events",
+    params(("id" = i64, Path, description = "event id"), ("entry" = i64, Path, description = "entry id")),
+    responses((status = 204), (status = 401, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem)),
+    security(("token" = [])))]
+pub async fn withdraw(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+) -> AppResult<HttpResponse> {
+    actor.require_user()?;
+    let (id, entry) = path.into_inner();
+    state
+        .db(move |conn| entries::withdraw(conn, &actor, id, entry))
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// A requested half-point bye (`H`) or an absence (`Z`) for a round not paired yet.
+#[utoipa::path(put, path = "/api/v1/events/{id}/entries/{entry}/absence", tag = "events", request_body = AbsenceInput,
+    params(("id" = i64, Path, description = "event id"), ("entry" = i64, Path, description = "entry id")),
+    responses((status = 204), (status = 401, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem), (status = 422, body = Problem)),
+    security(("token" = [])))]
+pub async fn absence(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+    input: Json<AbsenceInput>,
+) -> AppResult<HttpResponse> {
+    actor.require_user()?;
+    let (id, entry) = path.into_inner();
+    let input = input.into_inner();
+    state
+        .db(move |conn| entries::set_absence(conn, &actor, id, entry, &input))
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct ForbiddenPair {
+    pub first_entry_id: i64,
+    pub second_entry_id: i64,
+}
+
+/// Two entries that must never be paired.
+#[utoipa::path(post, path = "/api/v1/events/{id}/forbidden-pairs", tag = "events", request_body = ForbiddenPair,
+    params(("id" = i64, Path, description = "event id")),
+    responses((status = 204), (status = 401, body = Problem), (status = 403, body = Problem), (status = 422, body = Problem)),
+    security(("token" = [])))]
+pub async fn forbid(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    input: Json<ForbiddenPair>,
+) -> AppResult<HttpResponse> {
+    actor.require_user()?;
+    let id = path.into_inner();
+    let ForbiddenPair {
+        first_entry_id,
+        second_entry_id,
+    } = input.into_inner();
+    state
+        .db(move |conn| entries::forbid_pair(conn, &actor, id, first_entry_id, second_entry_id))
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct ArbiterInput {
+    pub email: String,
+}
+
+/// Names an arbiter (the organiser).
+#[utoipa::path(post, path = "/api/v1/events/{id}/arbiters", tag = "events", request_body = ArbiterInput,
+    params(("id" = i64, Path, description = "event id")),
+    responses((status = 204), (status = 401, body = Problem), (status = 403, body = Problem), (status = 422, body = Problem)),
+    security(("token" = [])))]
+pub async fn add_arbiter(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    input: Json<ArbiterInput>,
+) -> AppResult<HttpResponse> {
+    actor.require_user()?;
+    let id = path.into_inner();
+    let email = input.into_inner().email;
+    state
+        .db(move |conn| settings::add_arbiter(conn, &actor, id, &email))
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Rounds with boards and results (drafts only for the organiser and arbiters).
+#[utoipa::path(get, path = "/api/v1/events/{id}/rounds", tag = "events", params(("id" = i64, Path, description = "event id")),
+    responses((status = 200, body = Vec<RoundView>), (status = 404, body = Problem)))]
+pub async fn rounds(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> AppResult<Json<Vec<RoundView>>> {
+    let id = path.into_inner();
+    Ok(Json(
+        state.db(move |conn| rounds::list(conn, &actor, id)).await?,
+    ))
+}
+
+/// Pairs the next round (a draft until published).
+#[utoipa::path(post, path = "/api/v1/events/{id}/rounds", tag = "events", params(("id" = i64, Path, description = "event id")),
+    responses((status = 201, body = RoundView), (status = 401, body = Problem), (status = 403, body = Problem), (status = 409, body = Problem)),
+    security(("token" = [])))]
+pub async fn pair(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
+    actor.require_user()?;
+    let id = path.into_inner();
+    let round = state
+        .db(move |conn| rounds::pair_next(conn, &actor, id))
+        .await?;
+    Ok(HttpResponse::build(StatusCode::CREATED).json(round))
+}
+
+/// Pairs the last round again (only while it has no results).
+#[utoipa::path(post, path = "/api/v1/events/{id}/rounds/repair", tag = "events", params(("id" = i64, Path, description = "event id")),
+    responses((status = 200, body = RoundView), (status = 401, body = Problem), (status = 403, body = Problem), (status = 409, body = Problem)),
+    security(("token" = [])))]
+pub async fn repair(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> AppResult<Json<RoundView>> {
+    actor.require_user()?;
+    let id = path.into_inner();
+    Ok(Json(
+        state
+            .db(move |conn| rounds::repair_last(conn, &actor, id))
+            .await?,
+    ))
+}
+
+/// Publishes the last round's pairings.
+#[utoipa::path(post, path = "/api/v1/events/{id}/rounds/publish", tag = "events", params(("id" = i64, Path, description = "event id")),
+    responses((status = 204), (status = 401, body = Problem), (status = 403, body = Problem), (status = 409, body = Problem)),
+    security(("token" = [])))]
+pub async fn publish(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
+    actor.require_user()?;
+    let id = path.into_inner();
+    state
+        .db(move |conn| rounds::publish_last(conn, &actor, id))
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Enters or corrects a result (kept in the audit trail).
+#[utoipa::path(put, path = "/api/v1/events/{id}/pairings/{pairing}/result", tag = "events", request_body = ResultInput,
+    params(("id" = i64, Path, description = "event id"), ("pairing" = i64, Path, description = "board id")),
+    responses((status = 204), (status = 401, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem), (status = 409, body = Problem), (status = 422, body = Problem)),
+    security(("token" = [])))]
+pub async fn result(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+    input: Json<ResultInput>,
+) -> AppResult<HttpResponse> {
+    actor.require_user()?;
+    let (id, pairing) = path.into_inner();
+    let input = input.into_inner();
+    state
+        .db(move |conn| rounds::set_result(conn, &actor, id, pairing, &input))
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+pub struct StandingsQuery {
+    /// Standings after this round (default: the last with results).
+    after_round: Option<u32>,
+}
+
+/// Standings with the event's tie-breaks.
+#[utoipa::path(get, path = "/api/v1/events/{id}/standings", tag = "events", params(("id" = i64, Path, description = "event id"), StandingsQuery),
+    responses((status = 200, body = StandingsView), (status = 404, body = Problem), (status = 422, body = Problem)))]
+pub async fn standings(
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    query: web::Query<StandingsQuery>,
+) -> AppResult<Json<StandingsView>> {
+    let id = path.into_inner();
+    let after = query.into_inner().after_round;
+    Ok(Json(
+        state
+            .db(move |conn| reports::standings(conn, id, after))
+            .await?,
+    ))
+}
+
+/// Closes the event (the organiser).
+#[utoipa::path(post, path = "/api/v1/events/{id}/finish", tag = "events", params(("id" = i64, Path, description = "event id")),
+    responses((status = 204), (status = 401, body = Problem), (status = 403, body = Problem), (status = 409, body = Problem)),
+    security(("token" = [])))]
+pub async fn finish(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
+    actor.require_user()?;
+    let id = path.into_inner();
+    state
+        .db(move |conn| settings::finish(conn, &actor, id))
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}

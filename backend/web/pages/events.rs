@@ -1,0 +1,713 @@
+//! Event pages: the list, the event with its tabs (information, entries, rounds,
+//! standings), the organiser's forms and the TRF export.
+use actix_web::http::StatusCode;
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use chrono::NaiveDate;
+use serde::Deserialize;
+
+use crate::service::events::entries::{self, AbsenceInput, EntryInput, EntryView};
+use crate::service::events::reports::{self, StandingsView};
+use crate::service::events::rounds::{self, ResultInput, RoundView};
+use crate::service::events::{self as ev, EventInput, EventView, LocalRules, settings};
+use crate::service::players::{self, PlayerView};
+use crate::service::{AppError, AppResult};
+use crate::web::ctx::Ctx;
+use crate::web::form::{CsrfForm, optional_number};
+use crate::web::render::{self, FormErrors};
+use crate::web::state::AppState;
+
+#[derive(Template)]
+#[template(path = "events.html")]
+struct ListPage {
+    ctx: Ctx,
+    running: Vec<EventView>,
+    upcoming: Vec<EventView>,
+    finished: Vec<EventView>,
+}
+
+pub async fn list(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HttpResponse> {
+    let all = state.db(ev::settings::list).await?;
+    let pick = |status: &str| {
+        all.iter()
+            .filter(|e| e.status == status)
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    render::page(
+        StatusCode::OK,
+        &ListPage {
+            running: pick(ev::STATUS_RUNNING),
+            upcoming: pick(ev::STATUS_REGISTRATION),
+            finished: pick(ev::STATUS_FINISHED),
+            ctx,
+        },
+    )
+}
+
+/// Everything the event's tabs show, loaded once.
+struct EventData {
+    event: EventView,
+    can_manage: bool,
+    can_arbitrate: bool,
+    entries: Vec<EntryView>,
+    rounds: Vec<RoundView>,
+    standings: Option<StandingsView>,
+    /// Players who can still be entered (for the organiser's select).
+    candidates: Vec<PlayerView>,
+}
+
+async fn load(ctx: &Ctx, state: &AppState, id: i64) -> AppResult<EventData> {
+    let actor = ctx.actor();
+    state
+        .db(move |conn| {
+            let event = ev::load(conn, id)?;
+            let can_manage = ev::may_manage(&actor, &event);
+            let can_arbitrate = ev::may_arbitrate(conn, &actor, &event)?;
+            let entries = entries::list(conn, id)?;
+            let rounds = rounds::list(conn, &actor, id)?;
+            let standings = if rounds.iter().any(|r| {
+                r.boards
+                    .iter()
+                    .any(|b| b.result.is_some() || b.bye.is_some())
+            }) {
+                reports::standings(conn, id, None).ok()
+            } else {
+                None
+            };
+            let candidates = if can_manage {
+                players::list(conn, None, None)?
+                    .into_iter()
+                    .filter(|p| !entries.iter().any(|e| e.player_id == p.id))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            Ok(EventData {
+                event: ev::EventView::from(&event),
+                can_manage,
+                can_arbitrate,
+                entries,
+                rounds,
+                standings,
+                candidates,
+            })
+        })
+        .await
+}
+
+#[derive(Template)]
+#[template(path = "event.html")]
+struct EventPage {
+    ctx: Ctx,
+    tab: String,
+    data: EventData,
+    errors: FormErrors,
+}
+
+impl EventPage {
+    fn own_entry(&self) -> Option<&EntryView> {
+        let player = self.ctx.user.as_ref()?.player_id?;
+        self.data.entries.iter().find(|e| e.player_id == player)
+    }
+
+    fn can_self_register(&self) -> bool {
+        self.data.event.self_registration
+            && self.data.event.status == ev::STATUS_REGISTRATION
+            && self
+                .ctx
+                .user
+                .as_ref()
+                .is_some_and(|u| u.player_id.is_some())
+            && self.own_entry().is_none()
+    }
+
+    fn points(&self, half_points: &u32) -> String {
+        let shown = if self.data.event.scoring_display == "2-1-0" {
+            *half_points * 2
+        } else {
+            *half_points
+        };
+        self.ctx.lang.points(i64::from(shown))
+    }
+
+    fn result_label(&self, result: &Option<String>) -> String {
+        match result {
+            Some(code) => self.code_label(code),
+            None => String::from("—"),
+        }
+    }
+
+    /// A result code as this event prints it (½ for a draw, or the 2-1-0 scale).
+    fn code_label(&self, result: &str) -> String {
+        if self.data.event.scoring_display == "2-1-0" {
+            match result {
+                "1-0" => "2-0".into(),
+                "0-1" => "0-2".into(),
+                "1/2-1/2" => "1-1".into(),
+                other => other.into(),
+            }
+        } else {
+            result.replace("1/2", "½")
+        }
+    }
+
+    fn next_round(&self) -> i32 {
+        self.data.rounds.len() as i32 + 1
+    }
+
+    fn next_round_text(&self, key: &str) -> String {
+        self.ctx.tf1(key, &self.next_round())
+    }
+
+    fn last_is_draft(&self) -> bool {
+        self.data.rounds.last().is_some_and(|r| !r.published)
+    }
+
+    fn tiebreak_label(&self, code: &str) -> String {
+        crate::web::tiebreaks::label(
+            self.ctx.lang,
+            &self.data.event.variant,
+            &self.data.event.system,
+            code,
+        )
+    }
+
+    fn results(&self) -> &'static [&'static str] {
+        &crate::service::events::history::RESULTS
+    }
+}
+
+#[derive(Deserialize)]
+pub struct TabQuery {
+    #[serde(default)]
+    tab: String,
+}
+
+const TABS: [&str; 4] = ["info", "entries", "rounds", "standings"];
+
+pub async fn show(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    query: web::Query<TabQuery>,
+) -> AppResult<HttpResponse> {
+    let tab = if TABS.contains(&query.tab.as_str()) {
+        query.tab.clone()
+    } else {
+        "info".to_string()
+    };
+    let data = load(&ctx, &state, path.into_inner()).await?;
+    render::page(
+        StatusCode::OK,
+        &EventPage {
+            ctx,
+            tab,
+            data,
+            errors: FormErrors::none(),
+        },
+    )
+}
+
+/// Runs an organiser action; on a validation or workflow error shows the tab again with
+/// the message, else redirects back to the tab with a flash.
+async fn act<F>(
+    req: &HttpRequest,
+    ctx: Ctx,
+    state: &AppState,
+    id: i64,
+    tab: &str,
+    work: F,
+) -> AppResult<HttpResponse>
+where
+    F: FnOnce(&mut crate::store::DbConn, &crate::service::Actor) -> AppResult<()> + Send + 'static,
+{
+    let actor = ctx.actor();
+    actor.require_user()?;
+    match state.db(move |conn| work(conn, &actor)).await {
+        Ok(()) => Ok(render::redirect_with_flash(
+            req,
+            &format!("/events/{id}?tab={tab}"),
+            "ok",
+            "flash.saved",
+        )),
+        Err(err) => {
+            let errors = match &err {
+                AppError::Conflict { .. } | AppError::Invalid { .. } => {
+                    FormErrors::from_error(&err, ctx.lang).ok_or(err)?
+                }
+                _ => return Err(err),
+            };
+            let data = load(&ctx, state, id).await?;
+            let status = StatusCode::from_u16(errors_status(&errors))
+                .unwrap_or(StatusCode::UNPROCESSABLE_ENTITY);
+            render::page(
+                status,
+                &EventPage {
+                    ctx,
+                    tab: tab.to_string(),
+                    data,
+                    errors,
+                },
+            )
+        }
+    }
+}
+
+fn errors_status(errors: &FormErrors) -> u16 {
+    if errors.field.is_empty() { 409 } else { 422 }
+}
+
+#[derive(Deserialize)]
+pub struct EntryForm {
+    #[serde(default)]
+    player_id: String,
+}
+
+pub async fn add_entry(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    CsrfForm(form): CsrfForm<EntryForm>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let player_id = optional_number::<i64>("player_id", &form.player_id)?;
+    act(&req, ctx, &state, id, "entries", move |conn, actor| {
+        entries::add(conn, actor, id, &EntryInput { player_id }).map(|_| ())
+    })
+    .await
+}
+
+pub async fn withdraw(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+    _form: CsrfForm<super::session::Empty>,
+) -> AppResult<HttpResponse> {
+    let (id, entry) = path.into_inner();
+    act(&req, ctx, &state, id, "entries", move |conn, actor| {
+        entries::withdraw(conn, actor, id, entry)
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+pub struct AbsenceForm {
+    round: String,
+    #[serde(default)]
+    kind: String,
+}
+
+pub async fn absence(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+    CsrfForm(form): CsrfForm<AbsenceForm>,
+) -> AppResult<HttpResponse> {
+    let (id, entry) = path.into_inner();
+    let round = optional_number::<i32>("round", &form.round)?
+        .ok_or_else(|| AppError::invalid("round", "is required"))?;
+    act(&req, ctx, &state, id, "entries", move |conn, actor| {
+        entries::set_absence(
+            conn,
+            actor,
+            id,
+            entry,
+            &AbsenceInput {
+                round,
+                kind: form.kind,
+            },
+        )
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+pub struct ArbiterForm {
+    email: String,
+}
+
+pub async fn add_arbiter(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    CsrfForm(form): CsrfForm<ArbiterForm>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    act(&req, ctx, &state, id, "info", move |conn, actor| {
+        settings::add_arbiter(conn, actor, id, &form.email)
+    })
+    .await
+}
+
+pub async fn pair(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    _form: CsrfForm<super::session::Empty>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    act(&req, ctx, &state, id, "rounds", move |conn, actor| {
+        rounds::pair_next(conn, actor, id).map(|_| ())
+    })
+    .await
+}
+
+pub async fn repair(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    _form: CsrfForm<super::session::Empty>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    act(&req, ctx, &state, id, "rounds", move |conn, actor| {
+        rounds::repair_last(conn, actor, id).map(|_| ())
+    })
+    .await
+}
+
+pub async fn publish(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    _form: CsrfForm<super::session::Empty>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    act(&req, ctx, &state, id, "rounds", move |conn, actor| {
+        rounds::publish_last(conn, actor, id)
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+pub struct ResultForm {
+    #[serde(default)]
+    result: String,
+}
+
+pub async fn result(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+    CsrfForm(form): CsrfForm<ResultForm>,
+) -> AppResult<HttpResponse> {
+    let (id, pairing) = path.into_inner();
+    act(&req, ctx, &state, id, "rounds", move |conn, actor| {
+        rounds::set_result(
+            conn,
+            actor,
+            id,
+            pairing,
+            &ResultInput {
+                result: form.result,
+            },
+        )
+    })
+    .await
+}
+
+pub async fn finish(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    _form: CsrfForm<super::session::Empty>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    act(&req, ctx, &state, id, "standings", move |conn, actor| {
+        settings::finish(conn, actor, id)
+    })
+    .await
+}
+
+pub async fn export_trf(
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let trf = state.db(move |conn| reports::trf(conn, id)).await?;
+    Ok(HttpResponse::Ok()
+        .content_type("text/plain; charset=utf-8")
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"event-{id}.trf\""),
+        ))
+        .body(trf))
+}
+
+/// The event form's fields as typed.
+#[derive(Deserialize, Clone, Default)]
+pub struct EventForm {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    place: String,
+    #[serde(default)]
+    starts_on: String,
+    #[serde(default)]
+    ends_on: String,
+    #[serde(default)]
+    variant: String,
+    #[serde(default)]
+    system: String,
+    #[serde(default)]
+    rounds: String,
+    #[serde(default)]
+    time_control: String,
+    #[serde(default)]
+    draw_offer_min_moves: String,
+    #[serde(default)]
+    rated: Option<String>,
+    #[serde(default)]
+    scoring_display: String,
+    #[serde(default)]
+    pab_half_points: String,
+    #[serde(default)]
+    tiebreaks: String,
+    #[serde(default)]
+    first_colour: String,
+    #[serde(default)]
+    self_registration: Option<String>,
+    #[serde(default)]
+    late_entry_until_round: String,
+    #[serde(default)]
+    capture_choice: String,
+    #[serde(default)]
+    mandatory_capture: String,
+}
+
+fn date(field: &'static str, value: &str) -> AppResult<Option<NaiveDate>> {
+    let value = value.trim();
+    if value.is_empty() {
+        return Ok(None);
+    }
+    NaiveDate::parse_from_str(value, "%Y-%m-%d")
+        .map(Some)
+        .map_err(|_| AppError::invalid(field, "must be a date like 2026-12-31"))
+}
+
+impl EventForm {
+    fn of(e: &EventView) -> EventForm {
+        EventForm {
+            name: e.name.clone(),
+            place: e.place.clone(),
+            starts_on: e.starts_on.map(|d| d.to_string()).unwrap_or_default(),
+            ends_on: e.ends_on.map(|d| d.to_string()).unwrap_or_default(),
+            variant: e.variant.clone(),
+            system: e.system.clone(),
+            rounds: e.rounds.to_string(),
+            time_control: e.time_control.clone(),
+            draw_offer_min_moves: e.draw_offer_min_moves.to_string(),
+            rated: e.rated.then(|| "1".into()),
+            scoring_display: e.scoring_display.clone(),
+            pab_half_points: e.pab_half_points.to_string(),
+            tiebreaks: e.tiebreaks.clone(),
+            first_colour: e.first_colour.clone(),
+            self_registration: e.self_registration.then(|| "1".into()),
+            late_entry_until_round: e.late_entry_until_round.to_string(),
+            capture_choice: e.local_rules.capture_choice.clone().unwrap_or_default(),
+            mandatory_capture: match e.local_rules.mandatory_capture {
+                Some(true) => "on".into(),
+                Some(false) => "off".into(),
+                None => String::new(),
+            },
+        }
+    }
+
+    fn blank() -> EventForm {
+        EventForm::of(&EventView::from_input(&EventInput::default()))
+    }
+
+    fn input(&self) -> AppResult<EventInput> {
+        Ok(EventInput {
+            name: self.name.clone(),
+            place: self.place.clone(),
+            starts_on: date("starts_on", &self.starts_on)?,
+            ends_on: date("ends_on", &self.ends_on)?,
+            variant: self.variant.clone(),
+            local_rules: LocalRules {
+                mandatory_capture: match self.mandatory_capture.as_str() {
+                    "on" => Some(true),
+                    "off" => Some(false),
+                    _ => None,
+                },
+                capture_choice: Some(self.capture_choice.clone()).filter(|c| !c.is_empty()),
+                ..LocalRules::default()
+            },
+            system: self.system.clone(),
+            rounds: optional_number("rounds", &self.rounds)?.unwrap_or(0),
+            time_control: self.time_control.clone(),
+            draw_offer_min_moves: optional_number(
+                "draw_offer_min_moves",
+                &self.draw_offer_min_moves,
+            )?
+            .unwrap_or(0),
+            rated: self.rated.is_some(),
+            scoring_display: self.scoring_display.clone(),
+            pab_half_points: optional_number("pab_half_points", &self.pab_half_points)?
+                .unwrap_or(2),
+            tiebreaks: self.tiebreaks.clone(),
+            first_colour: self.first_colour.clone(),
+            self_registration: self.self_registration.is_some(),
+            late_entry_until_round: optional_number(
+                "late_entry_until_round",
+                &self.late_entry_until_round,
+            )?
+            .unwrap_or(0),
+            club_id: None,
+        })
+    }
+}
+
+#[derive(Template)]
+#[template(path = "event_form.html")]
+struct FormPage {
+    ctx: Ctx,
+    event_id: Option<i64>,
+    form: EventForm,
+    errors: FormErrors,
+}
+
+impl FormPage {
+    fn variants(&self) -> [&'static str; 4] {
+        ["russian", "international", "english", "brazilian"]
+    }
+
+    fn systems(&self) -> &'static [&'static str] {
+        &settings::SYSTEMS
+    }
+
+    fn time_controls(&self) -> &'static [&'static str] {
+        &settings::TIME_CONTROLS
+    }
+}
+
+pub async fn new_form(ctx: Ctx) -> AppResult<HttpResponse> {
+    if !ctx.actor().is_organiser() {
+        ctx.actor().require_user()?;
+        return Err(AppError::forbidden(
+            "only organisers and administrators may create events",
+        ));
+    }
+    render::page(
+        StatusCode::OK,
+        &FormPage {
+            ctx,
+            event_id: None,
+            form: EventForm::blank(),
+            errors: FormErrors::none(),
+        },
+    )
+}
+
+pub async fn create(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    CsrfForm(form): CsrfForm<EventForm>,
+) -> AppResult<HttpResponse> {
+    let actor = ctx.actor();
+    actor.require_user()?;
+    let result = match form.input() {
+        Ok(input) => {
+            state
+                .db(move |conn| settings::create(conn, &actor, &input))
+                .await
+        }
+        Err(err) => Err(err),
+    };
+    match result {
+        Ok(event) => Ok(render::redirect_with_flash(
+            &req,
+            &format!("/events/{}", event.id),
+            "ok",
+            "flash.saved",
+        )),
+        Err(err) => {
+            let errors = FormErrors::from_error(&err, ctx.lang).ok_or(err)?;
+            render::page(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                &FormPage {
+                    ctx,
+                    event_id: None,
+                    form,
+                    errors,
+                },
+            )
+        }
+    }
+}
+
+pub async fn edit_form(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let actor = ctx.actor();
+    let event = state
+        .db(move |conn| {
+            let event = ev::load(conn, id)?;
+            ev::require_manager(&actor, &event)?;
+            Ok(EventView::from(&event))
+        })
+        .await?;
+    render::page(
+        StatusCode::OK,
+        &FormPage {
+            ctx,
+            event_id: Some(id),
+            form: EventForm::of(&event),
+            errors: FormErrors::none(),
+        },
+    )
+}
+
+pub async fn update(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    CsrfForm(form): CsrfForm<EventForm>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let actor = ctx.actor();
+    actor.require_user()?;
+    let result = match form.input() {
+        Ok(input) => {
+            state
+                .db(move |conn| settings::update(conn, &actor, id, &input))
+                .await
+        }
+        Err(err) => Err(err),
+    };
+    match result {
+        Ok(_) => Ok(render::redirect_with_flash(
+            &req,
+            &format!("/events/{id}"),
+            "ok",
+            "flash.saved",
+        )),
+        Err(err) => {
+            let errors = FormErrors::from_error(&err, ctx.lang).ok_or(err)?;
+            render::page(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                &FormPage {
+                    ctx,
+                    event_id: Some(id),
+                    form,
+                    errors,
+                },
+            )
+        }
+    }
+}
