@@ -244,7 +244,7 @@ pub struct Client<'a> {
     pub headers: Vec<(String, String)>,
 }
 
-impl Client<'_> {
+impl<'a> Client<'a> {
     pub async fn request(
         &mut self,
         method: Method,
@@ -362,7 +362,7 @@ impl Client<'_> {
     }
 
     /// Creates an API token through the account page and returns an API client using it.
-    pub async fn api_client(&mut self) -> Client<'_> {
+    pub async fn api_client(&mut self) -> Client<'a> {
         let page = self
             .post_form("/account/tokens", &[("name", "tests")])
             .await;

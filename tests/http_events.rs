@@ -1,0 +1,607 @@
+//! Events over HTTP: the round workflow for Swiss and round-robin events, results with an
+//! audit trail, standings, TRF export and who may do what.
+#![allow(clippy::unwrap_used)]
+mod common;
+
+use std::collections::HashSet;
+
+use actix_web::http::Method;
+use common::{Client, Role, TestApp};
+use serde_json::{Value, json};
+
+async fn organiser_api<'a>(app: &'a TestApp, email: &str) -> Client<'a> {
+    let mut browser = app.user(email, Role::Organiser).await;
+    browser.api_client().await
+}
+
+/// Creates `n` player profiles with ratings and enters them.
+async fn enter_players(api: &mut Client<'_>, event_id: i64, n: usize) -> Vec<i64> {
+    let mut ids = Vec::new();
+    for i in 0..n {
+        let player = api
+            .json(
+                Method::POST,
+                "/api/v1/players",
+                json!({"name": format!("Player {i:02}")}),
+            )
+            .await;
+        assert_eq!(player.status.as_u16(), 201, "{}", player.body);
+        let player_id = player.json()["id"].as_i64().unwrap();
+        let rating = 2400 - 50 * i as i32;
+        api.app
+            .with_db(move |conn| {
+                damka::store::players::set_rating(
+                    conn,
+                    &damka::store::models::PlayerRating {
+                        player_id,
+                        variant: "russian".into(),
+                        rating,
+                        games: 30,
+                    },
+                )
+                .unwrap()
+            })
+            .await;
+        let entry = api
+            .json(
+                Method::POST,
+                &format!("/api/v1/events/{event_id}/entries"),
+                json!({"player_id": player_id}),
+            )
+            .await;
+        assert_eq!(entry.status.as_u16(), 201, "{}", entry.body);
+        ids.push(entry.json()["id"].as_i64().unwrap());
+    }
+    ids
+}
+
+fn games(round: &Value) -> Vec<&Value> {
+    round["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|b| !b["black_entry_id"].is_null())
+        .collect()
+}
+
+#[actix_web::test]
+async fn swiss_round_workflow_with_permissions_and_audit() {
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+    let created = org
+        .json(
+            Method::POST,
+            "/api/v1/events",
+            json!({"name": "Club Swiss", "system": "swiss", "rounds": 5}),
+        )
+        .await;
+    assert_eq!(created.status.as_u16(), 201, "{}", created.body);
+    let event = created.json();
+    assert_eq!(
+        event["tiebreaks"], "BH/C1,BH,SB,WIN",
+        "the Swiss default tie-breaks"
+    );
+    let id = event["id"].as_i64().unwrap();
+    enter_players(&mut org, id, 9).await;
+
+    // Round 1: four games and a pairing-allocated bye for the lowest-rated player.
+    let round = org
+        .request(
+            Method::POST,
+            &format!("/api/v1/events/{id}/rounds"),
+            None,
+            &[],
+        )
+        .await;
+    assert_eq!(round.status.as_u16(), 201, "{}", round.body);
+    let round = round.json();
+    assert_eq!(games(&round).len(), 4);
+    let bye: Vec<&Value> = round["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|b| b["bye"] == "U")
+        .collect();
+    assert_eq!(bye.len(), 1);
+    assert_eq!(
+        bye[0]["white_start_no"], 9,
+        "the PAB goes to the lowest-ranked player"
+    );
+    // Start numbers follow ratings: board 1 is 1 v 5 (top half against bottom half).
+    assert_eq!(
+        games(&round)[0]["white_start_no"].as_i64().unwrap()
+            + games(&round)[0]["black_start_no"].as_i64().unwrap(),
+        6
+    );
+
+    // A draft is invisible to the public and to players.
+    let mut public = app.client();
+    assert_eq!(
+        public
+            .get(&format!("/api/v1/events/{id}/rounds"))
+            .await
+            .json()
+            .as_array()
+            .unwrap()
+            .len(),
+        0
+    );
+
+    // Who may run the round: not a player, not another organiser.
+    let mut player_browser = app.user("player@t.org", Role::Player).await;
+    let mut player = player_browser.api_client().await;
+    player
+        .request(
+            Method::POST,
+            &format!("/api/v1/events/{id}/rounds/publish"),
+            None,
+            &[],
+        )
+        .await
+        .assert_problem(403, "forbidden");
+    let mut rival = organiser_api(&app, "rival@t.org").await;
+    rival
+        .request(
+            Method::POST,
+            &format!("/api/v1/events/{id}/rounds/publish"),
+            None,
+            &[],
+        )
+        .await
+        .assert_problem(403, "forbidden");
+    rival
+        .json(
+            Method::PUT,
+            &format!("/api/v1/events/{id}"),
+            json!({"name": "Taken over", "system": "swiss", "rounds": 5}),
+        )
+        .await
+        .assert_problem(403, "forbidden");
+    public
+        .request(
+            Method::POST,
+            &format!("/api/v1/events/{id}/rounds"),
+            None,
+            &[],
+        )
+        .await
+        .assert_problem(401, "unauthenticated");
+
+    // Results need a published round.
+    let board = games(&round)[0]["pairing_id"].as_i64().unwrap();
+    org.json(
+        Method::PUT,
+        &format!("/api/v1/events/{id}/pairings/{board}/result"),
+        json!({"result": "1-0"}),
+    )
+    .await
+    .assert_problem(409, "conflict");
+    assert_eq!(
+        org.request(
+            Method::POST,
+            &format!("/api/v1/events/{id}/rounds/publish"),
+            None,
+            &[]
+        )
+        .await
+        .status
+        .as_u16(),
+        204
+    );
+    assert_eq!(
+        public
+            .get(&format!("/api/v1/events/{id}/rounds"))
+            .await
+            .json()
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+
+    // An arbiter named by the organiser enters results; the player cannot.
+    org.json(
+        Method::POST,
+        &format!("/api/v1/events/{id}/arbiters"),
+        json!({"email": "player@t.org"}),
+    )
+    .await;
+    let mut outsider_browser = app.user("outsider@t.org", Role::Player).await;
+    let mut outsider = outsider_browser.api_client().await;
+    outsider
+        .json(
+            Method::PUT,
+            &format!("/api/v1/events/{id}/pairings/{board}/result"),
+            json!({"result": "1-0"}),
+        )
+        .await
+        .assert_problem(403, "forbidden");
+    let bad = player
+        .json(
+            Method::PUT,
+            &format!("/api/v1/events/{id}/pairings/{board}/result"),
+            json!({"result": "2-0"}),
+        )
+        .await;
+    assert_eq!(bad.assert_problem(422, "invalid")["field"], "result");
+
+    // Pairing round 2 waits for every result.
+    let results = ["1-0", "1/2-1/2", "0-1", "+/-"];
+    for (b, result) in games(&round).iter().zip(results) {
+        let pid = b["pairing_id"].as_i64().unwrap();
+        let res = player
+            .json(
+                Method::PUT,
+                &format!("/api/v1/events/{id}/pairings/{pid}/result"),
+                json!({"result": result}),
+            )
+            .await;
+        assert_eq!(res.status.as_u16(), 204, "{}", res.body);
+        if result == "1/2-1/2" {
+            let early = org
+                .request(
+                    Method::POST,
+                    &format!("/api/v1/events/{id}/rounds"),
+                    None,
+                    &[],
+                )
+                .await;
+            early.assert_problem(409, "conflict");
+        }
+    }
+    // A round with results can no longer be re-paired.
+    org.request(
+        Method::POST,
+        &format!("/api/v1/events/{id}/rounds/repair"),
+        None,
+        &[],
+    )
+    .await
+    .assert_problem(409, "conflict");
+
+    // A correction is kept in the audit trail and the standings follow it.
+    let first = games(&round)[0]["pairing_id"].as_i64().unwrap();
+    org.json(
+        Method::PUT,
+        &format!("/api/v1/events/{id}/pairings/{first}/result"),
+        json!({"result": "0-1"}),
+    )
+    .await;
+    let changes: Vec<(Option<String>, Option<String>)> = app
+        .with_db(move |conn| {
+            damka::store::events::result_changes(conn, id)
+                .unwrap()
+                .into_iter()
+                .filter(|c| c.pairing_id == first)
+                .map(|c| (c.old_result, c.new_result))
+                .collect()
+        })
+        .await;
+    assert_eq!(
+        changes,
+        vec![
+            (None, Some("1-0".into())),
+            (Some("1-0".into()), Some("0-1".into()))
+        ]
+    );
+    let standings = public
+        .get(&format!("/api/v1/events/{id}/standings"))
+        .await
+        .json();
+    assert_eq!(standings["after_round"], 1);
+    assert_eq!(standings["tiebreaks"], json!(["BH/C1", "BH", "SB", "WIN"]));
+    let rows = standings["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 9);
+    let black_of_board_1 = games(&round)[0]["black_start_no"].as_u64().unwrap();
+    let leader = rows
+        .iter()
+        .find(|r| r["start_no"] == black_of_board_1)
+        .unwrap();
+    assert_eq!(leader["half_points"], 2, "the corrected result counts");
+    let pab = rows.iter().find(|r| r["start_no"] == 9).unwrap();
+    assert_eq!(pab["half_points"], 2, "the PAB is worth a win");
+
+    // Round 2: nobody meets an opponent again and the PAB goes to someone else.
+    let round2 = org
+        .request(
+            Method::POST,
+            &format!("/api/v1/events/{id}/rounds"),
+            None,
+            &[],
+        )
+        .await
+        .json();
+    let met: HashSet<(i64, i64)> = games(&round)
+        .iter()
+        .map(|b| {
+            let (w, bl) = (
+                b["white_start_no"].as_i64().unwrap(),
+                b["black_start_no"].as_i64().unwrap(),
+            );
+            (w.min(bl), w.max(bl))
+        })
+        .collect();
+    for b in games(&round2) {
+        let (w, bl) = (
+            b["white_start_no"].as_i64().unwrap(),
+            b["black_start_no"].as_i64().unwrap(),
+        );
+        assert!(
+            !met.contains(&(w.min(bl), w.max(bl))),
+            "{w} and {bl} met twice"
+        );
+    }
+    let bye2 = round2["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["bye"] == "U")
+        .unwrap();
+    assert_ne!(bye2["white_start_no"], 9);
+    // Re-pairing a draft gives the same pairing (the rules decide, not chance).
+    let again = org
+        .request(
+            Method::POST,
+            &format!("/api/v1/events/{id}/rounds/repair"),
+            None,
+            &[],
+        )
+        .await
+        .json();
+    let pairs = |r: &Value| {
+        games(r)
+            .iter()
+            .map(|b| (b["white_start_no"].clone(), b["black_start_no"].clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(pairs(&again), pairs(&round2));
+
+    // The TRF export carries the rounds and results.
+    let trf = public.get(&format!("/events/{id}/export.trf")).await;
+    assert_eq!(trf.status.as_u16(), 200);
+    assert!(trf.body.contains("XXR 5"), "{}", trf.body);
+    assert!(trf.body.lines().filter(|l| l.starts_with("001")).count() == 9);
+}
+
+#[actix_web::test]
+async fn round_robin_runs_the_berger_schedule_to_the_end() {
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+    let event = org
+        .json(
+            Method::POST,
+            "/api/v1/events",
+            json!({"name": "Club RR", "system": "round_robin"}),
+        )
+        .await
+        .json();
+    let id = event["id"].as_i64().unwrap();
+    assert_eq!(event["tiebreaks"], "SB,DE,WIN");
+    enter_players(&mut org, id, 5).await;
+    let mut met = HashSet::new();
+    let mut free = Vec::new();
+    for round in 1..=5 {
+        let r = org
+            .request(
+                Method::POST,
+                &format!("/api/v1/events/{id}/rounds"),
+                None,
+                &[],
+            )
+            .await;
+        assert_eq!(r.status.as_u16(), 201, "round {round}: {}", r.body);
+        let r = r.json();
+        org.request(
+            Method::POST,
+            &format!("/api/v1/events/{id}/rounds/publish"),
+            None,
+            &[],
+        )
+        .await;
+        for b in games(&r) {
+            let (w, bl) = (
+                b["white_start_no"].as_i64().unwrap(),
+                b["black_start_no"].as_i64().unwrap(),
+            );
+            assert!(met.insert((w.min(bl), w.max(bl))), "{w}-{bl} twice");
+            let pid = b["pairing_id"].as_i64().unwrap();
+            let result = if w < bl { "1-0" } else { "0-1" };
+            org.json(
+                Method::PUT,
+                &format!("/api/v1/events/{id}/pairings/{pid}/result"),
+                json!({"result": result}),
+            )
+            .await;
+        }
+        free.extend(
+            r["boards"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|b| !b["bye"].is_null())
+                .map(|b| b["white_start_no"].as_i64().unwrap()),
+        );
+    }
+    assert_eq!(met.len(), 10, "everybody met everybody once");
+    free.sort_unstable();
+    assert_eq!(free, vec![1, 2, 3, 4, 5], "each player is free once");
+    org.request(
+        Method::POST,
+        &format!("/api/v1/events/{id}/rounds"),
+        None,
+        &[],
+    )
+    .await
+    .assert_problem(409, "conflict");
+    assert_eq!(
+        org.request(
+            Method::POST,
+            &format!("/api/v1/events/{id}/finish"),
+            None,
+            &[]
+        )
+        .await
+        .status
+        .as_u16(),
+        204
+    );
+    let standings = app
+        .client()
+        .get(&format!("/api/v1/events/{id}/standings"))
+        .await
+        .json();
+    let order: Vec<u64> = standings["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["start_no"].as_u64().unwrap())
+        .collect();
+    assert_eq!(
+        order,
+        vec![1, 2, 3, 4, 5],
+        "the stronger start number won every game"
+    );
+    assert_eq!(standings["rows"][0]["half_points"], 8);
+    // A finished event takes no more results.
+    let rounds = org.get(&format!("/api/v1/events/{id}/rounds")).await.json();
+    let pid = games(&rounds[0])[0]["pairing_id"].as_i64().unwrap();
+    org.json(
+        Method::PUT,
+        &format!("/api/v1/events/{id}/pairings/{pid}/result"),
+        json!({"result": "0-1"}),
+    )
+    .await
+    .assert_problem(409, "conflict");
+}
+
+#[actix_web::test]
+async fn event_pages_for_organiser_and_visitors() {
+    let app = TestApp::new().await;
+    let mut org = app.user("org@t.org", Role::Organiser).await;
+    let bad = org
+        .post_form(
+            "/events",
+            &[
+                ("name", "X"),
+                ("system", "swiss"),
+                ("rounds", "99"),
+                ("variant", "russian"),
+                ("time_control", "classical"),
+                ("scoring_display", "1-0.5-0"),
+                ("first_colour", "white"),
+            ],
+        )
+        .await;
+    assert_eq!(bad.status.as_u16(), 422);
+    assert!(bad.body.contains("between 1 and 30 rounds"));
+    let created = org
+        .post_form(
+            "/events",
+            &[
+                ("name", "Пятничный блиц"),
+                ("system", "swiss"),
+                ("rounds", "3"),
+                ("variant", "russian"),
+                ("time_control", "blitz"),
+                ("scoring_display", "2-1-0"),
+                ("first_colour", "white"),
+                ("self_registration", "1"),
+                ("pab_half_points", "2"),
+                ("draw_offer_min_moves", "20"),
+            ],
+        )
+        .await;
+    assert_eq!(created.status.as_u16(), 303, "{}", created.body);
+    let path = created.location();
+    let id: i64 = path.rsplit('/').next().unwrap().parse().unwrap();
+    let mut api = org.api_client().await;
+    let mut players = Vec::new();
+    for name in ["Анна", "Борис", "Вера"] {
+        players.push(
+            api.json(Method::POST, "/api/v1/players", json!({"name": name}))
+                .await
+                .json()["id"]
+                .as_i64()
+                .unwrap(),
+        );
+    }
+    for p in &players {
+        let res = org
+            .post_form(&format!("{path}/entries"), &[("player_id", &p.to_string())])
+            .await;
+        assert_eq!(res.status.as_u16(), 303, "{}", res.body);
+    }
+    // A player registers themselves.
+    let mut self_reg = app.user("dima@t.org", Role::Player).await;
+    self_reg.post_form("/players", &[("name", "Дима")]).await;
+    let entries_page = self_reg.get(&format!("{path}?tab=entries")).await;
+    assert!(entries_page.body.contains("Register for this event"));
+    assert_eq!(
+        self_reg
+            .post_form(&format!("{path}/entries"), &[])
+            .await
+            .status
+            .as_u16(),
+        303
+    );
+    // A player cannot pair; the organiser can, and sees the draft.
+    assert_eq!(
+        self_reg
+            .post_form(&format!("{path}/rounds"), &[])
+            .await
+            .status
+            .as_u16(),
+        403
+    );
+    assert_eq!(
+        org.post_form(&format!("{path}/rounds"), &[])
+            .await
+            .status
+            .as_u16(),
+        303
+    );
+    let rounds_page = org.get(&format!("{path}?tab=rounds")).await;
+    assert!(rounds_page.body.contains("draft"));
+    assert!(
+        !app.client()
+            .get(&format!("{path}?tab=rounds"))
+            .await
+            .body
+            .contains("Round 1")
+    );
+    org.post_form(&format!("{path}/rounds/publish"), &[]).await;
+    let round = api.get(&format!("/api/v1/events/{id}/rounds")).await.json();
+    let pid = games(&round[0])[0]["pairing_id"].as_i64().unwrap();
+    let res = org
+        .post_form(
+            &format!("{path}/pairings/{pid}/result"),
+            &[("result", "1/2-1/2")],
+        )
+        .await;
+    assert_eq!(res.status.as_u16(), 303);
+    // Pairing the next round too early shows why, on the page.
+    let early = org.post_form(&format!("{path}/rounds"), &[]).await;
+    assert_eq!(early.status.as_u16(), 409);
+    assert!(early.body.contains("without a result"));
+    let standings = app.client().get(&format!("{path}?tab=standings")).await;
+    assert!(
+        standings.body.contains("Solkoff"),
+        "Russian-variant events use draughts names"
+    );
+    assert!(
+        standings.body.contains(">1<") || standings.body.contains("<strong>1</strong>"),
+        "a draw is 1 point on the 2-1-0 scale"
+    );
+    let ru = app
+        .client()
+        .request(
+            Method::GET,
+            &format!("{path}?tab=standings"),
+            None,
+            &[("accept-language", "ru")],
+        )
+        .await;
+    assert!(ru.body.contains("Солкофа"));
+    let list = app.client().get("/events").await;
+    assert!(list.body.contains("Пятничный блиц"));
+}
