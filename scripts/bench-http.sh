@@ -13,6 +13,7 @@
 #   SKIP_PG=1                               SQLite only
 #   SERVER_RUST_LOG=...                     RUST_LOG for the servers (default: theirs, info)
 #   WORKERS=N                               damka --workers (default: one per core)
+#   SERVER_ARGS="--pool-size 32"            more damka serve/demo options
 #   CLIENT_THREADS=1                        damka-load --threads
 #   NO_BUILD=1                              use the binaries already built
 #   CARGO_TARGET_DIR                        as for cargo (default: ./target)
@@ -100,6 +101,9 @@ wait_healthy() {
 
 server_args=()
 [[ -n ${WORKERS:-} ]] && server_args+=(--workers "$WORKERS")
+# shellcheck disable=SC2206 # word splitting of SERVER_ARGS is intended
+[[ -n ${SERVER_ARGS:-} ]] && server_args+=($SERVER_ARGS)
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 
 start_server() { # name port command...
   local name=$1 port=$2
@@ -169,7 +173,8 @@ fi
 # --- Summary ---------------------------------------------------------------------------
 echo
 echo "damka HTTP benchmark: $CONNECTIONS connections, ${DURATION} measured after ${WARMUP} warm-up, loopback"
-echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'); server workers: ${WORKERS:-one per core}; client threads: $CLIENT_THREADS"
+echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'); load average before: $LOAD_BEFORE, after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "damka $(git rev-parse --short HEAD 2>/dev/null || echo '?'); server workers: ${WORKERS:-one per core}; server options: ${SERVER_ARGS:-default}; client threads: $CLIENT_THREADS"
 echo
 {
   echo "backend|request|req/s|p50 ms|p90 ms|p99 ms|max ms|non-2xx/errors|target (>=5000 req/s, p99<20 ms)"
