@@ -103,6 +103,19 @@ pub(crate) fn parse_move_among(
         .filter(|m| m.from() == from && m.to() == to)
         .collect();
     let found = if squares.len() == 2 {
+        // `c3-d4` names the quiet move and `c3:d4` / `c3xd4` a capture, when both exist
+        // (possible when captures are optional).
+        let written_capture = text.contains([':', 'x', 'X', '×']);
+        let same_kind: Vec<&Move> = candidates
+            .iter()
+            .copied()
+            .filter(|m| m.is_capture() == written_capture)
+            .collect();
+        let candidates = if same_kind.is_empty() {
+            candidates
+        } else {
+            same_kind
+        };
         match candidates.as_slice() {
             [only] => Some(**only),
             [] => None,

@@ -176,3 +176,16 @@ fn a_capture_path_may_cross_its_own_starting_square() {
         );
     }
 }
+
+#[test]
+fn the_separator_tells_a_quiet_move_from_a_capture_with_the_same_squares() {
+    // With optional capture the king may step c7-d8 or take four pieces round to d8.
+    let mut rules = damka_engine::Rules::preset(Variant::Russian);
+    rules.mandatory_capture = false;
+    let pos = Position::from_fen(rules, "W:WKc7:Bb6,b4,d4,e7").unwrap();
+    let quiet = parse_move(&pos, "c7-d8").unwrap();
+    assert!(!quiet.is_capture());
+    let capture = parse_move(&pos, "c7:d8").unwrap();
+    assert_eq!(capture.notation(), "c7:a5:c3:f6:d8");
+    assert_eq!(parse_move(&pos, "c7xa5xc3xf6xd8"), Ok(capture));
+}

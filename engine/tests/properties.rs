@@ -3,7 +3,9 @@
 #![allow(clippy::unwrap_used)] // test helpers: a failed unwrap is a failed test
 
 use damka_engine::fen::{SquareStyle, format_fen, parse_fen};
-use damka_engine::{Game, Position, Rules, Square, Variant, parse_games, parse_move};
+use damka_engine::{
+    CaptureChoice, Game, Position, Rules, Square, Status, Variant, parse_games, parse_move,
+};
 use proptest::prelude::*;
 
 fn variant() -> impl Strategy<Value = Variant> {
@@ -96,6 +98,40 @@ proptest! {
         if let Ok(games) = parse_games(&text) {
             for game in games {
                 let _ = game.replay(variant.into());
+            }
+        }
+    }
+
+    #[test]
+    fn games_under_local_rules_stay_consistent(
+        variant in variant(),
+        mandatory in any::<bool>(),
+        maximum in any::<bool>(),
+        no_progress in prop::option::of(4u32..40),
+        move_limit in prop::option::of(10u32..120),
+        choices in prop::collection::vec(any::<u16>(), 0..200),
+    ) {
+        let mut rules = Rules::preset(variant);
+        rules.mandatory_capture = mandatory;
+        rules.capture_choice = if maximum { CaptureChoice::Maximum } else { CaptureChoice::Free };
+        rules.no_progress_limit = no_progress;
+        rules.move_limit = move_limit;
+        let mut game = Game::new(rules);
+        for choice in choices {
+            let legal = game.legal_moves().to_vec();
+            if legal.is_empty() {
+                prop_assert!(game.status() != Status::Ongoing);
+                break;
+            }
+            if maximum && mandatory && legal[0].is_capture() {
+                let most = legal.iter().map(|m| m.captured_count()).max().unwrap_or(0);
+                prop_assert!(legal.iter().all(|m| m.captured_count() == most));
+            }
+            let mv = legal[usize::from(choice) % legal.len()];
+            let played = game.play_str(&mv.notation());
+            prop_assert_eq!(played, Ok(mv));
+            if let Some(limit) = move_limit {
+                prop_assert!(game.history().len() <= limit as usize);
             }
         }
     }
