@@ -1,0 +1,627 @@
+//! The site in a real browser: headless Chromium, driven over WebDriver (chromedriver),
+//! against a real `damka serve` process. JavaScript is switched off in the browser, as
+//! the pages must work without it: every step is a link, a form or a button.
+//!
+//! Chromium and chromedriver come from Debian (`apt-get install chromium chromium-driver`).
+//! When they are missing the test fails in CI (`CI` set) and is skipped, with a printed
+//! reason, elsewhere. The database is SQLite, or PostgreSQL with
+//! `DAMKA_TEST_DATABASE=postgres` (see `tests/common`). A screenshot of the last page is
+//! saved in the test's temporary directory and, when `DAMKA_SCREENSHOT_DIR` is set, copied
+//! there (on failure too, with the page's HTML next to it).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+mod common;
+
+use std::fs::File;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail, ensure};
+use fantoccini::{Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
+use serde_json::json;
+
+/// The longest any single wait in this test may take.
+const WAIT: Duration = Duration::from_secs(20);
+/// The whole browser session, from connecting to chromedriver to the last screenshot.
+const WHOLE_FLOW: Duration = Duration::from_secs(60);
+
+const CHROMIUM_CANDIDATES: &[&str] = &["/usr/bin/chromium", "/usr/bin/chromium-browser"];
+const CHROMEDRIVER_CANDIDATES: &[&str] = &["/usr/bin/chromedriver"];
+
+/// `CI` set to anything but an empty string, `0` or `false`.
+fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false")
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// The first existing path among `candidates`, then `name` on `PATH`.
+fn find_program(candidates: &[&str], name: &str) -> Option<PathBuf> {
+    candidates
+        .iter()
+        .map(PathBuf::from)
+        .chain(
+            std::env::var_os("PATH")
+                .map(|p| {
+                    std::env::split_paths(&p)
+                        .map(|d| d.join(name))
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default(),
+        )
+        .find(|p| p.is_file())
+}
+
+/// One GET over a fresh connection; the status code and body, or `None` on any error.
+fn http_get(port: u16, path: &str) -> Option<(u16, String)> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
+    let request = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).ok()?;
+    // chromedriver keeps the connection open despite `Connection: close`: read until the
+    // body announced by `Content-Length` is complete.
+    let mut raw = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        let n = stream.read(&mut chunk).ok()?;
+        raw.extend_from_slice(&chunk[..n]);
+        let text = String::from_utf8_lossy(&raw);
+        if let Some((head, body)) = text.split_once("\r\n\r\n") {
+            let length = head.lines().find_map(|line| {
+                let (name, value) = line.split_once(':')?;
+                name.eq_ignore_ascii_case("content-length")
+                    .then(|| value.trim().parse::<usize>().ok())?
+            });
+            if n == 0 || length.is_some_and(|len| body.len() >= len) {
+                let status = head.split_whitespace().nth(1)?.parse().ok()?;
+                return Some((status, body.to_string()));
+            }
+        }
+        if n == 0 {
+            return None;
+        }
+    }
+}
+
+/// A child process that is killed when dropped, with its output in a log file.
+struct Process {
+    name: &'static str,
+    child: Child,
+    log: PathBuf,
+}
+
+impl Process {
+    fn spawn(name: &'static str, command: &mut Command, log: PathBuf) -> Process {
+        let out = File::create(&log).unwrap();
+        let child = command
+            .stdin(Stdio::null())
+            .stdout(out.try_clone().unwrap())
+            .stderr(out)
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {name} ({command:?}): {e}"));
+        Process { name, child, log }
+    }
+
+    /// Polls until `ready` answers true; panics with the log after `WAIT` or if the
+    /// process exits.
+    fn wait_until(&mut self, what: &str, ready: impl Fn() -> bool) {
+        let deadline = Instant::now() + WAIT;
+        while Instant::now() < deadline {
+            if ready() {
+                return;
+            }
+            if let Ok(Some(status)) = self.child.try_wait() {
+                panic!(
+                    "{} exited ({status}) before {what}:\n{}",
+                    self.name,
+                    self.log_text()
+                );
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!(
+            "{} not ready within {WAIT:?} ({what}):\n{}",
+            self.name,
+            self.log_text()
+        );
+    }
+
+    fn log_text(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn a_visitor_registers_switches_language_makes_a_token_and_signs_in_again() {
+    let chromium = find_program(CHROMIUM_CANDIDATES, "chromium");
+    let chromedriver = find_program(CHROMEDRIVER_CANDIDATES, "chromedriver");
+    let (Some(chromium), Some(chromedriver)) = (&chromium, &chromedriver) else {
+        let missing: Vec<&str> = [
+            ("chromium", chromium.is_none()),
+            ("chromedriver", chromedriver.is_none()),
+        ]
+        .into_iter()
+        .filter_map(|(name, missing)| missing.then_some(name))
+        .collect();
+        let reason = format!(
+            "{} not found (apt-get install -y chromium chromium-driver)",
+            missing.join(" and ")
+        );
+        if in_ci() {
+            panic!("{reason}; CI must run the browser test");
+        }
+        eprintln!("SKIPPED: {reason}");
+        return;
+    };
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = common::TestDatabase::new();
+
+    let server_port = free_port();
+    let mut server = Process::spawn(
+        "damka serve",
+        Command::new(env!("CARGO_BIN_EXE_damka"))
+            .args([
+                "serve",
+                "--bind",
+                &format!("127.0.0.1:{server_port}"),
+                "--database-url",
+                &db.url.target,
+                "--workers",
+                "1",
+            ])
+            .env("NO_COLOR", "1"),
+        dir.path().join("server.log"),
+    );
+    server.wait_until("/healthz answered 200", || {
+        http_get(server_port, "/healthz").is_some_and(|(status, _)| status == 200)
+    });
+
+    let driver_port = free_port();
+    let mut driver = Process::spawn(
+        "chromedriver",
+        Command::new(chromedriver).args([
+            format!("--port={driver_port}"),
+            "--allowed-ips=127.0.0.1".to_string(),
+        ]),
+        dir.path().join("chromedriver.log"),
+    );
+    driver.wait_until("/status said ready", || {
+        http_get(driver_port, "/status")
+            .is_some_and(|(status, body)| status == 200 && body.contains("\"ready\":true"))
+    });
+
+    let profile = dir.path().join("chromium-profile");
+    let capabilities = json!({
+        "browserName": "chrome",
+        "pageLoadStrategy": "normal",
+        "timeouts": { "pageLoad": 20_000, "script": 20_000, "implicit": 0 },
+        "goog:chromeOptions": {
+            "binary": chromium,
+            "args": [
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--window-size=1280,900",
+                "--lang=en-US",
+                format!("--user-data-dir={}", profile.display()),
+            ],
+            "prefs": {
+                "intl.accept_languages": "en-US,en",
+                // The site must work without scripts: block them for every page.
+                "profile.managed_default_content_settings.javascript": 2,
+            },
+        },
+    });
+    let serde_json::Value::Object(capabilities) = capabilities else {
+        unreachable!()
+    };
+
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let base = format!("http://127.0.0.1:{server_port}");
+    let shots = dir.path().to_path_buf();
+    let outcome: Result<()> = runtime.block_on(async {
+        let client = tokio::time::timeout(
+            WAIT,
+            ClientBuilder::new(HttpConnector::new())
+                .capabilities(capabilities)
+                .connect(&format!("http://127.0.0.1:{driver_port}")),
+        )
+        .await
+        .context("connecting to chromedriver timed out")?
+        .context("chromedriver refused the session")?;
+        let flow = tokio::time::timeout(WHOLE_FLOW, flow(&client, &base, &shots)).await;
+        let result = match flow {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(e),
+            Err(_) => Err(anyhow::anyhow!(
+                "the browser flow took longer than {WHOLE_FLOW:?}"
+            )),
+        };
+        if let Err(e) = &result {
+            // Leave evidence behind: what the browser showed when it went wrong.
+            let _ = tokio::time::timeout(WAIT, save_evidence(&client, &shots, "failure")).await;
+            eprintln!("browser flow failed: {e:#}");
+        }
+        let _ = tokio::time::timeout(WAIT, client.close()).await;
+        result
+    });
+
+    if let Err(e) = outcome {
+        let server_log = server.log_text();
+        drop(driver);
+        drop(server);
+        // Keep the screenshot, the page and the logs for a look afterwards.
+        let kept = dir.keep();
+        panic!(
+            "{e:#}\n(evidence kept in {})\n--- damka serve log ---\n{server_log}",
+            kept.display()
+        );
+    }
+    drop(driver);
+    drop(server);
+    drop(db);
+}
+
+/// The whole visit, as a person would do it with a mouse and a keyboard.
+async fn flow(c: &Client, base: &str, shots: &Path) -> Result<()> {
+    let started = Instant::now();
+
+    // Scripts are off: an inline script must not run.
+    c.goto("data:text/html,<title>js-off</title><script>document.title='js-on'</script>")
+        .await?;
+    ensure!(
+        c.title().await? == "js-off",
+        "JavaScript is not switched off in the browser"
+    );
+
+    // 1. The home page, in English (the browser asks for en-US), with the SVG board.
+    c.goto(&format!("{base}/")).await?;
+    wait_for(c, r#"html[lang="en"]"#).await?;
+    let title = c.title().await?;
+    ensure!(
+        title == "Draughts club service · damka",
+        "home page title: {title:?}"
+    );
+    let board = wait_for(c, "section.hero svg").await?;
+    let (_, _, width, height) = board.rectangle().await?;
+    ensure!(
+        width > 100.0 && height > 100.0,
+        "the board is not drawn at a visible size: {width}x{height}"
+    );
+    let squares = c.find_all(Locator::Css("section.hero svg rect")).await?;
+    ensure!(
+        squares.len() >= 64,
+        "the board has {} squares",
+        squares.len()
+    );
+    expect_text(c, "nav.main", "Players").await?;
+
+    // 6. A validation error shows inline, next to its field; what was typed is kept
+    //    (except the password).
+    click(c, r#".user-box a[href="/register"]"#).await?;
+    wait_path(c, "/register").await?;
+    type_into(
+        c,
+        r#"form[action="/register"] input[name="email"]"#,
+        "not-an-email",
+    )
+    .await?;
+    type_into(
+        c,
+        r#"form[action="/register"] input[name="display_name"]"#,
+        "Browser Tester",
+    )
+    .await?;
+    type_into(
+        c,
+        r#"form[action="/register"] input[name="password"]"#,
+        "browser-secret-1",
+    )
+    .await?;
+    click(c, r#"form[action="/register"] button[type="submit"]"#).await?;
+    let error = wait_for(
+        c,
+        r#"form[action="/register"] input[name="email"][aria-invalid="true"] + .field-error"#,
+    )
+    .await?;
+    let message = error.text().await?;
+    ensure!(
+        message.contains("e-mail"),
+        "the e-mail error says {message:?}"
+    );
+    let errors = c.find_all(Locator::Css(".field-error")).await?;
+    ensure!(
+        errors.len() == 1,
+        "{} error messages on the page",
+        errors.len()
+    );
+    ensure!(
+        value_of(c, r#"input[name="display_name"]"#).await? == "Browser Tester",
+        "the display name was not kept"
+    );
+    ensure!(
+        value_of(c, r#"input[name="password"]"#).await?.is_empty(),
+        "the password was sent back to the browser"
+    );
+
+    // 2. Correct the e-mail and register: the account page greets the new user.
+    type_into(
+        c,
+        r#"form[action="/register"] input[name="email"]"#,
+        "browser@club.example",
+    )
+    .await?;
+    type_into(
+        c,
+        r#"form[action="/register"] input[name="password"]"#,
+        "browser-secret-1",
+    )
+    .await?;
+    click(c, r#"form[action="/register"] button[type="submit"]"#).await?;
+    wait_path(c, "/account").await?;
+    expect_text(c, ".flash.ok", "Welcome! Your account is ready.").await?;
+    expect_text(c, r#".user-box a[href="/account"]"#, "Browser Tester").await?;
+    expect_text(c, "dl.facts", "browser@club.example").await?;
+
+    // 3. The language switch: Russian, on the same page, then back to English.
+    click(c, r#"form.lang-switch button[name="lang"][value="ru"]"#).await?;
+    wait_for(c, r#"html[lang="ru"]"#).await?;
+    wait_path(c, "/account").await?;
+    expect_text(c, "nav.main", "Игроки").await?;
+    expect_text(c, "h1", "Ваша учётная запись").await?;
+    wait_for(
+        c,
+        r#"form.lang-switch button[value="ru"][aria-pressed="true"]"#,
+    )
+    .await?;
+    click(c, r#"form.lang-switch button[name="lang"][value="en"]"#).await?;
+    wait_for(c, r#"html[lang="en"]"#).await?;
+    wait_path(c, "/account").await?;
+    expect_text(c, "nav.main", "Players").await?;
+    wait_for(
+        c,
+        r#"form.lang-switch button[value="en"][aria-pressed="true"]"#,
+    )
+    .await?;
+
+    // 4. An API token: shown once, listed by name afterwards.
+    type_into(
+        c,
+        r#"form[action="/account/tokens"] input[name="name"]"#,
+        "scoreboard",
+    )
+    .await?;
+    click(c, r#"form[action="/account/tokens"] button[type="submit"]"#).await?;
+    let token = wait_for(c, "#new-token").await?.text().await?;
+    ensure!(
+        token.trim().len() >= 20,
+        "the new token looks too short: {token:?}"
+    );
+    expect_text(c, ".table-wrap table", "scoreboard").await?;
+    c.goto(&format!("{base}/account")).await?;
+    wait_path(c, "/account").await?;
+    expect_text(c, ".table-wrap table", "scoreboard").await?;
+    ensure!(
+        c.find_all(Locator::Css("#new-token")).await?.is_empty(),
+        "the token is shown again after a reload"
+    );
+    let source = c.source().await?;
+    ensure!(
+        !source.contains(token.trim()),
+        "the account page still contains the token"
+    );
+
+    // 5. Sign out with the header button, then sign in again through /login.
+    click(c, r#".user-box form[action="/logout"] button"#).await?;
+    wait_path(c, "/").await?;
+    expect_text(c, ".flash.ok", "You are signed out.").await?;
+    ensure!(
+        c.find_all(Locator::Css(r#".user-box form[action="/logout"]"#))
+            .await?
+            .is_empty(),
+        "the sign-out button is still there after signing out"
+    );
+    c.goto(&format!("{base}/account")).await?;
+    ensure!(
+        c.find_all(Locator::Css("#new-token, dl.facts"))
+            .await?
+            .is_empty(),
+        "the account page is visible after signing out"
+    );
+
+    click(c, r#".user-box a[href="/login"]"#).await?;
+    wait_path(c, "/login").await?;
+    // A wrong password first: the error sits next to the password field.
+    type_into(
+        c,
+        r#"form[action="/login"] input[name="email"]"#,
+        "browser@club.example",
+    )
+    .await?;
+    type_into(
+        c,
+        r#"form[action="/login"] input[name="password"]"#,
+        "not-my-password",
+    )
+    .await?;
+    click(c, r#"form[action="/login"] button[type="submit"]"#).await?;
+    wait_for(
+        c,
+        r#"form[action="/login"] input[name="password"][aria-invalid="true"] + .field-error"#,
+    )
+    .await?;
+    ensure!(
+        value_of(c, r#"form[action="/login"] input[name="email"]"#).await?
+            == "browser@club.example",
+        "the e-mail was not kept after a failed sign-in"
+    );
+    type_into(
+        c,
+        r#"form[action="/login"] input[name="password"]"#,
+        "browser-secret-1",
+    )
+    .await?;
+    click(c, r#"form[action="/login"] button[type="submit"]"#).await?;
+    wait_path(c, "/").await?;
+    expect_text(c, ".flash.ok", "You are signed in.").await?;
+    // The home page as a signed-in user sees it, flash and board, for reviewers.
+    save_evidence(c, shots, "browser-home").await?;
+    click(c, r#".user-box a[href="/account"]"#).await?;
+    wait_path(c, "/account").await?;
+    expect_text(c, "dl.facts", "Browser Tester").await?;
+    expect_text(c, ".table-wrap table", "scoreboard").await?;
+
+    // 7. A picture of the end state for reviewers.
+    save_evidence(c, shots, "browser-end").await?;
+    eprintln!(
+        "browser flow passed in {:.1} s{}",
+        started.elapsed().as_secs_f64(),
+        if std::env::var_os("DAMKA_SCREENSHOT_DIR").is_some() {
+            ""
+        } else {
+            " (set DAMKA_SCREENSHOT_DIR=DIR to keep the screenshots)"
+        }
+    );
+    Ok(())
+}
+
+/// Waits up to `WAIT` for an element matching `css`.
+async fn wait_for(c: &Client, css: &str) -> Result<fantoccini::elements::Element> {
+    match c.wait().at_most(WAIT).for_element(Locator::Css(css)).await {
+        Ok(element) => Ok(element),
+        Err(e) => bail!("no `{css}` on {} within {WAIT:?}: {e}", here(c).await),
+    }
+}
+
+/// Waits up to `WAIT` for the browser to be at `path` (query and fragment ignored).
+async fn wait_path(c: &Client, path: &str) -> Result<()> {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let url = c.current_url().await?;
+        if url.path() == path {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            bail!("expected to be at {path}, still at {url} after {WAIT:?}");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Waits up to `WAIT` for the element at `css` to contain `expected` in its visible text.
+async fn expect_text(c: &Client, css: &str, expected: &str) -> Result<()> {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let seen = match c.find(Locator::Css(css)).await {
+            Ok(element) => element.text().await.unwrap_or_default(),
+            Err(_) => String::new(),
+        };
+        if seen.contains(expected) {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            bail!(
+                "expected `{css}` to contain {expected:?} on {}, it shows {seen:?}",
+                here(c).await
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn click(c: &Client, css: &str) -> Result<()> {
+    wait_for(c, css)
+        .await?
+        .click()
+        .await
+        .with_context(|| format!("clicking `{css}`"))?;
+    Ok(())
+}
+
+/// Replaces the content of the input at `css` by typing `text` into it.
+async fn type_into(c: &Client, css: &str, text: &str) -> Result<()> {
+    let input = wait_for(c, css).await?;
+    input.clear().await?;
+    input
+        .send_keys(text)
+        .await
+        .with_context(|| format!("typing into `{css}`"))?;
+    Ok(())
+}
+
+async fn value_of(c: &Client, css: &str) -> Result<String> {
+    Ok(wait_for(c, css)
+        .await?
+        .prop("value")
+        .await?
+        .unwrap_or_default())
+}
+
+/// The current URL, for error messages.
+async fn here(c: &Client) -> String {
+    match c.current_url().await {
+        Ok(url) => url.to_string(),
+        Err(e) => format!("(unknown page: {e})"),
+    }
+}
+
+/// Saves a screenshot (and, for failures, the HTML) as `name`.png in `dir`, copies them
+/// to `DAMKA_SCREENSHOT_DIR` when that is set.
+async fn save_evidence(c: &Client, dir: &Path, name: &str) -> Result<()> {
+    let png = c.screenshot().await.context("taking a screenshot")?;
+    ensure!(png.starts_with(b"\x89PNG"), "the screenshot is not a PNG");
+    let mut files = vec![(dir.join(format!("{name}.png")), png)];
+    if name == "failure" {
+        let html = c.source().await.unwrap_or_default();
+        let url = c
+            .current_url()
+            .await
+            .map(|u| u.to_string())
+            .unwrap_or_default();
+        eprintln!("the browser was at {url}");
+        files.push((
+            dir.join(format!("{name}.html")),
+            format!("<!-- {url} -->\n{html}").into_bytes(),
+        ));
+    }
+    for (path, bytes) in &files {
+        std::fs::write(path, bytes).with_context(|| format!("writing {}", path.display()))?;
+    }
+    if let Some(out) = std::env::var_os("DAMKA_SCREENSHOT_DIR") {
+        let out = PathBuf::from(out);
+        std::fs::create_dir_all(&out)?;
+        for (path, _) in &files {
+            let target = out.join(path.file_name().unwrap());
+            std::fs::copy(path, &target)
+                .with_context(|| format!("copying to {}", target.display()))?;
+            eprintln!("saved {}", target.display());
+        }
+    }
+    Ok(())
+}
