@@ -111,11 +111,21 @@ pub(crate) fn parse_move_among(
             .copied()
             .filter(|m| m.is_capture() == written_capture)
             .collect();
-        let candidates = if same_kind.is_empty() {
+        let mut candidates = if same_kind.is_empty() {
             candidates
         } else {
             same_kind
         };
+        // Two squares are the complete path of a single capture: that reading comes before
+        // the short form of longer captures between the same squares.
+        let single: Vec<&Move> = candidates
+            .iter()
+            .copied()
+            .filter(|m| m.captured_count() <= 1)
+            .collect();
+        if candidates.len() > 1 && single.len() == 1 {
+            candidates = single;
+        }
         match candidates.as_slice() {
             [only] => Some(**only),
             [] => None,

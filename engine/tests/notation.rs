@@ -189,3 +189,15 @@ fn the_separator_tells_a_quiet_move_from_a_capture_with_the_same_squares() {
     assert_eq!(capture.notation(), "c7:a5:c3:f6:d8");
     assert_eq!(parse_move(&pos, "c7xa5xc3xf6xd8"), Ok(capture));
 }
+
+#[test]
+fn two_squares_are_the_full_path_of_a_single_capture() {
+    // d6:h2 takes g3 alone; d6:a3:c1:f4:h2 ends on the same square taking four pieces. The
+    // two-square spelling is the complete path of the first, not a short form of both.
+    let pos = russian("W:WKd6:Bd2,c5,g3,b2");
+    let single = parse_move(&pos, "d6:h2").unwrap();
+    assert_eq!(single.captured_count(), 1);
+    let long = parse_move(&pos, "d6:a3:c1:f4:h2").unwrap();
+    assert_eq!(long.captured_count(), 4);
+    assert_eq!(long.to(), single.to());
+}
