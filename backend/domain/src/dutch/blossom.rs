@@ -42,6 +42,11 @@ struct Solver<const N: usize> {
     vis_t: u32,
     flo: Vec<Vec<usize>>,
     q: VecDeque<usize>,
+    /// Real vertices in a final pair: matched, with no other edge; the search skips them.
+    frozen: Vec<bool>,
+    /// Real vertices not frozen.
+    active: Vec<usize>,
+    active_dirty: bool,
 }
 
 impl<const N: usize> Solver<N> {
@@ -83,7 +88,8 @@ impl<const N: usize> Solver<N> {
 
     fn set_slack(&mut self, x: usize) {
         self.slack[x] = 0;
-        for u in 1..=self.n {
+        for i in 0..self.active.len() {
+            let u = self.active[i];
             if self.has_edge(u, x) && self.st[u] != x && self.s[self.st[u]] == 0 {
                 self.update_slack(u, x);
             }
@@ -419,6 +425,21 @@ impl<const N: usize> Solver<N> {
         }
     }
 
+    /// Dissolves the top-level blossoms whose dual is zero (repeatedly): this changes no
+    /// slack and keeps the matching, and keeps the number of blossoms small between solves.
+    fn dissolve_free_blossoms(&mut self) {
+        let mut again = true;
+        while again {
+            again = false;
+            for b in self.n + 1..=self.nx {
+                if self.st[b] == b && self.lab[b].is_zero() {
+                    self.dissolve(b);
+                    again = true;
+                }
+            }
+        }
+    }
+
     /// Prepares vertex `v` (1-based) for changes of its edge weights.
     fn isolate(&mut self, v: usize) {
         while self.st[v] != v {
@@ -499,6 +520,10 @@ impl<const N: usize> Solver<N> {
 
     /// One stage: returns true after an augmentation, false when the matching is optimal.
     fn stage(&mut self) -> bool {
+        if self.active_dirty {
+            self.active = (1..=self.n).filter(|&v| !self.frozen[v]).collect();
+            self.active_dirty = false;
+        }
         for x in 1..=self.nx {
             self.s[x] = -1;
             self.slack[x] = 0;
@@ -522,7 +547,8 @@ impl<const N: usize> Solver<N> {
                 if self.s[self.st[u]] == 1 {
                     continue;
                 }
-                for v in 1..=self.n {
+                for i in 0..self.active.len() {
+                    let v = self.active[i];
                     if self.st[u] != self.st[v] && !self.ww[u * self.stride + v].is_zero() {
                         let e = self.e_delta((u, v));
                         if e.is_zero() {
@@ -553,7 +579,13 @@ impl<const N: usize> Solver<N> {
                     take(&mut d, h);
                 }
             }
-            for x in 1..=self.nx {
+            let xs: Vec<usize> = self
+                .active
+                .iter()
+                .copied()
+                .chain(self.n + 1..=self.nx)
+                .collect();
+            for &x in &xs {
                 if self.st[x] == x && self.slack[x] != 0 {
                     let mut c = self.slack_val[x];
                     if self.s[x] == -1 {
@@ -564,13 +596,13 @@ impl<const N: usize> Solver<N> {
                     }
                 }
             }
-            for u in 1..=self.n {
+            for &u in &self.active {
                 if self.s[self.st[u]] == 0 {
                     take(&mut d, self.lab[u]);
                 }
             }
             let Some(d) = d else { return false };
-            for u in 1..=self.n {
+            for &u in &self.active {
                 match self.s[self.st[u]] {
                     0 => self.lab[u].sub_assign(&d),
                     1 => self.lab[u].add_assign(&d),
@@ -578,7 +610,7 @@ impl<const N: usize> Solver<N> {
                 }
             }
             let d2 = d.plus(&d);
-            for x in 1..=self.nx {
+            for &x in &xs {
                 if self.st[x] == x && self.slack[x] != 0 {
                     match self.s[x] {
                         -1 => self.slack_val[x].sub_assign(&d),
@@ -597,14 +629,16 @@ impl<const N: usize> Solver<N> {
                 }
             }
             // A vertex of an outer blossom whose dual reached zero may stay exposed.
-            if let Some(u) =
-                (1..=self.n).find(|&u| self.s[self.st[u]] == 0 && self.lab[u].is_zero())
+            if let Some(&u) = self
+                .active
+                .iter()
+                .find(|&&u| self.s[self.st[u]] == 0 && self.lab[u].is_zero())
             {
                 self.free_zero_vertex(u);
                 return true;
             }
             self.q.clear();
-            for x in 1..=self.nx {
+            for &x in &xs {
                 let sx = self.slack[x];
                 if self.st[x] == x
                     && sx != 0
@@ -671,6 +705,9 @@ impl<const N: usize> Matcher<N> {
                 vis_t: 0,
                 flo: vec![Vec::new(); m],
                 q: VecDeque::new(),
+                frozen: vec![false; n + 1],
+                active: (1..=n).collect(),
+                active_dirty: false,
             },
             changed: vec![false; n + 1],
             changed_list: Vec::new(),
@@ -685,6 +722,14 @@ impl<const N: usize> Matcher<N> {
         ww.shl(2);
         if s.ww[a * s.stride + b] == ww {
             return;
+        }
+        for x in [a, b] {
+            if s.frozen[x] {
+                let y = s.mate[x];
+                s.frozen[x] = false;
+                s.frozen[y] = false;
+                s.active_dirty = true;
+            }
         }
         if !self.changed[a] {
             self.changed[a] = true;
@@ -733,7 +778,19 @@ impl<const N: usize> Matcher<N> {
         s.ww[a1 * stride + b1] = ww;
         s.ww[b1 * stride + a1] = ww;
         s.lab[a1] = ww.minus(&s.lab[b1]);
-        s.refresh_blossom_edges(&[a1, b1]);
+        // No blossom contains a or b, and they have no edge to any blossom any more.
+        for bl in n + 1..=s.nx {
+            if s.st[bl] != 0 {
+                for p in [a1, b1] {
+                    let (i, j) = (s.gidx(bl, p), s.gidx(p, bl));
+                    s.g[i] = (0, 0);
+                    s.g[j] = (0, 0);
+                }
+            }
+        }
+        s.frozen[a1] = true;
+        s.frozen[b1] = true;
+        s.active_dirty = true;
     }
 
     /// The current weight of edge {a, b}.
@@ -747,6 +804,7 @@ impl<const N: usize> Matcher<N> {
 
     /// Brings the matching up to date; returns each vertex's mate, or itself if exposed.
     pub fn solve(&mut self) -> Vec<usize> {
+        self.solver.dissolve_free_blossoms();
         let list = std::mem::take(&mut self.changed_list);
         for &v in &list {
             self.changed[v] = false;

@@ -95,10 +95,14 @@ pub fn pair_next_round(t: &Tournament) -> Result<RoundPairing, PairingError> {
     let bits = weights::Layout::new(&scores, round.played_rounds).total_bits + 6;
     let (pairs, bye) = match bits.div_ceil(64) {
         0..=2 => brackets::pair_round::<2>(&round)?,
-        3..=4 => brackets::pair_round::<4>(&round)?,
-        5..=6 => brackets::pair_round::<6>(&round)?,
+        3 => brackets::pair_round::<3>(&round)?,
+        4 => brackets::pair_round::<4>(&round)?,
+        5 => brackets::pair_round::<5>(&round)?,
+        6 => brackets::pair_round::<6>(&round)?,
         7..=8 => brackets::pair_round::<8>(&round)?,
-        9..=12 => brackets::pair_round::<12>(&round)?,
+        9 => brackets::pair_round::<9>(&round)?,
+        10 => brackets::pair_round::<10>(&round)?,
+        11..=12 => brackets::pair_round::<12>(&round)?,
         13..=16 => brackets::pair_round::<16>(&round)?,
         17..=24 => brackets::pair_round::<24>(&round)?,
         25..=32 => brackets::pair_round::<32>(&round)?,
