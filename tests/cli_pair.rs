@@ -38,7 +38,11 @@ fn pairs_round_one_in_bbp_format() {
     }
     let path = temp_trf("r1.trf", &trf);
     let out = damka(&["pair", "--trf", path.to_str().expect("utf-8 path")]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // Top half against bottom half, colours alternating from White, PAB to the last.
     assert_eq!(String::from_utf8_lossy(&out.stdout), "3\n1 3\n4 2\n5 0\n");
 }
@@ -53,8 +57,8 @@ fn corpus_rounds_equal_bbp_pairings() {
         &std::fs::read_to_string(format!("{dir}/dutch_023_16.trf")).expect("corpus file"),
     )
     .expect("valid corpus TRF");
-    let expected = std::fs::read_to_string(format!("{dir}/dutch_023_16.pairings"))
-        .expect("pairings");
+    let expected =
+        std::fs::read_to_string(format!("{dir}/dutch_023_16.pairings")).expect("pairings");
     for (r, block) in expected.split("round ").skip(1).enumerate() {
         let mut t = full.clone();
         for p in &mut t.players {
@@ -74,9 +78,18 @@ fn corpus_rounds_equal_bbp_pairings() {
         }
         let path = temp_trf(&format!("r{}.trf", r + 1), &damka_domain::trf::write(&t));
         let out = damka(&["pair", "--trf", path.to_str().expect("utf-8 path")]);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let want: String = block.lines().skip(1).map(|l| format!("{l}\n")).collect();
-        assert_eq!(String::from_utf8_lossy(&out.stdout), want, "round {}", r + 1);
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            want,
+            "round {}",
+            r + 1
+        );
     }
 }
 
