@@ -461,3 +461,39 @@ async fn language_from_accept_language_switch_and_account_setting() {
         .await;
     assert_eq!(evil.location(), "/");
 }
+
+#[actix_web::test]
+async fn language_switch_on_a_form_response_returns_to_the_form_page() {
+    let app = TestApp::new().await;
+    let mut user = app.user("ivy@club.org", Role::Player).await;
+    let token = user.csrf_token().await;
+    let body =
+        serde_urlencoded::to_string([("name", "t"), ("csrf_token", token.as_str())]).unwrap();
+    let page = user
+        .request(
+            Method::POST,
+            "/account/tokens",
+            Some(("application/x-www-form-urlencoded", body)),
+            &[("referer", "http://localhost/account")],
+        )
+        .await;
+    assert_eq!(
+        page.hidden_input("next").as_deref(),
+        Some("/account"),
+        "not the POST-only /account/tokens"
+    );
+    // A Referer from another site is never used as the way back.
+    let elsewhere = user
+        .request(
+            Method::POST,
+            "/account/tokens",
+            Some((
+                "application/x-www-form-urlencoded",
+                serde_urlencoded::to_string([("name", "u"), ("csrf_token", token.as_str())])
+                    .unwrap(),
+            )),
+            &[("referer", "https://evil.example/account")],
+        )
+        .await;
+    assert_eq!(elsewhere.hidden_input("next").as_deref(), Some("/"));
+}

@@ -111,6 +111,11 @@ impl Ctx {
         self.lang.t(&format!("club.role.{role}"))
     }
 
+    /// Points stored as half-points, written as the language writes them (3.5 / 3,5).
+    pub fn half_points(&self, half_points: &u32) -> String {
+        self.lang.points(i64::from(*half_points))
+    }
+
     pub fn number(&self, n: &i64) -> String {
         self.lang.number(*n)
     }
@@ -170,10 +175,7 @@ impl Ctx {
         let flash = req
             .cookie(cookies::FLASH)
             .and_then(|c| Flash::decode(c.value()));
-        let here = match req.query_string() {
-            "" => req.path().to_string(),
-            query => format!("{}?{}", req.path(), query),
-        };
+        let here = return_path(req);
         Ok(Ctx {
             lang,
             user,
@@ -195,6 +197,29 @@ impl Ctx {
             session_token: None,
         }
     }
+}
+
+/// Where the language switch brings the user back to: this page for a GET; for a page
+/// that answers a form (a POST, which cannot be fetched again), the page the form was on,
+/// taken from the same-origin `Referer`; else the home page.
+fn return_path(req: &HttpRequest) -> String {
+    if req.method() == actix_web::http::Method::GET {
+        return match req.query_string() {
+            "" => req.path().to_string(),
+            query => format!("{}?{}", req.path(), query),
+        };
+    }
+    let referer = req
+        .headers()
+        .get(actix_web::http::header::REFERER)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    let host = req.connection_info().host().to_string();
+    referer
+        .split_once("://")
+        .and_then(|(_, rest)| rest.strip_prefix(host.as_str()))
+        .filter(|path| path.starts_with('/'))
+        .map_or_else(|| "/".to_string(), str::to_string)
 }
 
 impl FromRequest for Ctx {

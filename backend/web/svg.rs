@@ -111,6 +111,63 @@ pub fn bar_chart(bars: &[(String, i64)], title: &str) -> String {
     out
 }
 
+/// A line chart of values over labelled steps (a running score by round, a rating over
+/// time). `divisor` scales stored values for the axis labels (2 for half-points).
+pub fn line_chart(points: &[(String, i64)], title: &str, divisor: i64) -> String {
+    let (width, height, pad) = (480i64, 200i64, 30i64);
+    let max = points.iter().map(|(_, v)| *v).max().unwrap_or(1).max(1);
+    let min = points.iter().map(|(_, v)| *v).min().unwrap_or(0).min(0);
+    let span = (max - min).max(1);
+    let steps = (points.len() as i64 - 1).max(1);
+    let x = |i: usize| pad + (width - 2 * pad) * i as i64 / steps;
+    let y = |v: i64| height - pad - (height - 2 * pad) * (v - min) / span;
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        r#"<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" aria-label="{}"><title>{}</title>"#,
+        escape(title),
+        escape(title)
+    );
+    let _ = write!(
+        out,
+        r#"<line x1="{pad}" y1="{}" x2="{}" y2="{}" stroke="currentColor" stroke-opacity=".3"/>"#,
+        height - pad,
+        width - pad,
+        height - pad
+    );
+    let path: Vec<String> = points
+        .iter()
+        .enumerate()
+        .map(|(i, (_, v))| format!("{},{}", x(i), y(*v)))
+        .collect();
+    let _ = write!(
+        out,
+        r#"<polyline class="line" fill="none" stroke-width="2.5" points="{}"/>"#,
+        path.join(" ")
+    );
+    for (i, (label, v)) in points.iter().enumerate() {
+        let shown = if divisor == 2 && v % 2 != 0 {
+            format!("{}.5", v / 2)
+        } else {
+            (v / divisor.max(1)).to_string()
+        };
+        let _ = write!(
+            out,
+            r#"<circle class="dot" cx="{}" cy="{}" r="4"/><text x="{}" y="{}" text-anchor="middle">{}</text><text x="{}" y="{}" text-anchor="middle">{}</text>"#,
+            x(i),
+            y(*v),
+            x(i),
+            height - pad + 16,
+            escape(label),
+            x(i),
+            y(*v) - 9,
+            shown
+        );
+    }
+    out.push_str("</svg>");
+    out
+}
+
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -128,6 +185,18 @@ mod tests {
         assert_eq!(svg.matches("r=\"15\"").count(), 24);
         assert_eq!(svg.matches("<rect").count(), 64);
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
+    }
+
+    #[test]
+    fn line_chart_plots_every_point() {
+        let svg = line_chart(
+            &[("1".into(), 2), ("2".into(), 3), ("3".into(), 5)],
+            "score",
+            2,
+        );
+        assert_eq!(svg.matches("<circle").count(), 3);
+        assert!(svg.contains(">1.5<") && svg.contains(">2.5<"));
+        assert!(svg.contains("<polyline"));
     }
 
     #[test]

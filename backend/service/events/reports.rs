@@ -92,3 +92,177 @@ pub fn trf(conn: &mut DbConn, event_id: i64) -> AppResult<String> {
     let history = history::load(conn, &event)?;
     Ok(damka_domain::trf::write(&history.tournament()?))
 }
+
+/// One cell of the crosstable, as printed: the opponent's place, the colour and the
+/// result (`12w1`), or the bye/unplayed symbol.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct CrossCellView {
+    pub text: String,
+    /// `win`, `draw`, `loss` or `other`, for styling.
+    pub class: String,
+}
+
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct CrossRowView {
+    pub place: String,
+    pub start_no: u32,
+    pub player_id: i64,
+    pub name: String,
+    pub rating: Option<u32>,
+    pub half_points: u32,
+    /// Swiss: one cell per round. Round-robin: one cell per row of the table (the games
+    /// against that player; empty on the diagonal).
+    pub cells: Vec<CrossCellView>,
+    pub tiebreaks: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct CrosstableView {
+    pub after_round: u32,
+    pub round_robin: bool,
+    pub tiebreaks: Vec<String>,
+    pub rows: Vec<CrossRowView>,
+}
+
+fn cell_class(code: standings::ResultCode) -> &'static str {
+    use standings::ResultCode::*;
+    match code {
+        Win | UnratedWin | ForfeitWin => "win",
+        Draw | UnratedDraw => "draw",
+        Loss | UnratedLoss | ForfeitLoss | DoubleForfeit => "loss",
+        _ => "other",
+    }
+}
+
+fn colour_letter(colour: Option<damka_domain::tournament::Colour>) -> &'static str {
+    match colour {
+        Some(damka_domain::tournament::Colour::White) => "w",
+        Some(damka_domain::tournament::Colour::Black) => "b",
+        None => "",
+    }
+}
+
+pub fn crosstable(
+    conn: &mut DbConn,
+    event_id: i64,
+    after_round: Option<u32>,
+) -> AppResult<CrosstableView> {
+    let event = load(conn, event_id)?;
+    let history = history::load(conn, &event)?;
+    let tournament = history.tournament()?;
+    let opts = options(&event, after_round)?;
+    let table = standings::compute_standings(&tournament, &opts)
+        .map_err(|e| AppError::invalid("round", e.to_string()))?;
+    let cross = standings::crosstable(&tournament, &table)
+        .map_err(|e| AppError::invalid("round", e.to_string()))?;
+    let round_robin = is_round_robin(&event.system);
+    let render = |c: &standings::CrossCell| CrossCellView {
+        text: match c.opponent_place {
+            Some(place) => format!("{place}{}{}", colour_letter(c.colour), c.result.symbol()),
+            None => c.result.symbol().to_string(),
+        },
+        class: cell_class(c.result).to_string(),
+    };
+    Ok(CrosstableView {
+        after_round: cross.after_round,
+        round_robin,
+        tiebreaks: cross.tiebreaks.iter().map(|t| t.code()).collect(),
+        rows: cross
+            .rows
+            .iter()
+            .map(|row| CrossRowView {
+                place: if row.place == row.place_to {
+                    row.place.to_string()
+                } else {
+                    format!("{}-{}", row.place, row.place_to)
+                },
+                start_no: row.start_no,
+                player_id: history
+                    .entry_by_start_no(row.start_no)
+                    .map(|e| e.entry.player_id)
+                    .unwrap_or_default(),
+                name: row.name.clone(),
+                rating: row.rating,
+                half_points: row.points.0,
+                cells: if round_robin {
+                    row.versus
+                        .iter()
+                        .map(|games| CrossCellView {
+                            text: games
+                                .iter()
+                                .map(|g| g.result.symbol())
+                                .collect::<Vec<_>>()
+                                .join(" "),
+                            class: games
+                                .first()
+                                .map_or("other", |g| cell_class(g.result))
+                                .to_string(),
+                        })
+                        .collect()
+                } else {
+                    row.rounds.iter().map(render).collect()
+                },
+                tiebreaks: row.tiebreaks.iter().map(|v| v.to_string()).collect(),
+            })
+            .collect(),
+    })
+}
+
+/// One round on a player's card.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct CardRoundView {
+    pub round: u32,
+    pub opponent_name: Option<String>,
+    pub opponent_rating: Option<u32>,
+    /// `w`, `b` or empty.
+    pub colour: String,
+    pub result: String,
+    /// Half-points after this round.
+    pub running_half_points: u32,
+}
+
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct PlayerCardView {
+    pub start_no: u32,
+    pub player_id: i64,
+    pub name: String,
+    pub rating: Option<u32>,
+    pub half_points: u32,
+    pub rounds: Vec<CardRoundView>,
+    pub average_opponent_rating: Option<i64>,
+    /// Performance rating (average opponent rating + dp, FIDE table).
+    pub performance: Option<i64>,
+}
+
+pub fn player_card(conn: &mut DbConn, event_id: i64, start_no: u32) -> AppResult<PlayerCardView> {
+    let event = load(conn, event_id)?;
+    let history = history::load(conn, &event)?;
+    let entry = history
+        .entry_by_start_no(start_no)
+        .ok_or(AppError::NotFound { what: "player" })?;
+    let player_id = entry.entry.player_id;
+    let tournament = history.tournament()?;
+    let card = standings::player_card(&tournament, start_no, None, None)
+        .map_err(|e| AppError::invalid("player", e.to_string()))?;
+    Ok(PlayerCardView {
+        start_no,
+        player_id,
+        name: card.name,
+        rating: card.rating,
+        half_points: card.points.0,
+        rounds: card
+            .rounds
+            .iter()
+            .map(|r| CardRoundView {
+                round: r.round,
+                opponent_name: r.opponent_name.clone(),
+                opponent_rating: r.opponent_rating,
+                colour: colour_letter(r.colour).to_string(),
+                result: r.result.symbol().to_string(),
+                running_half_points: r.running_score.0,
+            })
+            .collect(),
+        average_opponent_rating: card.average_opponent_rating,
+        performance: card.performance,
+    })
+}

@@ -310,3 +310,50 @@ pub async fn finish(
         .await?;
     Ok(HttpResponse::NoContent().finish())
 }
+
+/// The crosstable (Swiss: round by round; round-robin: player against player).
+#[utoipa::path(get, path = "/api/v1/events/{id}/crosstable", tag = "events", params(("id" = i64, Path, description = "event id"), StandingsQuery),
+    responses((status = 200, body = reports::CrosstableView), (status = 404, body = Problem), (status = 422, body = Problem)))]
+pub async fn crosstable(
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    query: web::Query<StandingsQuery>,
+) -> AppResult<Json<reports::CrosstableView>> {
+    let id = path.into_inner();
+    let after = query.into_inner().after_round;
+    Ok(Json(
+        state
+            .db(move |conn| reports::crosstable(conn, id, after))
+            .await?,
+    ))
+}
+
+/// A player's card: opponents, colours, results, running score, performance.
+#[utoipa::path(get, path = "/api/v1/events/{id}/players/{start_no}", tag = "events",
+    params(("id" = i64, Path, description = "event id"), ("start_no" = u32, Path, description = "start number")),
+    responses((status = 200, body = reports::PlayerCardView), (status = 404, body = Problem)))]
+pub async fn card(
+    state: web::Data<AppState>,
+    path: web::Path<(i64, u32)>,
+) -> AppResult<Json<reports::PlayerCardView>> {
+    let (id, start_no) = path.into_inner();
+    Ok(Json(
+        state
+            .db(move |conn| reports::player_card(conn, id, start_no))
+            .await?,
+    ))
+}
+
+/// The event as a FIDE TRF file.
+#[utoipa::path(get, path = "/api/v1/events/{id}/export.trf", tag = "events", params(("id" = i64, Path, description = "event id")),
+    responses((status = 200, description = "TRF-16 text", content_type = "text/plain"), (status = 404, body = Problem)))]
+pub async fn export_trf(
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let trf = state.db(move |conn| reports::trf(conn, id)).await?;
+    Ok(HttpResponse::Ok()
+        .content_type("text/plain; charset=utf-8")
+        .body(trf))
+}

@@ -8,7 +8,7 @@ use chrono::NaiveDate;
 use serde::Deserialize;
 
 use crate::service::events::entries::{self, AbsenceInput, EntryInput, EntryView};
-use crate::service::events::reports::{self, StandingsView};
+use crate::service::events::reports::{self, CrosstableView, PlayerCardView, StandingsView};
 use crate::service::events::rounds::{self, ResultInput, RoundView};
 use crate::service::events::{self as ev, EventInput, EventView, LocalRules, settings};
 use crate::service::players::{self, PlayerView};
@@ -54,11 +54,23 @@ struct EventData {
     entries: Vec<EntryView>,
     rounds: Vec<RoundView>,
     standings: Option<StandingsView>,
+    crosstable: Option<CrosstableView>,
     /// Players who can still be entered (for the organiser's select).
     candidates: Vec<PlayerView>,
 }
 
 async fn load(ctx: &Ctx, state: &AppState, id: i64) -> AppResult<EventData> {
+    load_after(ctx, state, id, None).await
+}
+
+/// The event's data with standings (and crosstable) after `after_round` (default: the
+/// last round with results).
+async fn load_after(
+    ctx: &Ctx,
+    state: &AppState,
+    id: i64,
+    after_round: Option<u32>,
+) -> AppResult<EventData> {
     let actor = ctx.actor();
     state
         .db(move |conn| {
@@ -67,14 +79,18 @@ async fn load(ctx: &Ctx, state: &AppState, id: i64) -> AppResult<EventData> {
             let can_arbitrate = ev::may_arbitrate(conn, &actor, &event)?;
             let entries = entries::list(conn, id)?;
             let rounds = rounds::list(conn, &actor, id)?;
-            let standings = if rounds.iter().any(|r| {
+            let has_results = rounds.iter().any(|r| {
                 r.boards
                     .iter()
                     .any(|b| b.result.is_some() || b.bye.is_some())
-            }) {
-                reports::standings(conn, id, None).ok()
+            });
+            let (standings, crosstable) = if has_results {
+                (
+                    Some(reports::standings(conn, id, after_round)?),
+                    Some(reports::crosstable(conn, id, after_round)?),
+                )
             } else {
-                None
+                (None, None)
             };
             let candidates = if can_manage {
                 players::list(conn, None, None)?
@@ -91,6 +107,7 @@ async fn load(ctx: &Ctx, state: &AppState, id: i64) -> AppResult<EventData> {
                 entries,
                 rounds,
                 standings,
+                crosstable,
                 candidates,
             })
         })
@@ -174,6 +191,16 @@ impl EventPage {
         )
     }
 
+    /// Rounds that have results, for the "after round" selector.
+    fn rounds_with_results(&self) -> Vec<i32> {
+        self.data
+            .rounds
+            .iter()
+            .filter(|r| r.boards.iter().any(|b| b.result.is_some()))
+            .map(|r| r.number)
+            .collect()
+    }
+
     fn results(&self) -> &'static [&'static str] {
         &crate::service::events::history::RESULTS
     }
@@ -183,9 +210,12 @@ impl EventPage {
 pub struct TabQuery {
     #[serde(default)]
     tab: String,
+    /// Standings and crosstable after this round.
+    #[serde(default)]
+    after: Option<u32>,
 }
 
-const TABS: [&str; 4] = ["info", "entries", "rounds", "standings"];
+const TABS: [&str; 5] = ["info", "entries", "rounds", "standings", "crosstable"];
 
 pub async fn show(
     ctx: Ctx,
@@ -198,7 +228,7 @@ pub async fn show(
     } else {
         "info".to_string()
     };
-    let data = load(&ctx, &state, path.into_inner()).await?;
+    let data = load_after(&ctx, &state, path.into_inner(), query.after).await?;
     render::page(
         StatusCode::OK,
         &EventPage {
@@ -710,4 +740,45 @@ pub async fn update(
             )
         }
     }
+}
+
+#[derive(Template)]
+#[template(path = "event_card.html")]
+struct CardPage {
+    ctx: Ctx,
+    event: EventView,
+    card: PlayerCardView,
+    chart_svg: String,
+}
+
+/// A player's card: opponents, colours, results, running score and performance.
+pub async fn card(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, u32)>,
+) -> AppResult<HttpResponse> {
+    let (id, start_no) = path.into_inner();
+    let (event, card) = state
+        .db(move |conn| {
+            Ok((
+                settings::get(conn, id)?,
+                reports::player_card(conn, id, start_no)?,
+            ))
+        })
+        .await?;
+    let points: Vec<(String, i64)> = card
+        .rounds
+        .iter()
+        .map(|r| (r.round.to_string(), i64::from(r.running_half_points)))
+        .collect();
+    let chart_svg = crate::web::svg::line_chart(&points, &ctx.t("event.running_score"), 2);
+    render::page(
+        StatusCode::OK,
+        &CardPage {
+            ctx,
+            event,
+            card,
+            chart_svg,
+        },
+    )
 }
