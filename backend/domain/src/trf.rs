@@ -503,6 +503,25 @@ pub fn parse(text: &str) -> Result<Tournament, TrfError> {
         }
         t.players.push(player);
     }
+    // Two forfeit losses against each other are a double forfeit.
+    let snapshot = t.players.clone();
+    for p in &mut t.players {
+        for (r, entry) in p.rounds.iter_mut().enumerate() {
+            if let RoundEntry::Forfeit {
+                opponent,
+                colour,
+                won: false,
+            } = *entry
+                && snapshot
+                    .iter()
+                    .find(|q| q.start_no == opponent)
+                    .and_then(|q| q.rounds.get(r))
+                    .is_some_and(|e| matches!(e, RoundEntry::Forfeit { won: false, .. }))
+            {
+                *entry = RoundEntry::DoubleForfeit { opponent, colour };
+            }
+        }
+    }
     // Consistency of the two sides of each game.
     for p in &t.players {
         for (r, entry) in p.rounds.iter().enumerate() {
@@ -729,6 +748,24 @@ mod tests {
         let bad = format!("{}\n", line("001    1      A", &["0000 - Q"]));
         let e = parse(&bad).expect_err("bad result");
         assert_eq!((e.line, e.column), (1, 99));
+    }
+
+    #[test]
+    fn double_forfeits_and_carriage_returns() {
+        let text = format!(
+            "012 x\rXXR 3\r{}\r{}\r",
+            line("001    1      A", &["   2 w -"]),
+            line("001    2      B", &["   1 b -"])
+        );
+        let t = parse(&text).expect("parse");
+        assert_eq!(
+            t.players[0].rounds[0],
+            RoundEntry::DoubleForfeit {
+                opponent: 2,
+                colour: Some(Colour::White)
+            }
+        );
+        assert_eq!(parse(&write(&t)).expect("reparse"), t);
     }
 
     #[test]
