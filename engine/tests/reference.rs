@@ -92,7 +92,7 @@ fn random_positions_match_the_reference() {
         let mut multi_captures = 0;
         for i in 0..1500 {
             let pos = random_position(rules, &mut rng);
-            compare(&pos, if i % 5 == 0 { 3 } else { 2 });
+            compare(&pos, if i % 10 == 0 { 3 } else { 2 });
             multi_captures += pos
                 .legal_moves()
                 .iter()
@@ -111,7 +111,7 @@ fn random_games_match_the_reference() {
         for _ in 0..6 {
             let mut pos = Position::start(rules);
             for ply in 0..120 {
-                compare(&pos, if ply % 5 == 0 { 3 } else { 2 });
+                compare(&pos, if ply % 10 == 0 { 3 } else { 2 });
                 let moves = pos.legal_moves();
                 if moves.is_empty() {
                     break;
