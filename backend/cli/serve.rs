@@ -98,8 +98,12 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     });
     let system = actix_web::rt::System::new();
     system.block_on(async move {
+        // Database work runs on each worker's blocking threads; more of them than there are
+        // pooled connections would only queue inside the pool, so keep them in step.
+        let blocking_threads = (args.pool_size as usize / workers).max(4);
         let server = actix_web::HttpServer::new(move || web::app(state.clone()))
             .workers(workers)
+            .worker_max_blocking_threads(blocking_threads)
             .bind(&args.bind)
             .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", args.bind))?;
         tracing::info!("damka listening on http://{}", args.bind);

@@ -136,12 +136,13 @@ impl ManageConnection for DbManager {
     }
 
     fn is_valid(&self, conn: &mut DbConn) -> Result<(), r2d2::Error> {
-        conn.batch_execute("SELECT 1")
-            .map_err(r2d2::Error::QueryError)
+        r2d2::R2D2Connection::ping(conn).map_err(r2d2::Error::QueryError)
     }
 
-    fn has_broken(&self, _conn: &mut DbConn) -> bool {
-        false
+    /// Checked when a connection comes back to the pool: a connection whose server went
+    /// away, or that was left inside a failed transaction, is dropped instead of reused.
+    fn has_broken(&self, conn: &mut DbConn) -> bool {
+        std::thread::panicking() || r2d2::R2D2Connection::is_broken(conn)
     }
 }
 
@@ -197,6 +198,10 @@ pub fn open(
         .max_size(pool_size)
         .min_idle(Some(1))
         .connection_timeout(Duration::from_secs(5))
+        // No `SELECT 1` round trip before every request: broken connections are caught
+        // when they are returned (`has_broken`), and idle ones are recycled.
+        .test_on_check_out(false)
+        .idle_timeout(Some(Duration::from_secs(300)))
         .build_unchecked(DbManager::new(url.clone()));
     let mut conn = connect_with_retry(&pool, url, retry)?;
     migrate(&mut conn, url)?;

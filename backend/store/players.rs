@@ -48,6 +48,27 @@ pub fn list(
     query.order((players::name, players::id)).load(conn)
 }
 
+/// The best-rated players of a variant with their club's name, best first.
+pub fn top_rated(
+    conn: &mut DbConn,
+    variant: &str,
+    limit: i64,
+) -> QueryResult<Vec<(i64, String, Option<String>, i32)>> {
+    use super::schema::clubs;
+    player_ratings::table
+        .inner_join(players::table.left_join(clubs::table))
+        .filter(player_ratings::variant.eq(variant))
+        .order((player_ratings::rating.desc(), players::name))
+        .limit(limit)
+        .select((
+            players::id,
+            players::name,
+            clubs::name.nullable(),
+            player_ratings::rating,
+        ))
+        .load(conn)
+}
+
 pub fn count(conn: &mut DbConn) -> QueryResult<i64> {
     players::table.count().get_result(conn)
 }

@@ -2,9 +2,10 @@ use actix_web::web;
 use askama::Template;
 use askama_web::WebTemplate;
 
-use crate::service::{AppResult, players};
+use crate::service::AppResult;
 use crate::store;
 use crate::web::ctx::Ctx;
+use crate::web::i18n::{Lang, SUPPORTED};
 use crate::web::state::AppState;
 use crate::web::svg;
 
@@ -27,30 +28,25 @@ pub struct HomePage {
 }
 
 pub async fn home(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HomePage> {
-    let (player_count, club_count, all) = state
+    let (player_count, club_count, top) = state
         .db(|conn| {
             Ok((
                 store::players::count(conn)?,
                 store::clubs::count(conn)?,
-                players::list(conn, None, None)?,
+                store::players::top_rated(conn, "russian", 10)?,
             ))
         })
         .await?;
-    let mut top: Vec<TopPlayer> = all
+    let top = top
         .into_iter()
-        .filter_map(|p| {
-            let rating = p.ratings.iter().find(|r| r.variant == "russian")?.rating;
-            Some(TopPlayer {
-                id: p.id,
-                name: p.name,
-                club: p.club_name.unwrap_or_default(),
-                rating: i64::from(rating),
-            })
+        .map(|(id, name, club, rating)| TopPlayer {
+            id,
+            name,
+            club: club.unwrap_or_default(),
+            rating: i64::from(rating),
         })
         .collect();
-    top.sort_by(|a, b| b.rating.cmp(&a.rating).then(a.name.cmp(&b.name)));
-    top.truncate(10);
-    let board_svg = svg::russian_start_board(&ctx.t("home.board_title"));
+    let board_svg = start_board(ctx.lang);
     Ok(HomePage {
         ctx,
         player_count,
@@ -58,4 +54,20 @@ pub async fn home(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HomePage> {
         top,
         board_svg,
     })
+}
+
+/// The decorative start position, drawn once per language (it never changes).
+fn start_board(lang: Lang) -> String {
+    static BOARDS: std::sync::OnceLock<Vec<(Lang, String)>> = std::sync::OnceLock::new();
+    let boards = BOARDS.get_or_init(|| {
+        SUPPORTED
+            .iter()
+            .map(|l| (*l, svg::russian_start_board(&l.t("home.board_title"))))
+            .collect()
+    });
+    boards
+        .iter()
+        .find(|(l, _)| *l == lang)
+        .map(|(_, svg)| svg.clone())
+        .unwrap_or_default()
 }
