@@ -549,6 +549,11 @@ impl<const N: usize> Solver<N> {
                 }
                 for i in 0..self.active.len() {
                     let v = self.active[i];
+                    // Edges to inner (T) vertices never matter for the search: a tight one
+                    // changes nothing, and their slacks are recomputed on expansion.
+                    if self.s[self.st[v]] == 1 {
+                        continue;
+                    }
                     if self.st[u] != self.st[v] && !self.ww[u * self.stride + v].is_zero() {
                         let e = self.e_delta((u, v));
                         if e.is_zero() {
