@@ -798,6 +798,36 @@ impl<const N: usize> Matcher<N> {
         s.active_dirty = true;
     }
 
+    /// Pairs `p` with `t` (0-based) and their former mates with each other, when the four
+    /// are distinct single vertices (no blossom) and both new edges are tight: the result
+    /// is then another optimal matching. Returns false (and changes nothing) otherwise.
+    pub fn try_swap(&mut self, p: usize, t: usize) -> bool {
+        let s = &mut self.solver;
+        if !self.changed_list.is_empty() {
+            return false;
+        }
+        let (p, t) = (p + 1, t + 1);
+        let (mp, mt) = (s.mate[p], s.mate[t]);
+        if mp == 0 || mt == 0 || mp == t || p == t {
+            return false;
+        }
+        if [p, t, mp, mt].iter().any(|&x| s.st[x] != x) {
+            return false;
+        }
+        let tight = |a: usize, b: usize| {
+            let w = &s.ww[a * s.stride + b];
+            !w.is_zero() && s.lab[a].plus(&s.lab[b]) == *w
+        };
+        if !tight(p, t) || !tight(mp, mt) {
+            return false;
+        }
+        s.mate[p] = t;
+        s.mate[t] = p;
+        s.mate[mp] = mt;
+        s.mate[mt] = mp;
+        true
+    }
+
     /// The current weight of edge {a, b}.
     pub fn weight(&self, a: usize, b: usize) -> Big<N> {
         let s = &self.solver;

@@ -380,7 +380,18 @@ pub fn pair_round<const N: usize>(round: &RoundContext) -> Result<RoundResult, P
                 .iter()
                 .find(|&&o| o > p && !matched[cur[o]] && !base[o][p].is_zero())
                 .map(|&o| cur[o]);
-            if top != Some(stable[pv]) {
+            let swapped = match top {
+                Some(t) if t != stable[pv] && graph.matcher.try_swap(pv, t) => {
+                    let (mp, mt) = (stable[pv], stable[t]);
+                    stable[pv] = t;
+                    stable[t] = pv;
+                    stable[mp] = mt;
+                    stable[mt] = mp;
+                    true
+                }
+                _ => false,
+            };
+            if !swapped && top != Some(stable[pv]) {
                 let mut addend = 0u64;
                 for &o in remainder.iter().rev() {
                     let ov = cur[o];
