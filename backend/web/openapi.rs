@@ -21,6 +21,7 @@ use super::api;
         api::events::forbid, api::events::add_arbiter, api::events::rounds, api::events::pair,
         api::events::repair, api::events::publish, api::events::result, api::events::standings,
         api::events::finish,
+        api::event_import::import,
         api::tokens::list, api::tokens::create, api::tokens::revoke,
         api::admin::users, api::admin::set_roles, api::admin::invite,
         api::admin::registration, api::admin::set_registration,

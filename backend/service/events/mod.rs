@@ -3,6 +3,7 @@
 //! it to the domain and stores what comes back.
 pub mod entries;
 pub mod history;
+pub mod import;
 pub mod reports;
 pub mod rounds;
 pub mod settings;

@@ -4,6 +4,7 @@
 pub(crate) mod admin;
 pub(crate) mod auth;
 pub(crate) mod clubs;
+pub(crate) mod event_import;
 pub(crate) mod events;
 pub(crate) mod me;
 pub(crate) mod players;
@@ -28,6 +29,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/clubs/{id}/members", web::post().to(clubs::add_member))
         .route("/events", web::get().to(events::list))
         .route("/events", web::post().to(events::create))
+        .route("/events/import", web::post().to(event_import::import))
         .route("/events/{id}", web::get().to(events::get))
         .route("/events/{id}", web::put().to(events::update))
         .route("/events/{id}/entries", web::get().to(events::entries))

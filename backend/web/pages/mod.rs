@@ -2,6 +2,7 @@
 mod account;
 mod admin;
 mod clubs;
+mod event_import;
 mod events;
 mod home;
 mod lang;
@@ -48,6 +49,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/events", web::get().to(events::list))
         .route("/events/new", web::get().to(events::new_form))
         .route("/events", web::post().to(events::create))
+        .route("/events/import", web::get().to(event_import::form))
+        .route("/events/import", web::post().to(event_import::import))
         .route("/events/{id}", web::get().to(events::show))
         .route("/events/{id}/edit", web::get().to(events::edit_form))
         .route("/events/{id}", web::post().to(events::update))

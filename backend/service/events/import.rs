@@ -1,0 +1,739 @@
+//! Importing an event from a FIDE TRF: the event, its players, rounds, results, requested
+//! byes for the next round and forbidden pairs, in one transaction. The exact inverse of
+//! the export (`reports::trf`, through `history::History::tournament`): importing an
+//! exported event and exporting it again gives the same file.
+use std::collections::HashMap;
+
+use damka_domain::tiebreak::EventKind;
+use damka_domain::tournament::{
+    ByeKind, Colour, HalfPoints, Outcome, PointSystem, RoundEntry, StartNo, Tournament,
+};
+
+use super::history::{BYES, RESULTS};
+use super::settings::{self, EventInput, EventView};
+use super::{STATUS_REGISTRATION, STATUS_RUNNING, load};
+use crate::service::{Actor, AppError, AppResult};
+use crate::store::models::{NewPairing, PlayerFields, PlayerRating};
+use crate::store::{self, DbConn, events, players};
+
+/// The name given to an event whose TRF has no `012` line.
+pub const DEFAULT_NAME: &str = "Imported event";
+
+/// One board of an imported round, by start numbers, with the stored codes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlannedBoard {
+    pub white: StartNo,
+    pub black: Option<StartNo>,
+    /// `U`, `H`, `F` or `Z` for a player without an opponent.
+    pub bye: Option<&'static str>,
+    /// One of `history::RESULTS` for a game.
+    pub result: Option<&'static str>,
+}
+
+/// Everything an import stores, worked out from the TRF before anything is written.
+#[derive(Debug, Clone)]
+pub struct ImportPlan {
+    pub input: EventInput,
+    /// Round-robins: the number of rounds (the schedule's length).
+    pub round_robin_rounds: Option<i32>,
+    /// Boards of each round, in board order.
+    pub rounds: Vec<Vec<PlannedBoard>>,
+    /// (start number, `H` or `Z`) for the round after the last one.
+    pub next_round_absences: Vec<(StartNo, &'static str)>,
+}
+
+/// Creates an event from a TRF (organisers and administrators); the caller owns it.
+pub fn import_trf(
+    conn: &mut DbConn,
+    actor: &Actor,
+    text: &str,
+    variant: &str,
+) -> AppResult<EventView> {
+    actor.require_user()?;
+    if !actor.is_organiser() {
+        return Err(AppError::forbidden(
+            "only organisers and administrators may import events",
+        ));
+    }
+    let t = damka_domain::trf::parse(text).map_err(|e| AppError::invalid("trf", trf_error(&e)))?;
+    let lines = player_lines(text);
+    let plan = plan(&t, &lines, variant)?;
+    conn.write_transaction(|conn| store_plan(conn, actor, &t, &lines, &plan))
+}
+
+/// The parser's message; a problem of the whole file (line 0) does not claim a line.
+fn trf_error(e: &damka_domain::trf::TrfError) -> String {
+    match (e.line, e.column) {
+        (0, 0) => format!("TRF: {}", e.message),
+        (0, column) => format!("TRF column {column}: {}", e.message),
+        _ => e.to_string(),
+    }
+}
+
+fn store_plan(
+    conn: &mut DbConn,
+    actor: &Actor,
+    t: &Tournament,
+    lines: &HashMap<StartNo, usize>,
+    plan: &ImportPlan,
+) -> AppResult<EventView> {
+    let created = settings::create(conn, actor, &plan.input)?;
+    let event_id = created.id;
+    let variant = created.variant.clone();
+    if let Some(rounds) = plan.round_robin_rounds {
+        events::set_rounds(conn, event_id, rounds)?;
+    }
+    let now = store::now();
+
+    // Profiles: reuse the one with the same federation id, otherwise create one.
+    let mut by_federation_id: HashMap<String, i64> = HashMap::new();
+    for p in players::list(conn, None, None)? {
+        let id = p.federation_id.trim().to_string();
+        if !id.is_empty() {
+            by_federation_id.entry(id).or_insert(p.id);
+        }
+    }
+    let mut entry_of: HashMap<StartNo, i64> = HashMap::new();
+    let mut entered: HashMap<i64, StartNo> = HashMap::new();
+    for p in &t.players {
+        let federation_id = clean(p.federation_id.as_deref().unwrap_or(""), 32);
+        let existing = if federation_id.is_empty() {
+            None
+        } else {
+            by_federation_id.get(&federation_id).copied()
+        };
+        let player_id = match existing {
+            Some(id) => {
+                if let Some(rating) = p.rating.and_then(|r| i32::try_from(r).ok())
+                    && !players::ratings_of(conn, id)?
+                        .iter()
+                        .any(|r| r.variant == variant)
+                {
+                    players::set_rating(conn, &rating_row(id, &variant, rating))?;
+                }
+                id
+            }
+            None => {
+                let profile = players::insert(conn, &profile_fields(p), now)?;
+                if let Some(rating) = p.rating.and_then(|r| i32::try_from(r).ok()) {
+                    players::set_rating(conn, &rating_row(profile.id, &variant, rating))?;
+                }
+                if !federation_id.is_empty() {
+                    by_federation_id.insert(federation_id.clone(), profile.id);
+                }
+                profile.id
+            }
+        };
+        if let Some(other) = entered.insert(player_id, p.start_no) {
+            return Err(AppError::invalid(
+                "trf",
+                format!(
+                    "TRF line {}, column 58: players {other} and {} have the same federation id {federation_id}",
+                    line_of(lines, p.start_no),
+                    p.start_no
+                ),
+            ));
+        }
+        let start_no = i32::try_from(p.start_no).map_err(|_| {
+            AppError::invalid("trf", format!("invalid player number {}", p.start_no))
+        })?;
+        let rating = p.rating.and_then(|r| i32::try_from(r).ok());
+        let entry = events::insert_entry(conn, event_id, player_id, start_no, rating, 1, now)?;
+        entry_of.insert(p.start_no, entry.id);
+    }
+    let entry = |no: StartNo| {
+        entry_of
+            .get(&no)
+            .copied()
+            .ok_or_else(|| AppError::internal(format!("import: no entry for player {no}")))
+    };
+
+    for (index, boards) in plan.rounds.iter().enumerate() {
+        let round = events::insert_round(conn, event_id, index as i32 + 1, now)?;
+        let mut new = Vec::with_capacity(boards.len());
+        for (i, b) in boards.iter().enumerate() {
+            new.push(NewPairing {
+                round_id: round.id,
+                board: i as i32 + 1,
+                white_entry_id: entry(b.white)?,
+                black_entry_id: match b.black {
+                    Some(black) => Some(entry(black)?),
+                    None => None,
+                },
+                bye: b.bye.map(str::to_string),
+                result: b.result.map(str::to_string),
+            });
+        }
+        events::insert_pairings(conn, &new)?;
+        events::publish_round(conn, round.id, now)?;
+    }
+    let next = plan.rounds.len() as i32 + 1;
+    for (no, kind) in &plan.next_round_absences {
+        events::set_absence(conn, entry(*no)?, next, Some(*kind))?;
+    }
+    for &(a, b) in &t.forbidden_pairs {
+        events::add_forbidden_pair(conn, event_id, entry(a)?, entry(b)?)?;
+    }
+    events::set_status(
+        conn,
+        event_id,
+        if plan.rounds.is_empty() {
+            STATUS_REGISTRATION
+        } else {
+            STATUS_RUNNING
+        },
+    )?;
+    Ok(EventView::from(&load(conn, event_id)?))
+}
+
+fn rating_row(player_id: i64, variant: &str, rating: i32) -> PlayerRating {
+    PlayerRating {
+        player_id,
+        variant: variant.to_string(),
+        rating,
+        games: 0,
+    }
+}
+
+/// Trims, drops control characters and cuts to `max` characters.
+fn clean(text: &str, max: usize) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect::<String>()
+        .trim()
+        .chars()
+        .take(max)
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+fn profile_fields(p: &damka_domain::tournament::Player) -> PlayerFields {
+    let name = clean(&p.name, 100);
+    let federation = clean(p.federation.as_deref().unwrap_or(""), 3).to_uppercase();
+    let country = if (2..=3).contains(&federation.len())
+        && federation.chars().all(|c| c.is_ascii_uppercase())
+    {
+        federation
+    } else {
+        String::new()
+    };
+    let birth_year = p
+        .birth_date
+        .as_deref()
+        .and_then(|d| d.get(0..4))
+        .and_then(|y| y.parse::<i32>().ok())
+        .filter(|y| (1900..=2100).contains(y));
+    PlayerFields {
+        name: if name.is_empty() {
+            format!("Player {}", p.start_no)
+        } else {
+            name
+        },
+        club_id: None,
+        country,
+        federation_id: clean(p.federation_id.as_deref().unwrap_or(""), 32),
+        birth_year,
+        title: clean(p.title.as_deref().unwrap_or(""), 16),
+    }
+}
+
+/// The line of each player's `001` record (1-based), for error messages.
+pub fn player_lines(text: &str) -> HashMap<StartNo, usize> {
+    let normalised = text.replace("\r\n", "\n").replace('\r', "\n");
+    let mut out = HashMap::new();
+    for (idx, line) in normalised.split('\n').enumerate() {
+        if !line.starts_with("001") {
+            continue;
+        }
+        let number: String = line.chars().skip(4).take(4).collect();
+        if let Ok(no) = number.trim().parse::<StartNo>() {
+            out.entry(no).or_insert(idx + 1);
+        }
+    }
+    out
+}
+
+fn line_of(lines: &HashMap<StartNo, usize>, no: StartNo) -> usize {
+    lines.get(&no).copied().unwrap_or(0)
+}
+
+/// Column of round `index`'s cell (0-based round) in a player line.
+fn column_of(index: usize) -> usize {
+    92 + 10 * index
+}
+
+/// Works out the event's settings and every board from a parsed TRF.
+pub fn plan(
+    t: &Tournament,
+    lines: &HashMap<StartNo, usize>,
+    variant: &str,
+) -> AppResult<ImportPlan> {
+    let default = PointSystem::default();
+    let pab = t.points.pab;
+    if (PointSystem {
+        pab: default.pab,
+        ..t.points
+    }) != default
+        || pab.0 > 2
+    {
+        let p = &t.points;
+        return Err(AppError::invalid(
+            "trf",
+            format!(
+                "the points in this TRF (win {}, draw {}, loss {}, pairing-allocated bye {}) \
+                 are not supported: events score 1 - 1/2 - 0 and a bye worth 1, 1/2 or 0",
+                show(p.win),
+                show(p.draw),
+                show(p.loss),
+                show(p.pab)
+            ),
+        ));
+    }
+    let played = t.players.iter().map(|p| p.rounds.len()).max().unwrap_or(0);
+    let (system, round_robin_rounds) = match EventKind::detect(t) {
+        EventKind::RoundRobin => {
+            let n = t.players.len();
+            let cycle = n + n % 2 - 1;
+            let rounds = if t.total_rounds > 0 {
+                t.total_rounds as usize
+            } else {
+                played
+            };
+            let double = rounds > cycle || met_twice(t);
+            (
+                if double {
+                    "double_round_robin"
+                } else {
+                    "round_robin"
+                },
+                Some(i32::try_from(rounds).unwrap_or(i32::MAX)),
+            )
+        }
+        _ => ("swiss", None),
+    };
+    let rounds = if t.total_rounds > 0 {
+        i32::try_from(t.total_rounds).unwrap_or(i32::MAX)
+    } else if played > 0 {
+        i32::try_from(played).unwrap_or(i32::MAX)
+    } else {
+        EventInput::default().rounds
+    };
+    let name = clean(&t.name, 120);
+    let input = EventInput {
+        name: if name.is_empty() {
+            DEFAULT_NAME.to_string()
+        } else {
+            name
+        },
+        variant: variant.trim().to_string(),
+        system: system.to_string(),
+        rounds,
+        pab_half_points: pab.0 as i32,
+        first_colour: match t.first_colour {
+            Some(Colour::Black) => "black",
+            _ => "white",
+        }
+        .to_string(),
+        ..EventInput::default()
+    };
+
+    let mut rounds_out = Vec::with_capacity(played);
+    let mut scores: HashMap<StartNo, HalfPoints> = t
+        .players
+        .iter()
+        .map(|p| (p.start_no, HalfPoints::ZERO))
+        .collect();
+    let by_no: HashMap<StartNo, usize> = t
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.start_no, i))
+        .collect();
+    for r in 0..played {
+        let entry_of = |no: StartNo| -> RoundEntry {
+            by_no
+                .get(&no)
+                .and_then(|&i| t.players[i].rounds.get(r))
+                .copied()
+                .unwrap_or(RoundEntry::NotPaired)
+        };
+        let mut games: Vec<PlannedBoard> = Vec::new();
+        let mut byes: Vec<(usize, PlannedBoard)> = Vec::new();
+        for p in &t.players {
+            let own = entry_of(p.start_no);
+            match own {
+                RoundEntry::NotPaired => {}
+                RoundEntry::Bye(kind) => {
+                    let (order, code) = bye_code(kind);
+                    byes.push((
+                        order,
+                        PlannedBoard {
+                            white: p.start_no,
+                            black: None,
+                            bye: Some(code),
+                            result: None,
+                        },
+                    ));
+                }
+                RoundEntry::Played { opponent, .. }
+                | RoundEntry::Forfeit { opponent, .. }
+                | RoundEntry::DoubleForfeit { opponent, .. } => {
+                    if opponent == p.start_no || !by_no.contains_key(&opponent) {
+                        return Err(AppError::invalid(
+                            "trf",
+                            format!(
+                                "TRF line {}, column {}: round {}: player {} has no opponent {opponent}",
+                                line_of(lines, p.start_no),
+                                column_of(r),
+                                r + 1,
+                                p.start_no
+                            ),
+                        ));
+                    }
+                    // Each game once, from the side of the lower start number.
+                    if opponent < p.start_no && entry_of(opponent).opponent() == Some(p.start_no) {
+                        continue;
+                    }
+                    games.push(game(
+                        p.start_no,
+                        own,
+                        opponent,
+                        entry_of(opponent),
+                        r,
+                        lines,
+                    )?);
+                }
+            }
+        }
+        let score = |no: StartNo| scores.get(&no).copied().unwrap_or_default();
+        games.sort_by_key(|g| {
+            let black = g.black.unwrap_or(g.white);
+            (
+                std::cmp::Reverse(score(g.white).max(score(black))),
+                g.white.min(black),
+            )
+        });
+        byes.sort_by_key(|(order, b)| (*order, b.white));
+        let mut boards = games;
+        boards.extend(byes.into_iter().map(|(_, b)| b));
+        rounds_out.push(boards);
+        for p in &t.players {
+            let points = t.points.points(&entry_of(p.start_no));
+            if let Some(s) = scores.get_mut(&p.start_no) {
+                *s += points;
+            }
+        }
+    }
+
+    let mut next_round_absences = Vec::new();
+    for a in &t.next_round_absences {
+        let kind = match a.kind {
+            ByeKind::HalfPoint => "H",
+            ByeKind::ZeroPoint => "Z",
+            ByeKind::FullPoint | ByeKind::PairingAllocated => {
+                return Err(AppError::invalid(
+                    "trf",
+                    format!(
+                        "TRF line {}, column {}: player {} asks for a full-point bye in the next \
+                         round; only half-point byes (H) and absences (Z) can be requested",
+                        line_of(lines, a.player),
+                        column_of(played),
+                        a.player
+                    ),
+                ));
+            }
+        };
+        next_round_absences.push((a.player, kind));
+    }
+    next_round_absences.sort_unstable();
+    Ok(ImportPlan {
+        input,
+        round_robin_rounds,
+        rounds: rounds_out,
+        next_round_absences,
+    })
+}
+
+fn show(p: HalfPoints) -> String {
+    format!("{}.{}", p.0 / 2, if p.0 % 2 == 1 { 5 } else { 0 })
+}
+
+/// Whether some two players met more than once (a double round-robin).
+fn met_twice(t: &Tournament) -> bool {
+    t.players.iter().any(|p| {
+        let mut seen = std::collections::HashSet::new();
+        p.rounds
+            .iter()
+            .filter_map(RoundEntry::opponent)
+            .any(|o| !seen.insert(o))
+    })
+}
+
+/// The stored code of a bye and its place among the byes of a round (after the games).
+fn bye_code(kind: ByeKind) -> (usize, &'static str) {
+    let code = match kind {
+        ByeKind::PairingAllocated => BYES[0],
+        ByeKind::HalfPoint => BYES[1],
+        ByeKind::FullPoint => BYES[2],
+        ByeKind::ZeroPoint => BYES[3],
+    };
+    let order = BYES.iter().position(|b| *b == code).unwrap_or(BYES.len());
+    (order, code)
+}
+
+fn describe(entry: RoundEntry) -> String {
+    let colour = |c: Option<Colour>| match c {
+        Some(Colour::White) => " with white",
+        Some(Colour::Black) => " with black",
+        None => "",
+    };
+    match entry {
+        RoundEntry::Played {
+            opponent,
+            colour: c,
+            outcome,
+            ..
+        } => {
+            let what = match outcome {
+                Outcome::Win => "won",
+                Outcome::Draw => "drew",
+                Outcome::Loss => "lost",
+            };
+            format!("{what} against {opponent}{}", colour(Some(c)))
+        }
+        RoundEntry::Forfeit {
+            opponent,
+            colour: c,
+            won,
+        } => format!(
+            "{} by forfeit against {opponent}{}",
+            if won { "won" } else { "lost" },
+            colour(c)
+        ),
+        RoundEntry::DoubleForfeit {
+            opponent,
+            colour: c,
+        } => format!("lost by double forfeit against {opponent}{}", colour(c)),
+        RoundEntry::Bye(_) => "has a bye".to_string(),
+        RoundEntry::NotPaired => "is not paired".to_string(),
+    }
+}
+
+/// One game from the two players' lines: who had white and the stored result code. The
+/// two lines must tell the same story.
+fn game(
+    a: StartNo,
+    a_entry: RoundEntry,
+    b: StartNo,
+    b_entry: RoundEntry,
+    round: usize,
+    lines: &HashMap<StartNo, usize>,
+) -> AppResult<PlannedBoard> {
+    let disagree = || {
+        AppError::invalid(
+            "trf",
+            format!(
+                "TRF line {}, column {}: round {}: the lines of players {a} and {b} disagree \
+                 (player {a} {}; line {}: player {b} {})",
+                line_of(lines, a),
+                column_of(round),
+                round + 1,
+                describe(a_entry),
+                line_of(lines, b),
+                describe(b_entry)
+            ),
+        )
+    };
+    if b_entry.opponent() != Some(a) {
+        return Err(disagree());
+    }
+    let board = |white: StartNo, black: StartNo, result: &'static str| PlannedBoard {
+        white,
+        black: Some(black),
+        bye: None,
+        result: Some(result),
+    };
+    match (a_entry, b_entry) {
+        (
+            RoundEntry::Played {
+                colour: ca,
+                outcome: oa,
+                ..
+            },
+            RoundEntry::Played {
+                colour: cb,
+                outcome: ob,
+                ..
+            },
+        ) => {
+            if ca == cb {
+                return Err(disagree());
+            }
+            let (white, black, ow, ob) = if ca == Colour::White {
+                (a, b, oa, ob)
+            } else {
+                (b, a, ob, oa)
+            };
+            let result = match (ow, ob) {
+                (Outcome::Win, Outcome::Loss) => RESULTS[0],
+                (Outcome::Draw, Outcome::Draw) => RESULTS[1],
+                (Outcome::Loss, Outcome::Win) => RESULTS[2],
+                _ => return Err(disagree()),
+            };
+            Ok(board(white, black, result))
+        }
+        (RoundEntry::Played { .. }, _) | (_, RoundEntry::Played { .. }) => Err(disagree()),
+        _ => {
+            let unplayed = |e: RoundEntry| match e {
+                RoundEntry::Forfeit { colour, won, .. } => Some((colour, won)),
+                RoundEntry::DoubleForfeit { colour, .. } => Some((colour, false)),
+                _ => None,
+            };
+            let (Some((ca, wa)), Some((cb, wb))) = (unplayed(a_entry), unplayed(b_entry)) else {
+                return Err(disagree());
+            };
+            let a_white = match (ca, cb) {
+                (Some(x), Some(y)) if x == y => return Err(disagree()),
+                (Some(Colour::White), _) | (_, Some(Colour::Black)) => true,
+                (Some(Colour::Black), _) | (_, Some(Colour::White)) => false,
+                (None, None) => a < b,
+            };
+            let (white, black, ww, wb2) = if a_white {
+                (a, b, wa, wb)
+            } else {
+                (b, a, wb, wa)
+            };
+            let result = match (ww, wb2) {
+                (true, false) => RESULTS[3],
+                (false, true) => RESULTS[4],
+                (false, false) => RESULTS[5],
+                (true, true) => return Err(disagree()),
+            };
+            Ok(board(white, black, result))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell_line(no: u32, name: &str, cells: &[&str]) -> String {
+        let head = format!("001 {no:>4}      {name}");
+        let mut l = format!("{head:<80}{:>4}{:>5} ", "0.0", no);
+        for c in cells {
+            l.push_str(&format!(" {c:<8} "));
+        }
+        l.trim_end().to_string()
+    }
+
+    fn parse(text: &str) -> (Tournament, HashMap<StartNo, usize>) {
+        (
+            damka_domain::trf::parse(text).expect("parse"),
+            player_lines(text),
+        )
+    }
+
+    #[test]
+    fn results_and_byes_map_to_stored_codes() {
+        let text = [
+            "012 T".to_string(),
+            "XXR 3".to_string(),
+            cell_line(1, "A", &["   2 w 1", "   3 b +", "0000 - H"]),
+            cell_line(2, "B", &["   1 b 0", "0000 - U", "   3 w -"]),
+            cell_line(3, "C", &["0000 - Z", "   1 w -", "   2 b -"]),
+        ]
+        .join("\n");
+        let (t, lines) = parse(&text);
+        let plan = plan(&t, &lines, "russian").expect("plan");
+        // Everybody met everybody: a round-robin.
+        assert_eq!(plan.input.system, "round_robin");
+        assert_eq!(plan.round_robin_rounds, Some(3));
+        let game = |white, black, result| PlannedBoard {
+            white,
+            black: Some(black),
+            bye: None,
+            result: Some(result),
+        };
+        let bye = |white, code| PlannedBoard {
+            white,
+            black: None,
+            bye: Some(code),
+            result: None,
+        };
+        assert_eq!(
+            plan.rounds,
+            vec![
+                vec![game(1, 2, "1-0"), bye(3, "Z")],
+                vec![game(3, 1, "-/+"), bye(2, "U")],
+                vec![game(2, 3, "-/-"), bye(1, "H")],
+            ]
+        );
+    }
+
+    #[test]
+    fn disagreeing_lines_are_named() {
+        let text = [
+            "XXR 3".to_string(),
+            cell_line(1, "A", &["   2 w 1"]),
+            cell_line(2, "B", &["   1 b 1"]),
+        ]
+        .join("\n");
+        let (t, lines) = parse(&text);
+        let err = plan(&t, &lines, "russian").expect_err("both won");
+        let text = err.to_string();
+        assert!(text.contains("TRF line 2, column 92"), "{text}");
+        assert!(text.contains("disagree"), "{text}");
+        assert!(text.contains("line 3"), "{text}");
+    }
+
+    #[test]
+    fn other_scoring_is_refused() {
+        let text = [
+            "162  W 3.0    D 1.0".to_string(),
+            cell_line(1, "A", &[]),
+            cell_line(2, "B", &[]),
+        ]
+        .join("\n");
+        let (t, lines) = parse(&text);
+        assert!(plan(&t, &lines, "russian").is_err());
+    }
+
+    /// Every file of the Dutch corpus either plans (one board per game, every player in at
+    /// most one board per round) or is refused for its scoring.
+    #[test]
+    fn corpus_files_plan() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/dutch");
+        let mut planned = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "trf") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let (t, lines) = parse(&text);
+            let standard = PointSystem {
+                pab: PointSystem::default().pab,
+                ..t.points
+            } == PointSystem::default();
+            match plan(&t, &lines, "russian") {
+                Ok(plan) => {
+                    assert!(standard, "{}", path.display());
+                    for (r, boards) in plan.rounds.iter().enumerate() {
+                        let mut seen = std::collections::HashSet::new();
+                        for b in boards {
+                            assert!(seen.insert(b.white), "{} round {}", path.display(), r + 1);
+                            if let Some(black) = b.black {
+                                assert!(seen.insert(black), "{} round {}", path.display(), r + 1);
+                            }
+                        }
+                    }
+                    planned += 1;
+                }
+                Err(e) => assert!(!standard, "{}: {e}", path.display()),
+            }
+        }
+        assert!(planned > 30, "{planned}");
+    }
+}

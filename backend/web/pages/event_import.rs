@@ -1,0 +1,97 @@
+//! The TRF import page: paste a TRF, pick the rules preset, get a new event.
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use serde::Deserialize;
+
+use crate::service::events::import;
+use crate::service::{AppError, AppResult};
+use crate::web::ctx::Ctx;
+use crate::web::form::CsrfForm;
+use crate::web::render::{self, FormErrors};
+use crate::web::state::AppState;
+
+const VARIANTS: [&str; 4] = ["russian", "international", "english", "brazilian"];
+
+/// The import form as typed.
+#[derive(Deserialize, Clone)]
+pub struct ImportForm {
+    #[serde(default)]
+    trf: String,
+    #[serde(default = "default_variant")]
+    variant: String,
+}
+
+fn default_variant() -> String {
+    "russian".into()
+}
+
+#[derive(Template)]
+#[template(path = "event_import.html")]
+struct ImportPage {
+    ctx: Ctx,
+    form: ImportForm,
+    errors: FormErrors,
+}
+
+impl ImportPage {
+    fn variants(&self) -> &'static [&'static str] {
+        &VARIANTS
+    }
+}
+
+fn require_organiser(ctx: &Ctx) -> AppResult<()> {
+    let actor = ctx.actor();
+    actor.require_user()?;
+    if actor.is_organiser() {
+        Ok(())
+    } else {
+        Err(AppError::forbidden(
+            "only organisers and administrators may import events",
+        ))
+    }
+}
+
+pub async fn form(ctx: Ctx) -> AppResult<HttpResponse> {
+    require_organiser(&ctx)?;
+    render::page(
+        StatusCode::OK,
+        &ImportPage {
+            ctx,
+            form: ImportForm {
+                trf: String::new(),
+                variant: default_variant(),
+            },
+            errors: FormErrors::none(),
+        },
+    )
+}
+
+pub async fn import(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    CsrfForm(form): CsrfForm<ImportForm>,
+) -> AppResult<HttpResponse> {
+    require_organiser(&ctx)?;
+    let actor = ctx.actor();
+    let (text, variant) = (form.trf.clone(), form.variant.clone());
+    let result = state
+        .db(move |conn| import::import_trf(conn, &actor, &text, &variant))
+        .await;
+    match result {
+        Ok(event) => Ok(render::redirect_with_flash(
+            &req,
+            &format!("/events/{}", event.id),
+            "ok",
+            "flash.event_imported",
+        )),
+        Err(err) => {
+            let errors = FormErrors::from_error(&err, ctx.lang).ok_or(err)?;
+            render::page(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                &ImportPage { ctx, form, errors },
+            )
+        }
+    }
+}

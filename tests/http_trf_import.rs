@@ -1,0 +1,678 @@
+//! TRF import over HTTP: a corpus file through the API (players, rounds, results, standings
+//! against the domain's own figures, export again), round trips of events built through
+//! the API, errors naming the line, permissions, and the HTML form.
+#![allow(clippy::unwrap_used)]
+mod common;
+
+use actix_web::http::Method;
+use common::{Client, Role, TestApp};
+use damka_domain::standings::{StandingsOptions, compute_standings};
+use damka_domain::tiebreak::{EventKind, parse_tiebreak_list};
+use damka_domain::tournament::{ByeKind, RoundEntry, Tournament};
+use serde_json::{Value, json};
+
+const SWISS_14: &str = include_str!("data/dutch/dutch_014_07.trf");
+const SWISS_12_HALF_PAB: &str = include_str!("data/dutch/dutch_012_05.trf");
+
+async fn organiser_api<'a>(app: &'a TestApp, email: &str) -> Client<'a> {
+    let mut browser = app.user(email, Role::Organiser).await;
+    browser.api_client().await
+}
+
+async fn import(api: &mut Client<'_>, trf: &str) -> common::Response {
+    api.json(
+        Method::POST,
+        "/api/v1/events/import",
+        json!({"trf": trf, "variant": "russian"}),
+    )
+    .await
+}
+
+async fn import_ok(api: &mut Client<'_>, trf: &str) -> Value {
+    let res = import(api, trf).await;
+    assert_eq!(res.status.as_u16(), 201, "{}", res.body);
+    res.json()
+}
+
+async fn export(client: &mut Client<'_>, id: i64) -> String {
+    let res = client.get(&format!("/events/{id}/export.trf")).await;
+    assert_eq!(res.status.as_u16(), 200, "{}", res.body);
+    res.body
+}
+
+async fn get_json(client: &mut Client<'_>, path: &str) -> Value {
+    let res = client.get(path).await;
+    assert_eq!(res.status.as_u16(), 200, "{path}: {}", res.body);
+    res.json()
+}
+
+/// What the export can carry of a player's rounds: a round without a game or bye is
+/// written as `0000 - Z`, and W/D/L (games without a move) are stored as ordinary results.
+fn normalised(t: &Tournament) -> Vec<(u32, String, Option<u32>, Vec<RoundEntry>)> {
+    t.players
+        .iter()
+        .map(|p| {
+            (
+                p.start_no,
+                p.name.clone(),
+                p.rating,
+                p.rounds
+                    .iter()
+                    .map(|e| match *e {
+                        RoundEntry::NotPaired => RoundEntry::Bye(ByeKind::ZeroPoint),
+                        RoundEntry::Played {
+                            opponent,
+                            colour,
+                            outcome,
+                            ..
+                        } => RoundEntry::Played {
+                            opponent,
+                            colour,
+                            outcome,
+                            rated: true,
+                        },
+                        other => other,
+                    })
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+/// The standings `damka standings --trf` prints for this file, with the event's tie-breaks.
+fn domain_standings(trf: &str, tiebreaks: &str) -> Vec<(String, u32, u32, Vec<String>)> {
+    let t = damka_domain::trf::parse(trf).unwrap();
+    let table = compute_standings(
+        &t,
+        &StandingsOptions {
+            tiebreaks: Some(parse_tiebreak_list(tiebreaks).unwrap()),
+            kind: Some(EventKind::Swiss),
+            ..StandingsOptions::default()
+        },
+    )
+    .unwrap();
+    table
+        .rows
+        .iter()
+        .map(|r| {
+            (
+                r.place_label(),
+                r.start_no,
+                r.points.0,
+                r.tiebreaks.iter().map(|v| v.to_string()).collect(),
+            )
+        })
+        .collect()
+}
+
+fn api_standings(standings: &Value) -> Vec<(String, u32, u32, Vec<String>)> {
+    standings["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["place"].as_str().unwrap().to_string(),
+                r["start_no"].as_u64().unwrap() as u32,
+                r["half_points"].as_u64().unwrap() as u32,
+                r["tiebreaks"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_str().unwrap().to_string())
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+/// A TRF player line in the fixed columns of the format.
+fn player_line(
+    no: u32,
+    name: &str,
+    rating: &str,
+    fed: &str,
+    fed_id: &str,
+    born: &str,
+    cells: &[&str],
+) -> String {
+    let mut line = format!(
+        "001 {no:>4}      {name:<33} {rating:>4} {fed:<3} {fed_id:>11} {born:<10} {:>4} {no:>4}",
+        "0.0"
+    );
+    for cell in cells {
+        line.push_str("  ");
+        line.push_str(cell);
+    }
+    line.trim_end().to_string()
+}
+
+fn boards_of(round: &Value) -> &Vec<Value> {
+    round["boards"].as_array().unwrap()
+}
+
+#[actix_web::test]
+async fn corpus_file_imports_players_rounds_results_and_standings() {
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+    let event = import_ok(&mut org, SWISS_14).await;
+    let id = event["id"].as_i64().unwrap();
+    assert_eq!(event["name"], "dutch_014_07");
+    assert_eq!(event["system"], "swiss");
+    assert_eq!(event["rounds"], 7);
+    assert_eq!(event["first_colour"], "black");
+    assert_eq!(event["pab_half_points"], 2);
+    assert_eq!(event["status"], "running");
+    assert_eq!(event["variant"], "russian");
+
+    // Players: the TRF's start numbers, names and ratings; a profile each, rated.
+    let entries = get_json(&mut org, &format!("/api/v1/events/{id}/entries")).await;
+    let entries = entries.as_array().unwrap();
+    assert_eq!(entries.len(), 14);
+    for (i, e) in entries.iter().enumerate() {
+        assert_eq!(e["start_no"], i as i64 + 1);
+        assert_eq!(e["name"], format!("Player {}", i + 1));
+    }
+    assert_eq!(entries[0]["rating"], 2509);
+    assert_eq!(entries[13]["rating"], 1472);
+    let profile = get_json(
+        &mut org,
+        &format!("/api/v1/players/{}", entries[0]["player_id"]),
+    )
+    .await;
+    assert_eq!(profile["ratings"][0]["variant"], "russian");
+    assert_eq!(profile["ratings"][0]["rating"], 2509);
+
+    // Rounds: all published, one board per game, byes after the games.
+    let mut public = app.client();
+    let rounds = get_json(&mut public, &format!("/api/v1/events/{id}/rounds")).await;
+    let rounds = rounds.as_array().unwrap();
+    assert_eq!(rounds.len(), 7);
+    assert!(rounds.iter().all(|r| r["published"] == true));
+    let round1 = boards_of(&rounds[0]);
+    assert_eq!(round1.len(), 8, "6 games, player 5 absent, player 14 PAB");
+    assert_eq!(round1[6]["bye"], "U");
+    assert_eq!(round1[6]["white_start_no"], 14);
+    assert_eq!(round1[7]["bye"], "Z");
+    assert_eq!(round1[7]["white_start_no"], 5);
+    // Round 1, 8 b 1 against 1 w 0 ... seen from player 1: "8 b 1" (player 1 Black, won).
+    let game = round1
+        .iter()
+        .find(|b| b["white_start_no"] == 8)
+        .expect("8 had White against 1");
+    assert_eq!(game["black_start_no"], 1);
+    assert_eq!(game["result"], "0-1");
+    // Round 3: 9 w - / 5 b +, a forfeit won by Black.
+    let forfeit = boards_of(&rounds[2])
+        .iter()
+        .find(|b| b["white_start_no"] == 9)
+        .expect("9 had White against 5");
+    assert_eq!(forfeit["black_start_no"], 5);
+    assert_eq!(forfeit["result"], "-/+");
+    // Round 6: player 2 has a blank cell: no board at all; player 8 has the PAB.
+    let round6 = boards_of(&rounds[5]);
+    assert!(
+        !round6
+            .iter()
+            .any(|b| b["white_start_no"] == 2 || b["black_start_no"] == 2)
+    );
+    assert!(
+        round6
+            .iter()
+            .any(|b| b["white_start_no"] == 8 && b["bye"] == "U")
+    );
+    // Boards: the leaders' game first.
+    assert_eq!(boards_of(&rounds[6])[0]["board"], 1);
+
+    // Standings: the same figures as the domain computes from the file itself.
+    let standings = get_json(&mut public, &format!("/api/v1/events/{id}/standings")).await;
+    assert_eq!(standings["after_round"], 7);
+    assert_eq!(
+        api_standings(&standings),
+        domain_standings(SWISS_14, event["tiebreaks"].as_str().unwrap())
+    );
+
+    // Export again: the same history (a blank cell comes back as `0000 - Z`).
+    let exported = export(&mut public, id).await;
+    let original = damka_domain::trf::parse(SWISS_14).unwrap();
+    let again = damka_domain::trf::parse(&exported).unwrap();
+    assert_eq!(normalised(&again), normalised(&original));
+    assert_eq!(again.total_rounds, 7);
+    assert_eq!(again.first_colour, original.first_colour);
+    assert_eq!(again.forbidden_pairs, original.forbidden_pairs);
+    assert_eq!(again.points, original.points);
+
+    // And the exported file is a fixed point: import it, export it, same text.
+    let second = import_ok(&mut org, &exported).await;
+    let second_id = second["id"].as_i64().unwrap();
+    assert_eq!(export(&mut public, second_id).await, exported);
+}
+
+#[actix_web::test]
+async fn half_point_pab_and_games_without_moves() {
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+    let event = import_ok(&mut org, SWISS_12_HALF_PAB).await;
+    let id = event["id"].as_i64().unwrap();
+    assert_eq!(event["pab_half_points"], 1, "162 ... P 0.5");
+    assert_eq!(event["first_colour"], "white");
+
+    // Every score as in the file (the PAB worth a draw, W/L counted as wins and losses).
+    let original = damka_domain::trf::parse(SWISS_12_HALF_PAB).unwrap();
+    let standings = get_json(&mut org, &format!("/api/v1/events/{id}/standings")).await;
+    for row in standings["rows"].as_array().unwrap() {
+        let no = row["start_no"].as_u64().unwrap() as u32;
+        let player = original.players.iter().find(|p| p.start_no == no).unwrap();
+        assert_eq!(
+            row["half_points"].as_u64().unwrap() as u32,
+            damka_domain::trf::score(&original, player).0,
+            "player {no}"
+        );
+    }
+    // Round 5: 1 v 2 played without a move (W/L): stored as 1-0 with player 1 White.
+    let rounds = get_json(&mut org, &format!("/api/v1/events/{id}/rounds")).await;
+    let board = boards_of(&rounds[4])
+        .iter()
+        .find(|b| b["white_start_no"] == 1)
+        .unwrap();
+    assert_eq!(
+        (board["black_start_no"].as_i64(), board["result"].as_str()),
+        (Some(2), Some("1-0"))
+    );
+
+    let exported = export(&mut org, id).await;
+    assert!(exported.contains("P 0.5"), "{exported}");
+    let again = damka_domain::trf::parse(&exported).unwrap();
+    assert_eq!(normalised(&again), normalised(&original));
+    assert_eq!(again.points, original.points);
+    assert_eq!(
+        again.forbidden_pairs.len(),
+        3,
+        "XXP 1 3, 10 11 and 1 7 come back"
+    );
+}
+
+/// Creates `n` player profiles with ratings and enters them.
+async fn enter_players(api: &mut Client<'_>, event_id: i64, n: usize) -> Vec<i64> {
+    let mut ids = Vec::new();
+    for i in 0..n {
+        let player = api
+            .json(
+                Method::POST,
+                "/api/v1/players",
+                json!({"name": format!("Player {i:02}")}),
+            )
+            .await;
+        assert_eq!(player.status.as_u16(), 201, "{}", player.body);
+        let player_id = player.json()["id"].as_i64().unwrap();
+        let rating = 2400 - 50 * i as i32;
+        api.app
+            .with_db(move |conn| {
+                damka::store::players::set_rating(
+                    conn,
+                    &damka::store::models::PlayerRating {
+                        player_id,
+                        variant: "russian".into(),
+                        rating,
+                        games: 30,
+                    },
+                )
+                .unwrap()
+            })
+            .await;
+        let entry = api
+            .json(
+                Method::POST,
+                &format!("/api/v1/events/{event_id}/entries"),
+                json!({"player_id": player_id}),
+            )
+            .await;
+        assert_eq!(entry.status.as_u16(), 201, "{}", entry.body);
+        ids.push(entry.json()["id"].as_i64().unwrap());
+    }
+    ids
+}
+
+async fn post(api: &mut Client<'_>, path: &str) -> common::Response {
+    api.request(Method::POST, path, None, &[]).await
+}
+
+/// Pairs and publishes the next round, then enters `results` on its games in board order.
+async fn play_round(api: &mut Client<'_>, id: i64, results: &[&str]) {
+    let round = post(api, &format!("/api/v1/events/{id}/rounds")).await;
+    assert_eq!(round.status.as_u16(), 201, "{}", round.body);
+    let round = round.json();
+    let publish = post(api, &format!("/api/v1/events/{id}/rounds/publish")).await;
+    assert!(publish.status.is_success(), "{}", publish.body);
+    let games: Vec<&Value> = boards_of(&round)
+        .iter()
+        .filter(|b| !b["black_entry_id"].is_null())
+        .collect();
+    for (board, result) in games.iter().zip(results.iter().cycle()) {
+        let res = api
+            .json(
+                Method::PUT,
+                &format!(
+                    "/api/v1/events/{id}/pairings/{}/result",
+                    board["pairing_id"]
+                ),
+                json!({"result": result}),
+            )
+            .await;
+        assert!(res.status.is_success(), "{}", res.body);
+    }
+}
+
+async fn absence(api: &mut Client<'_>, id: i64, entry: i64, round: i32, kind: &str) {
+    let res = api
+        .json(
+            Method::PUT,
+            &format!("/api/v1/events/{id}/entries/{entry}/absence"),
+            json!({"round": round, "kind": kind}),
+        )
+        .await;
+    assert!(res.status.is_success(), "{}", res.body);
+}
+
+#[actix_web::test]
+async fn exported_events_round_trip() {
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+
+    // A Swiss with a PAB, every result code, a requested bye, an absence, a forbidden pair
+    // and requests for the round after the last one.
+    let created = org
+        .json(
+            Method::POST,
+            "/api/v1/events",
+            json!({"name": "Club Swiss", "system": "swiss", "rounds": 5, "first_colour": "black"}),
+        )
+        .await;
+    assert_eq!(created.status.as_u16(), 201, "{}", created.body);
+    let id = created.json()["id"].as_i64().unwrap();
+    let entries = enter_players(&mut org, id, 9).await;
+    let res = org
+        .json(
+            Method::POST,
+            &format!("/api/v1/events/{id}/forbidden-pairs"),
+            json!({"first_entry_id": entries[0], "second_entry_id": entries[4]}),
+        )
+        .await;
+    assert!(res.status.is_success(), "{}", res.body);
+    play_round(&mut org, id, &["1-0", "+/-", "1/2-1/2", "-/-"]).await;
+    absence(&mut org, id, entries[2], 2, "H").await;
+    absence(&mut org, id, entries[6], 2, "Z").await;
+    play_round(&mut org, id, &["0-1", "-/+", "1/2-1/2"]).await;
+    play_round(&mut org, id, &["1-0", "0-1"]).await;
+    absence(&mut org, id, entries[1], 4, "H").await;
+    absence(&mut org, id, entries[3], 4, "Z").await;
+
+    let mut public = app.client();
+    let original = export(&mut public, id).await;
+    for code in ["+", "- H", "- Z", "- U"] {
+        assert!(original.contains(code), "{code} in {original}");
+    }
+    let imported = import_ok(&mut org, &original).await;
+    let new_id = imported["id"].as_i64().unwrap();
+    assert_eq!(imported["system"], "swiss");
+    assert_eq!(imported["rounds"], 5);
+    assert_eq!(imported["first_colour"], "black");
+    assert_eq!(export(&mut public, new_id).await, original);
+    // The standings match too, tie-breaks included.
+    let before = get_json(&mut public, &format!("/api/v1/events/{id}/standings")).await;
+    let after = get_json(&mut public, &format!("/api/v1/events/{new_id}/standings")).await;
+    assert_eq!(api_standings(&after), api_standings(&before));
+    // The imported event carries on: its next round can be paired.
+    let next = post(&mut org, &format!("/api/v1/events/{new_id}/rounds")).await;
+    assert_eq!(next.status.as_u16(), 201, "{}", next.body);
+    let boards = next.json();
+    let requested: Vec<&Value> = boards_of(&boards)
+        .iter()
+        .filter(|b| b["bye"] == "H" || b["bye"] == "Z")
+        .collect();
+    assert_eq!(requested.len(), 2, "{boards}");
+
+    // A round-robin with a half-point PAB setting and a free player (odd number).
+    let created = org
+        .json(
+            Method::POST,
+            "/api/v1/events",
+            json!({"name": "Club Round-robin", "system": "round_robin", "pab_half_points": 1}),
+        )
+        .await;
+    assert_eq!(created.status.as_u16(), 201, "{}", created.body);
+    let rr = created.json()["id"].as_i64().unwrap();
+    enter_players(&mut org, rr, 5).await;
+    play_round(&mut org, rr, &["1-0", "1/2-1/2"]).await;
+    play_round(&mut org, rr, &["0-1", "+/-"]).await;
+    let original = export(&mut public, rr).await;
+    let imported = import_ok(&mut org, &original).await;
+    assert_eq!(imported["system"], "round_robin");
+    assert_eq!(imported["rounds"], 5);
+    assert_eq!(imported["pab_half_points"], 1);
+    let new_rr = imported["id"].as_i64().unwrap();
+    assert_eq!(export(&mut public, new_rr).await, original);
+}
+
+#[actix_web::test]
+async fn bad_files_are_422_naming_the_line_and_nothing_is_stored() {
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+
+    // A colour that is neither w, b nor -, on line 9 (the second player).
+    let bad: String = SWISS_14
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == 8 {
+                l.replacen("9 b +", "9 x +", 1)
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let res = import(&mut org, &bad).await;
+    let problem = res.assert_problem(422, "invalid");
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(detail.contains("line 9"), "{detail}");
+    assert!(detail.contains("column"), "{detail}");
+
+    // The two lines of a game disagree: both players claim the win.
+    let disagree = [
+        "012 Bad".to_string(),
+        "XXR 3".to_string(),
+        player_line(1, "Alpha", "", "", "", "", &["   2 w 1"]),
+        player_line(2, "Beta", "", "", "", "", &["   1 b 1"]),
+    ]
+    .join("\n");
+    let res = import(&mut org, &disagree).await;
+    let detail = res.assert_problem(422, "invalid")["detail"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(detail.contains("line 3"), "{detail}");
+    assert!(detail.contains("line 4"), "{detail}");
+    assert!(detail.contains("disagree"), "{detail}");
+
+    // A scoring the events do not have (3 - 1 - 0).
+    let res = import(&mut org, include_str!("data/dutch/dutch_010_03.trf")).await;
+    let detail = res.assert_problem(422, "invalid")["detail"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(detail.contains("win 3.0"), "{detail}");
+
+    // An unknown variant.
+    let res = org
+        .json(
+            Method::POST,
+            "/api/v1/events/import",
+            json!({"trf": SWISS_14, "variant": "chess"}),
+        )
+        .await;
+    res.assert_problem(422, "invalid");
+
+    // Found only after the event and some profiles were written: one transaction, so
+    // nothing of it stays.
+    let twins = [
+        "012 Twins".to_string(),
+        player_line(1, "Alpha", "", "RUS", "12345", "", &[]),
+        player_line(2, "Beta", "", "RUS", "12345", "", &[]),
+    ]
+    .join("\n");
+    let res = import(&mut org, &twins).await;
+    let detail = res.assert_problem(422, "invalid")["detail"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(detail.contains("same federation id"), "{detail}");
+    let events = get_json(&mut org, "/api/v1/events").await;
+    assert_eq!(events.as_array().unwrap().len(), 0, "{events}");
+    let players = get_json(&mut org, "/api/v1/players").await;
+    assert_eq!(players.as_array().unwrap().len(), 0, "{players}");
+}
+
+#[actix_web::test]
+async fn profiles_are_reused_by_federation_id() {
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+    let trf = [
+        "012 Club championship".to_string(),
+        "XXR 2".to_string(),
+        player_line(
+            1,
+            "Alpha, Ann",
+            "2100",
+            "RUS",
+            "12345",
+            "1990/01/01",
+            &["   2 w 1"],
+        ),
+        player_line(2, "Beta, Bob", "2000", "NED", "67890", "", &["   1 b 0"]),
+        player_line(3, "Gamma", "", "x", "", "", &["0000 - Z"]),
+    ]
+    .join("\n");
+    let first = import_ok(&mut org, &trf).await;
+    assert_eq!(first["status"], "running");
+    let players = get_json(&mut org, "/api/v1/players").await;
+    let players = players.as_array().unwrap();
+    assert_eq!(players.len(), 3);
+    let ann = players.iter().find(|p| p["name"] == "Alpha, Ann").unwrap();
+    assert_eq!(ann["country"], "RUS");
+    assert_eq!(ann["federation_id"], "12345");
+    assert_eq!(ann["birth_year"], 1990);
+    let gamma = players.iter().find(|p| p["name"] == "Gamma").unwrap();
+    assert_eq!(
+        gamma["country"], "",
+        "a one-letter federation is not a country"
+    );
+
+    let second = import_ok(&mut org, &trf).await;
+    let players = get_json(&mut org, "/api/v1/players").await;
+    assert_eq!(
+        players.as_array().unwrap().len(),
+        4,
+        "Ann and Bob are reused, Gamma (no federation id) is created again"
+    );
+    let entries = get_json(
+        &mut org,
+        &format!("/api/v1/events/{}/entries", second["id"]),
+    )
+    .await;
+    assert_eq!(entries[0]["player_id"], ann["id"]);
+
+    // A file without rounds makes an event taking entries.
+    let empty = "001    1      Alpha\n001    2      Beta\n";
+    let event = import_ok(&mut org, empty).await;
+    assert_eq!(event["status"], "registration");
+    assert_eq!(event["name"], "Imported event");
+}
+
+#[actix_web::test]
+async fn only_organisers_import() {
+    let app = TestApp::new().await;
+    let mut browser = app.user("player@t.org", Role::Player).await;
+    let mut player = browser.api_client().await;
+    import(&mut player, SWISS_14)
+        .await
+        .assert_problem(403, "forbidden");
+    let mut anonymous = app.client();
+    import(&mut anonymous, SWISS_14)
+        .await
+        .assert_problem(401, "unauthenticated");
+    let page = browser.get("/events/import").await;
+    assert_eq!(page.status.as_u16(), 403);
+    let res = browser
+        .post_form(
+            "/events/import",
+            &[("trf", SWISS_14), ("variant", "russian")],
+        )
+        .await;
+    assert_eq!(res.status.as_u16(), 403);
+    let list = browser.get("/events").await;
+    assert!(!list.body.contains("/events/import"));
+    let mut admin = app.user("admin@t.org", Role::Admin).await;
+    let mut admin_api = admin.api_client().await;
+    import_ok(&mut admin_api, SWISS_14).await;
+}
+
+#[actix_web::test]
+async fn html_form_imports_and_shows_errors() {
+    let app = TestApp::new().await;
+    let mut browser = app.user("org@t.org", Role::Organiser).await;
+    let list = browser.get("/events").await;
+    assert!(
+        list.body.contains("href=\"/events/import\""),
+        "{}",
+        list.body
+    );
+    let page = browser.get("/events/import").await;
+    assert_eq!(page.status.as_u16(), 200, "{}", page.body);
+    assert!(page.body.contains("<textarea name=\"trf\""));
+    assert!(page.body.contains("name=\"variant\""));
+    assert!(page.hidden_input("csrf_token").is_some());
+
+    // Without the CSRF token: refused.
+    let res = browser
+        .post_form_raw(
+            "/events/import",
+            &[("trf", SWISS_14), ("variant", "russian")],
+        )
+        .await;
+    assert_eq!(res.status.as_u16(), 403);
+
+    // A broken file: the form again, with the line and column, and the text kept.
+    let bad = SWISS_14.replacen("XXR 7", "XXR seven", 1);
+    let res = browser
+        .post_form(
+            "/events/import",
+            &[("trf", &bad), ("variant", "international")],
+        )
+        .await;
+    assert_eq!(res.status.as_u16(), 422, "{}", res.body);
+    let message = res
+        .element_text("import-error")
+        .expect("the error is shown");
+    assert!(message.contains("line 2"), "{message}");
+    assert!(message.contains("column"), "{message}");
+    assert!(res.body.contains("XXR seven"));
+    assert!(res.body.contains("value=\"international\" selected"));
+
+    let res = browser
+        .post_form(
+            "/events/import",
+            &[("trf", SWISS_14), ("variant", "international")],
+        )
+        .await;
+    assert_eq!(res.status.as_u16(), 303, "{}", res.body);
+    let location = res.location();
+    assert!(location.starts_with("/events/"), "{location}");
+    let event = browser.get(&location).await;
+    assert_eq!(event.status.as_u16(), 200);
+    assert!(event.body.contains("dutch_014_07"));
+    let id: i64 = location.trim_start_matches("/events/").parse().unwrap();
+    let mut public = app.client();
+    let json = get_json(&mut public, &format!("/api/v1/events/{id}")).await;
+    assert_eq!(json["variant"], "international");
+}
