@@ -48,12 +48,11 @@ pub fn list(
     query.order((players::name, players::id)).load(conn)
 }
 
+/// (player id, name, club name, rating)
+pub type RatedPlayer = (i64, String, Option<String>, i32);
+
 /// The best-rated players of a variant with their club's name, best first.
-pub fn top_rated(
-    conn: &mut DbConn,
-    variant: &str,
-    limit: i64,
-) -> QueryResult<Vec<(i64, String, Option<String>, i32)>> {
+pub fn top_rated(conn: &mut DbConn, variant: &str, limit: i64) -> QueryResult<Vec<RatedPlayer>> {
     use super::schema::clubs;
     player_ratings::table
         .inner_join(players::table.left_join(clubs::table))
