@@ -96,7 +96,7 @@ fn store_plan(
     let mut entry_of: HashMap<StartNo, i64> = HashMap::new();
     let mut entered: HashMap<i64, StartNo> = HashMap::new();
     for p in &t.players {
-        let federation_id = clean(p.federation_id.as_deref().unwrap_or(""), 32);
+        let federation_id = federation_id(p);
         let existing = if federation_id.is_empty() {
             None
         } else {
@@ -232,9 +232,19 @@ fn profile_fields(p: &damka_domain::tournament::Player) -> PlayerFields {
         },
         club_id: None,
         country,
-        federation_id: clean(p.federation_id.as_deref().unwrap_or(""), 32),
+        federation_id: federation_id(p),
         birth_year,
         title: clean(p.title.as_deref().unwrap_or(""), 16),
+    }
+}
+
+/// The player's federation id; `0` (all zeros) is what some programs write for none.
+fn federation_id(p: &damka_domain::tournament::Player) -> String {
+    let id = clean(p.federation_id.as_deref().unwrap_or(""), 32);
+    if id.chars().all(|c| c == '0') {
+        String::new()
+    } else {
+        id
     }
 }
 
@@ -291,10 +301,18 @@ pub fn plan(
         ));
     }
     let played = t.players.iter().map(|p| p.rounds.len()).max().unwrap_or(0);
-    let (system, round_robin_rounds) = match EventKind::detect(t) {
+    // A round-robin needs n - 1 rounds at least: only then is the (quadratic) detection
+    // worth running, and never on a field larger than any round-robin.
+    let n = t.players.len();
+    let could_be_round_robin = n <= 200 && played.max(t.total_rounds as usize) + 1 >= n;
+    let kind = if could_be_round_robin {
+        EventKind::detect(t)
+    } else {
+        EventKind::Swiss
+    };
+    let (system, round_robin_rounds) = match kind {
         EventKind::RoundRobin => {
-            let n = t.players.len();
-            let cycle = n + n % 2 - 1;
+            let cycle = (n + n % 2).saturating_sub(1);
             let rounds = if t.total_rounds > 0 {
                 t.total_rounds as usize
             } else {
@@ -686,6 +704,17 @@ mod tests {
         assert!(text.contains("TRF line 2, column 92"), "{text}");
         assert!(text.contains("disagree"), "{text}");
         assert!(text.contains("line 3"), "{text}");
+    }
+
+    #[test]
+    fn zero_federation_ids_are_none() {
+        let mut p = damka_domain::tournament::Player {
+            federation_id: Some("00000".into()),
+            ..Default::default()
+        };
+        assert_eq!(federation_id(&p), "");
+        p.federation_id = Some(" 4100018 ".into());
+        assert_eq!(federation_id(&p), "4100018");
     }
 
     #[test]
