@@ -68,6 +68,16 @@ pub fn top_rated(conn: &mut DbConn, variant: &str, limit: i64) -> QueryResult<Ve
         .load(conn)
 }
 
+/// The number of player profiles and of clubs, in one round trip.
+pub fn counts(conn: &mut DbConn) -> QueryResult<(i64, i64)> {
+    use super::schema::clubs;
+    diesel::select((
+        players::table.count().single_value().assume_not_null(),
+        clubs::table.count().single_value().assume_not_null(),
+    ))
+    .get_result(conn)
+}
+
 pub fn count(conn: &mut DbConn) -> QueryResult<i64> {
     players::table.count().get_result(conn)
 }

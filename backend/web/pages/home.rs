@@ -28,11 +28,10 @@ pub struct HomePage {
 }
 
 pub async fn home(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HomePage> {
-    let (player_count, club_count, top) = state
+    let ((player_count, club_count), top) = state
         .db(|conn| {
             Ok((
-                store::players::count(conn)?,
-                store::clubs::count(conn)?,
+                store::players::counts(conn)?,
                 store::players::top_rated(conn, "russian", 10)?,
             ))
         })
