@@ -124,6 +124,10 @@ impl Ctx {
         self.lang.date(at)
     }
 
+    pub fn day(&self, day: &chrono::NaiveDate) -> String {
+        self.lang.day(day)
+    }
+
     pub fn date_time(&self, at: &NaiveDateTime) -> String {
         self.lang.date_time(at)
     }

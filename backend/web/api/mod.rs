@@ -59,6 +59,12 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             web::put().to(events::result),
         )
         .route("/events/{id}/standings", web::get().to(events::standings))
+        .route("/events/{id}/crosstable", web::get().to(events::crosstable))
+        .route(
+            "/events/{id}/players/{start_no}",
+            web::get().to(events::card),
+        )
+        .route("/events/{id}/export.trf", web::get().to(events::export_trf))
         .route("/events/{id}/finish", web::post().to(events::finish))
         .route("/tokens", web::get().to(tokens::list))
         .route("/tokens", web::post().to(tokens::create))

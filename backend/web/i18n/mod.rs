@@ -146,8 +146,13 @@ impl Lang {
 
     /// A date as the language writes it: `30 Nov 2026` / `30 нояб. 2026`.
     pub fn date(self, at: &NaiveDateTime) -> String {
-        let month = self.t(&format!("month.{}", at.month()));
-        format!("{} {} {}", at.day(), month, at.year())
+        self.day(&at.date())
+    }
+
+    /// A calendar day as the language writes it.
+    pub fn day(self, day: &chrono::NaiveDate) -> String {
+        let month = self.t(&format!("month.{}", day.month()));
+        format!("{} {} {}", day.day(), month, day.year())
     }
 
     pub fn date_time(self, at: &NaiveDateTime) -> String {

@@ -55,6 +55,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/events/{id}/edit", web::get().to(events::edit_form))
         .route("/events/{id}", web::post().to(events::update))
         .route("/events/{id}/export.trf", web::get().to(events::export_trf))
+        .route(
+            "/events/{id}/players/{start_no}",
+            web::get().to(events::card),
+        )
         .route("/events/{id}/entries", web::post().to(events::add_entry))
         .route(
             "/events/{id}/entries/{entry}/withdraw",
