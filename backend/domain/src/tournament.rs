@@ -106,8 +106,9 @@ pub enum RoundEntry {
 }
 
 impl RoundEntry {
-    /// The opponent the pairing assigned, if any (a forfeit still counts as a pairing: the
-    /// two players may not be paired again).
+    /// The opponent the pairing assigned, if any. Only a game played over the board stops
+    /// the two from being paired again: a forfeited pairing "is not considered to be illegal
+    /// in future rounds" (FIDE), as bbpPairings treats it too.
     pub fn opponent(&self) -> Option<StartNo> {
         match *self {
             RoundEntry::Played { opponent, .. }
