@@ -203,3 +203,55 @@ async fn session_cookie_is_secure_behind_tls() {
         "{session}"
     );
 }
+
+#[actix_web::test]
+async fn nul_bytes_in_json_are_refused_cleanly_on_every_backend() {
+    let app = TestApp::new().await;
+    let mut browser = app.user("nul@t.org", Role::Admin).await;
+    let mut api = browser.api_client().await;
+    for (path, body) in [
+        ("/api/v1/clubs", serde_json::json!({"name": "Club\u{0}"})),
+        (
+            "/api/v1/players",
+            serde_json::json!({"name": "Ann\u{0}", "federation_id": "\u{0}"}),
+        ),
+        (
+            "/api/v1/events",
+            serde_json::json!({"name": "Cup\u{0}", "system": "swiss", "rounds": 5}),
+        ),
+        (
+            "/api/v1/events/import",
+            serde_json::json!({"trf": "012 Cup\u{0}\n", "variant": "russian"}),
+        ),
+        ("/api/v1/tokens", serde_json::json!({"name": "\u{0}"})),
+    ] {
+        let res = api.json(Method::POST, path, body).await;
+        if path.ends_with("/import") {
+            // The TRF reader drops control characters; either outcome is fine, a 5xx is not.
+            assert!(
+                res.status.as_u16() < 500,
+                "POST {path}: {} {}",
+                res.status,
+                res.body
+            );
+            continue;
+        }
+        assert!(
+            matches!(res.status.as_u16(), 400 | 422),
+            "POST {path}: {} {}",
+            res.status,
+            res.body
+        );
+        assert_eq!(res.content_type(), "application/problem+json");
+    }
+    let search = api.get("/api/v1/players?q=%00").await;
+    assert_eq!(search.status.as_u16(), 200);
+    let mut anonymous = app.client();
+    let login = anonymous
+        .post_form(
+            "/login",
+            &[("email", "nul@t.org\u{0}"), ("password", "password-123")],
+        )
+        .await;
+    assert_eq!(login.status.as_u16(), 401);
+}

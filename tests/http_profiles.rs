@@ -137,17 +137,32 @@ async fn players_list_search_and_club_filter_with_ratings() {
     let mut browser = app.client();
     let page = browser.get(&format!("/players?q=bor&club={club_id}")).await;
     assert!(page.body.contains("Boris Smirnov") && !page.body.contains("Anna Ivanova"));
+    // Case-insensitive also for Cyrillic, on both databases.
+    api.json(
+        Method::POST,
+        "/api/v1/players",
+        json!({"name": "Дарья Орлова"}),
+    )
+    .await;
+    let cyrillic = api
+        .get(&format!(
+            "/api/v1/players?q={}",
+            "%D0%94%D0%90%D0%A0%D0%AC%D0%AF"
+        ))
+        .await
+        .json();
+    assert_eq!(cyrillic[0]["name"], "Дарья Орлова", "ДАРЬЯ finds Дарья");
     let profile = browser.get(&format!("/players/{anna_id}")).await;
     assert!(
         profile.body.contains("<svg") && profile.body.contains("2150"),
         "ratings chart as SVG"
     );
     let home = browser.get("/").await;
-    assert!(home.body.contains("Anna Ivanova") && home.body.contains("3 players"));
+    assert!(home.body.contains("Anna Ivanova") && home.body.contains("4 players"));
     let ru_home = browser
         .request(Method::GET, "/", None, &[("accept-language", "ru")])
         .await;
-    assert!(ru_home.body.contains("3 игрока"));
+    assert!(ru_home.body.contains("4 игрока"));
 }
 
 #[actix_web::test]

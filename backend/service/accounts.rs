@@ -223,6 +223,13 @@ pub fn sign_in(
     client: &str,
 ) -> AppResult<NewSession> {
     let email = email.trim().to_lowercase();
+    // No stored address contains control characters (registration refuses them), and
+    // PostgreSQL cannot even compare text holding NUL: such a sign-in is simply wrong.
+    if email.chars().any(char::is_control) {
+        auth::dummy_verify(password);
+        return Err(AppError::BadCredentials);
+    }
+    let client: String = client.chars().filter(|c| !c.is_control()).collect();
     let now = store::now();
     let window_start = now - Duration::minutes(FAILURE_WINDOW_MINUTES);
     let account_subject = format!("account:{email}");

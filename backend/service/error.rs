@@ -126,6 +126,13 @@ impl From<diesel::result::Error> for AppError {
                 AppError::conflict("refers to something that does not exist or is still in use")
             }
             Error::DatabaseError(DatabaseErrorKind::ClosedConnection, _) => AppError::Unavailable,
+            // PostgreSQL refuses text with NUL bytes (SQLite stores them). The use cases
+            // validate their fields; this is the net for any text that slips through.
+            Error::DatabaseError(_, info) if info.message().contains("0x00") => {
+                AppError::BadRequest {
+                    detail: "text must not contain NUL characters".into(),
+                }
+            }
             other => AppError::internal(other),
         }
     }

@@ -39,7 +39,7 @@ pub fn email(value: &str) -> Result<String, AppError> {
                 && domain.contains('.')
                 && !domain.starts_with('.')
                 && !domain.ends_with('.')
-                && !value.chars().any(char::is_whitespace)
+                && !value.chars().any(|c| c.is_whitespace() || c.is_control())
         }
         None => false,
     };
@@ -89,6 +89,7 @@ mod tests {
             "ann@club",
             "a b@club.org",
             "a@b@c.org",
+            "a\0@club.org",
         ] {
             assert!(email(bad).is_err(), "{bad}");
         }

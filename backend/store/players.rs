@@ -31,7 +31,9 @@ pub fn by_id(conn: &mut DbConn, id: i64) -> QueryResult<Option<Player>> {
         .optional()
 }
 
-/// Players by name, optionally only those of one club or matching a search string.
+/// Players by name, optionally only those of one club or whose name contains `search`.
+/// The name match folds case in Rust, not in SQL: PostgreSQL's LIKE is case-sensitive and
+/// SQLite's folds ASCII only, and club rosters are mostly Cyrillic.
 pub fn list(
     conn: &mut DbConn,
     club: Option<i64>,
@@ -41,11 +43,15 @@ pub fn list(
     if let Some(club) = club {
         query = query.filter(players::club_id.eq(club));
     }
-    if let Some(search) = search.filter(|s| !s.is_empty()) {
-        let pattern = format!("%{}%", search.replace(['%', '_'], ""));
-        query = query.filter(players::name.like(pattern));
+    let rows: Vec<Player> = query.order((players::name, players::id)).load(conn)?;
+    let needle = search.map(str::trim).unwrap_or("").to_lowercase();
+    if needle.is_empty() {
+        return Ok(rows);
     }
-    query.order((players::name, players::id)).load(conn)
+    Ok(rows
+        .into_iter()
+        .filter(|p| p.name.to_lowercase().contains(&needle))
+        .collect())
 }
 
 /// (player id, name, club name, rating)
