@@ -5,7 +5,7 @@
 mod common;
 
 use actix_web::http::Method;
-use common::{Client, Role, TestApp};
+use common::{Client, Role, TestApp, enter_players, organiser_api};
 use damka_domain::standings::{StandingsOptions, compute_standings};
 use damka_domain::tiebreak::{EventKind, parse_tiebreak_list};
 use damka_domain::tournament::{ByeKind, RoundEntry, Tournament};
@@ -13,11 +13,6 @@ use serde_json::{Value, json};
 
 const SWISS_14: &str = include_str!("data/dutch/dutch_014_07.trf");
 const SWISS_12_HALF_PAB: &str = include_str!("data/dutch/dutch_012_05.trf");
-
-async fn organiser_api<'a>(app: &'a TestApp, email: &str) -> Client<'a> {
-    let mut browser = app.user(email, Role::Organiser).await;
-    browser.api_client().await
-}
 
 async fn import(api: &mut Client<'_>, trf: &str) -> common::Response {
     api.json(
@@ -290,47 +285,6 @@ async fn half_point_pab_and_games_without_moves() {
         3,
         "XXP 1 3, 10 11 and 1 7 come back"
     );
-}
-
-/// Creates `n` player profiles with ratings and enters them.
-async fn enter_players(api: &mut Client<'_>, event_id: i64, n: usize) -> Vec<i64> {
-    let mut ids = Vec::new();
-    for i in 0..n {
-        let player = api
-            .json(
-                Method::POST,
-                "/api/v1/players",
-                json!({"name": format!("Player {i:02}")}),
-            )
-            .await;
-        assert_eq!(player.status.as_u16(), 201, "{}", player.body);
-        let player_id = player.json()["id"].as_i64().unwrap();
-        let rating = 2400 - 50 * i as i32;
-        api.app
-            .with_db(move |conn| {
-                damka::store::players::set_rating(
-                    conn,
-                    &damka::store::models::PlayerRating {
-                        player_id,
-                        variant: "russian".into(),
-                        rating,
-                        games: 30,
-                    },
-                )
-                .unwrap()
-            })
-            .await;
-        let entry = api
-            .json(
-                Method::POST,
-                &format!("/api/v1/events/{event_id}/entries"),
-                json!({"player_id": player_id}),
-            )
-            .await;
-        assert_eq!(entry.status.as_u16(), 201, "{}", entry.body);
-        ids.push(entry.json()["id"].as_i64().unwrap());
-    }
-    ids
 }
 
 async fn post(api: &mut Client<'_>, path: &str) -> common::Response {

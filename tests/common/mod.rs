@@ -378,3 +378,51 @@ impl<'a> Client<'a> {
         }
     }
 }
+
+/// An API client of a new organiser account.
+pub async fn organiser_api<'a>(app: &'a TestApp, email: &str) -> Client<'a> {
+    let mut browser = app.user(email, Role::Organiser).await;
+    browser.api_client().await
+}
+
+/// Creates `n` player profiles rated 2400, 2350, ... (russian) and enters them in the
+/// event; returns the entry ids.
+pub async fn enter_players(api: &mut Client<'_>, event_id: i64, n: usize) -> Vec<i64> {
+    let mut ids = Vec::new();
+    for i in 0..n {
+        let player = api
+            .json(
+                Method::POST,
+                "/api/v1/players",
+                serde_json::json!({"name": format!("Player {i:02}")}),
+            )
+            .await;
+        assert_eq!(player.status.as_u16(), 201, "{}", player.body);
+        let player_id = player.json()["id"].as_i64().unwrap();
+        let rating = 2400 - 50 * i as i32;
+        api.app
+            .with_db(move |conn| {
+                store::players::set_rating(
+                    conn,
+                    &damka::store::models::PlayerRating {
+                        player_id,
+                        variant: "russian".into(),
+                        rating,
+                        games: 30,
+                    },
+                )
+                .unwrap()
+            })
+            .await;
+        let entry = api
+            .json(
+                Method::POST,
+                &format!("/api/v1/events/{event_id}/entries"),
+                serde_json::json!({"player_id": player_id}),
+            )
+            .await;
+        assert_eq!(entry.status.as_u16(), 201, "{}", entry.body);
+        ids.push(entry.json()["id"].as_i64().unwrap());
+    }
+    ids
+}
