@@ -271,6 +271,17 @@ mod tests {
     }
 
     #[test]
+    fn validation_reasons_are_translated() {
+        assert_eq!(
+            localized_reason(Lang::Ru, "publish the round before entering results"),
+            "опубликуйте тур, прежде чем вносить результаты"
+        );
+        assert_eq!(localized_reason(Lang::En, "is required"), "is required");
+        // An unknown reason falls back to the English text rather than to a key.
+        assert_eq!(localized_reason(Lang::Ru, "something new"), "something new");
+    }
+
+    #[test]
     fn plural_forms() {
         assert_eq!(russian_plural_form(1), "one");
         assert_eq!(russian_plural_form(21), "one");
