@@ -39,14 +39,7 @@ async fn swiss_round_workflow_with_permissions_and_audit() {
     enter_players(&mut org, id, 9).await;
 
     // Round 1: four games and a pairing-allocated bye for the lowest-rated player.
-    let round = org
-        .request(
-            Method::POST,
-            &format!("/api/v1/events/{id}/rounds"),
-            None,
-            &[],
-        )
-        .await;
+    let round = org.post(&format!("/api/v1/events/{id}/rounds")).await;
     assert_eq!(round.status.as_u16(), 201, "{}", round.body);
     let round = round.json();
     assert_eq!(games(&round).len(), 4);
@@ -85,22 +78,12 @@ async fn swiss_round_workflow_with_permissions_and_audit() {
     let mut player_browser = app.user("player@t.org", Role::Player).await;
     let mut player = player_browser.api_client().await;
     player
-        .request(
-            Method::POST,
-            &format!("/api/v1/events/{id}/rounds/publish"),
-            None,
-            &[],
-        )
+        .post(&format!("/api/v1/events/{id}/rounds/publish"))
         .await
         .assert_problem(403, "forbidden");
     let mut rival = organiser_api(&app, "rival@t.org").await;
     rival
-        .request(
-            Method::POST,
-            &format!("/api/v1/events/{id}/rounds/publish"),
-            None,
-            &[],
-        )
+        .post(&format!("/api/v1/events/{id}/rounds/publish"))
         .await
         .assert_problem(403, "forbidden");
     rival
@@ -112,12 +95,7 @@ async fn swiss_round_workflow_with_permissions_and_audit() {
         .await
         .assert_problem(403, "forbidden");
     public
-        .request(
-            Method::POST,
-            &format!("/api/v1/events/{id}/rounds"),
-            None,
-            &[],
-        )
+        .post(&format!("/api/v1/events/{id}/rounds"))
         .await
         .assert_problem(401, "unauthenticated");
 
@@ -131,15 +109,10 @@ async fn swiss_round_workflow_with_permissions_and_audit() {
     .await
     .assert_problem(409, "conflict");
     assert_eq!(
-        org.request(
-            Method::POST,
-            &format!("/api/v1/events/{id}/rounds/publish"),
-            None,
-            &[]
-        )
-        .await
-        .status
-        .as_u16(),
+        org.post(&format!("/api/v1/events/{id}/rounds/publish"))
+            .await
+            .status
+            .as_u16(),
         204
     );
     assert_eq!(
@@ -192,26 +165,14 @@ async fn swiss_round_workflow_with_permissions_and_audit() {
             .await;
         assert_eq!(res.status.as_u16(), 204, "{}", res.body);
         if result == "1/2-1/2" {
-            let early = org
-                .request(
-                    Method::POST,
-                    &format!("/api/v1/events/{id}/rounds"),
-                    None,
-                    &[],
-                )
-                .await;
+            let early = org.post(&format!("/api/v1/events/{id}/rounds")).await;
             early.assert_problem(409, "conflict");
         }
     }
     // A round with results can no longer be re-paired.
-    org.request(
-        Method::POST,
-        &format!("/api/v1/events/{id}/rounds/repair"),
-        None,
-        &[],
-    )
-    .await
-    .assert_problem(409, "conflict");
+    org.post(&format!("/api/v1/events/{id}/rounds/repair"))
+        .await
+        .assert_problem(409, "conflict");
 
     // A correction is kept in the audit trail and the standings follow it.
     let first = games(&round)[0]["pairing_id"].as_i64().unwrap();
@@ -257,12 +218,7 @@ async fn swiss_round_workflow_with_permissions_and_audit() {
 
     // Round 2: nobody meets an opponent again and the PAB goes to someone else.
     let round2 = org
-        .request(
-            Method::POST,
-            &format!("/api/v1/events/{id}/rounds"),
-            None,
-            &[],
-        )
+        .post(&format!("/api/v1/events/{id}/rounds"))
         .await
         .json();
     let met: HashSet<(i64, i64)> = games(&round)
@@ -294,12 +250,7 @@ async fn swiss_round_workflow_with_permissions_and_audit() {
     assert_ne!(bye2["white_start_no"], 9);
     // Re-pairing a draft gives the same pairing (the rules decide, not chance).
     let again = org
-        .request(
-            Method::POST,
-            &format!("/api/v1/events/{id}/rounds/repair"),
-            None,
-            &[],
-        )
+        .post(&format!("/api/v1/events/{id}/rounds/repair"))
         .await
         .json();
     let pairs = |r: &Value| {
@@ -335,23 +286,11 @@ async fn round_robin_runs_the_berger_schedule_to_the_end() {
     let mut met = HashSet::new();
     let mut free = Vec::new();
     for round in 1..=5 {
-        let r = org
-            .request(
-                Method::POST,
-                &format!("/api/v1/events/{id}/rounds"),
-                None,
-                &[],
-            )
-            .await;
+        let r = org.post(&format!("/api/v1/events/{id}/rounds")).await;
         assert_eq!(r.status.as_u16(), 201, "round {round}: {}", r.body);
         let r = r.json();
-        org.request(
-            Method::POST,
-            &format!("/api/v1/events/{id}/rounds/publish"),
-            None,
-            &[],
-        )
-        .await;
+        org.post(&format!("/api/v1/events/{id}/rounds/publish"))
+            .await;
         for b in games(&r) {
             let (w, bl) = (
                 b["white_start_no"].as_i64().unwrap(),
@@ -379,24 +318,14 @@ async fn round_robin_runs_the_berger_schedule_to_the_end() {
     assert_eq!(met.len(), 10, "everybody met everybody once");
     free.sort_unstable();
     assert_eq!(free, vec![1, 2, 3, 4, 5], "each player is free once");
-    org.request(
-        Method::POST,
-        &format!("/api/v1/events/{id}/rounds"),
-        None,
-        &[],
-    )
-    .await
-    .assert_problem(409, "conflict");
-    assert_eq!(
-        org.request(
-            Method::POST,
-            &format!("/api/v1/events/{id}/finish"),
-            None,
-            &[]
-        )
+    org.post(&format!("/api/v1/events/{id}/rounds"))
         .await
-        .status
-        .as_u16(),
+        .assert_problem(409, "conflict");
+    assert_eq!(
+        org.post(&format!("/api/v1/events/{id}/finish"))
+            .await
+            .status
+            .as_u16(),
         204
     );
     let standings = app

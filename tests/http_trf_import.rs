@@ -287,16 +287,14 @@ async fn half_point_pab_and_games_without_moves() {
     );
 }
 
-async fn post(api: &mut Client<'_>, path: &str) -> common::Response {
-    api.request(Method::POST, path, None, &[]).await
-}
-
 /// Pairs and publishes the next round, then enters `results` on its games in board order.
 async fn play_round(api: &mut Client<'_>, id: i64, results: &[&str]) {
-    let round = post(api, &format!("/api/v1/events/{id}/rounds")).await;
+    let round = api.post(&format!("/api/v1/events/{id}/rounds")).await;
     assert_eq!(round.status.as_u16(), 201, "{}", round.body);
     let round = round.json();
-    let publish = post(api, &format!("/api/v1/events/{id}/rounds/publish")).await;
+    let publish = api
+        .post(&format!("/api/v1/events/{id}/rounds/publish"))
+        .await;
     assert!(publish.status.is_success(), "{}", publish.body);
     let games: Vec<&Value> = boards_of(&round)
         .iter()
@@ -377,7 +375,7 @@ async fn exported_events_round_trip() {
     let after = get_json(&mut public, &format!("/api/v1/events/{new_id}/standings")).await;
     assert_eq!(api_standings(&after), api_standings(&before));
     // The imported event carries on: its next round can be paired.
-    let next = post(&mut org, &format!("/api/v1/events/{new_id}/rounds")).await;
+    let next = org.post(&format!("/api/v1/events/{new_id}/rounds")).await;
     assert_eq!(next.status.as_u16(), 201, "{}", next.body);
     let boards = next.json();
     let requested: Vec<&Value> = boards_of(&boards)

@@ -304,6 +304,11 @@ impl<'a> Client<'a> {
         self.request(Method::GET, path, None, &[]).await
     }
 
+    /// A POST without a body (the API's actions: pair, publish, withdraw, ...).
+    pub async fn post(&mut self, path: &str) -> Response {
+        self.request(Method::POST, path, None, &[]).await
+    }
+
     /// The CSRF token a page would carry for this browser (gets a CSRF cookie first).
     pub async fn csrf_token(&mut self) -> String {
         if !self.cookies.contains_key("damka_csrf") {
