@@ -3,6 +3,7 @@
 //! cases and no database.
 pub mod berger;
 pub mod dutch;
+pub mod pairing_check;
 pub mod standings;
 pub mod tiebreak;
 pub mod tournament;

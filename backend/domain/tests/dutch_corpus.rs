@@ -7,70 +7,21 @@
 //! absences (`0000 - H/Z/F` or a blank cell) into requests for the round, writes it back
 //! to TRF and reads it again (so the TRF code is exercised too), pairs it and compares.
 
+mod common;
+
+use common::{before_round, corpus_files, expected_rounds};
 use damka_domain::dutch::{RoundPairing, pair_next_round};
-use damka_domain::tournament::{ByeKind, NextRoundAbsence, RoundEntry, Tournament};
 use damka_domain::trf;
-use std::path::PathBuf;
 
 /// Rounds that do not match bbpPairings yet, as (tournament, round). Empty when every round
 /// matches; the test fails if a round outside this list differs, and also if a listed
 /// round starts matching (so that the list is kept honest).
 const KNOWN_MISMATCHES: &[(&str, u32)] = &[];
 
-fn corpus_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/dutch")
-}
-
-/// The tournament as it stood before round `r` (1-based) was paired.
-pub fn before_round(full: &Tournament, r: usize) -> Tournament {
-    let mut t = full.clone();
-    t.next_round_absences.clear();
-    for p in &mut t.players {
-        let entry = p
-            .rounds
-            .get(r - 1)
-            .copied()
-            .unwrap_or(RoundEntry::NotPaired);
-        let kind = match entry {
-            RoundEntry::Bye(ByeKind::PairingAllocated) => None,
-            RoundEntry::Bye(k) => Some(k),
-            RoundEntry::NotPaired => Some(ByeKind::ZeroPoint),
-            _ => None,
-        };
-        if let Some(kind) = kind {
-            t.next_round_absences.push(NextRoundAbsence {
-                player: p.start_no,
-                kind,
-            });
-        }
-        p.rounds.truncate(r - 1);
-    }
-    t
-}
-
-fn expected_rounds(text: &str) -> Vec<(u32, String)> {
-    let mut out: Vec<(u32, String)> = Vec::new();
-    for line in text.lines() {
-        if let Some(r) = line.strip_prefix("round ") {
-            out.push((r.trim().parse().expect("round number"), String::new()));
-        } else if let Some(last) = out.last_mut() {
-            last.1.push_str(line);
-            last.1.push('\n');
-        }
-    }
-    out
-}
-
 #[test]
 fn every_round_matches_bbp_pairings() {
     let filter = std::env::var("DUTCH_CORPUS_FILTER").unwrap_or_default();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
-        .expect("corpus directory")
-        .map(|e| e.expect("dir entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "trf"))
-        .filter(|p| p.to_string_lossy().contains(&filter))
-        .collect();
-    files.sort();
+    let files = corpus_files(&filter);
     assert!(filter.is_empty() || !files.is_empty());
     let (mut rounds_total, mut rounds_ok, mut tournaments_ok) = (0, 0, 0);
     let mut unexpected = Vec::new();

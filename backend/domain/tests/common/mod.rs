@@ -3,7 +3,9 @@
 //! module so that the tie-break tests do not depend on it.
 #![allow(dead_code)]
 
-use damka_domain::tournament::{ByeKind, Colour, Outcome, Player, RoundEntry, Tournament};
+use damka_domain::tournament::{
+    ByeKind, Colour, NextRoundAbsence, Outcome, Player, RoundEntry, Tournament,
+};
 
 fn col(line: &str, from: usize, to: usize) -> &str {
     // 1-based inclusive columns; short lines give "".
@@ -102,4 +104,63 @@ pub fn read_trf(text: &str) -> Tournament {
 pub fn fixture(name: &str) -> Tournament {
     let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
     read_trf(&std::fs::read_to_string(&path).expect("fixture exists"))
+}
+
+// The Dutch corpus (`tests/data/dutch`): each tournament's TRF and bbpPairings' pairing of
+// every round.
+
+/// The tournament as it stood before round `r` (1-based) was paired.
+pub fn before_round(full: &Tournament, r: usize) -> Tournament {
+    let mut t = full.clone();
+    t.next_round_absences.clear();
+    for p in &mut t.players {
+        let entry = p
+            .rounds
+            .get(r - 1)
+            .copied()
+            .unwrap_or(RoundEntry::NotPaired);
+        let kind = match entry {
+            RoundEntry::Bye(ByeKind::PairingAllocated) => None,
+            RoundEntry::Bye(k) => Some(k),
+            RoundEntry::NotPaired => Some(ByeKind::ZeroPoint),
+            _ => None,
+        };
+        if let Some(kind) = kind {
+            t.next_round_absences.push(NextRoundAbsence {
+                player: p.start_no,
+                kind,
+            });
+        }
+        p.rounds.truncate(r - 1);
+    }
+    t
+}
+
+pub fn expected_rounds(text: &str) -> Vec<(u32, String)> {
+    let mut out: Vec<(u32, String)> = Vec::new();
+    for line in text.lines() {
+        if let Some(r) = line.strip_prefix("round ") {
+            out.push((r.trim().parse().expect("round number"), String::new()));
+        } else if let Some(last) = out.last_mut() {
+            last.1.push_str(line);
+            last.1.push('\n');
+        }
+    }
+    out
+}
+
+pub fn corpus_dir() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/dutch")
+}
+
+/// The corpus's TRF files, sorted, whose names contain `filter`.
+pub fn corpus_files(filter: &str) -> Vec<std::path::PathBuf> {
+    let mut files: Vec<_> = std::fs::read_dir(corpus_dir())
+        .expect("corpus directory")
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "trf"))
+        .filter(|p| p.to_string_lossy().contains(filter))
+        .collect();
+    files.sort();
+    files
 }
