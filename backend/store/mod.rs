@@ -4,6 +4,7 @@ pub mod accounts;
 pub mod clubs;
 pub mod events;
 pub mod models;
+pub mod pairing_changes;
 pub mod players;
 pub mod schema;
 pub mod settings;

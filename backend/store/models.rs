@@ -217,3 +217,15 @@ pub struct ResultChange {
     pub old_result: Option<String>,
     pub new_result: Option<String>,
 }
+
+#[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = pairing_changes)]
+pub struct PairingChange {
+    pub id: i64,
+    pub round_id: i64,
+    pub user_id: i64,
+    pub changed_at: NaiveDateTime,
+    pub old_pairing: String,
+    pub new_pairing: String,
+    pub warnings: String,
+}

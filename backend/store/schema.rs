@@ -208,6 +208,18 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    pairing_changes (id) {
+        id -> BigInt,
+        round_id -> BigInt,
+        user_id -> BigInt,
+        changed_at -> Timestamp,
+        old_pairing -> Text,
+        new_pairing -> Text,
+        warnings -> Text,
+    }
+}
+
 diesel::joinable!(players -> clubs (club_id));
 diesel::joinable!(player_ratings -> players (player_id));
 diesel::joinable!(users -> players (player_id));
@@ -226,6 +238,8 @@ diesel::joinable!(rounds -> events (event_id));
 diesel::joinable!(pairings -> rounds (round_id));
 diesel::joinable!(result_changes -> pairings (pairing_id));
 diesel::joinable!(result_changes -> users (user_id));
+diesel::joinable!(pairing_changes -> rounds (round_id));
+diesel::joinable!(pairing_changes -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     site_settings,
@@ -247,4 +261,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     rounds,
     pairings,
     result_changes,
+    pairing_changes,
 );

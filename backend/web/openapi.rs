@@ -8,7 +8,7 @@ use super::api;
 
 #[derive(OpenApi)]
 #[openapi(
-    info(title = "damka API", description = "Draughts club service: accounts, players, clubs. \
+    info(title = "damka API", description = "Draughts club service: accounts, players, clubs, events. \
         Authenticate with an API token from the account page: `Authorization: Bearer dmk_...`. \
         Errors are RFC 9457 problem details (`application/problem+json`)."),
     paths(
@@ -22,6 +22,7 @@ use super::api;
         api::events::repair, api::events::publish, api::events::result, api::events::standings,
         api::events::finish, api::events::crosstable, api::events::card, api::events::export_trf,
         api::event_import::import,
+        api::event_pairing::check, api::event_pairing::change, api::event_pairing::changes,
         api::tokens::list, api::tokens::create, api::tokens::revoke,
         api::admin::users, api::admin::set_roles, api::admin::invite,
         api::admin::registration, api::admin::set_registration,

@@ -72,6 +72,15 @@ impl History {
             .find(|e| e.entry.start_no as u32 == start_no)
     }
 
+    /// The history as it stood when round `number` was about to be paired: earlier rounds
+    /// only (requests for round `number` stay, as they were known then).
+    pub fn before_round(&self, number: i32) -> History {
+        let mut before = self.clone();
+        before.rounds.retain(|r| r.number < number);
+        before.pairings.retain(|(r, _)| *r < number);
+        before
+    }
+
     pub fn last_round(&self) -> Option<&Round> {
         self.rounds.last()
     }

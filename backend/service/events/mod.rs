@@ -1,9 +1,11 @@
 //! Events: settings, entries, rounds and results, standings. The pairing and tie-break
 //! rules live in `damka-domain`; this module loads an event's history from storage, hands
 //! it to the domain and stores what comes back.
+pub mod audit;
 pub mod entries;
 pub mod history;
 pub mod import;
+pub mod manual;
 pub mod reports;
 pub mod rounds;
 pub mod settings;

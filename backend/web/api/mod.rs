@@ -5,6 +5,7 @@ pub(crate) mod admin;
 pub(crate) mod auth;
 pub(crate) mod clubs;
 pub(crate) mod event_import;
+pub(crate) mod event_pairing;
 pub(crate) mod events;
 pub(crate) mod me;
 pub(crate) mod players;
@@ -55,8 +56,20 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             web::post().to(events::publish),
         )
         .route(
+            "/events/{id}/rounds/{round}/pairing",
+            web::put().to(event_pairing::change),
+        )
+        .route(
+            "/events/{id}/rounds/{round}/pairing/check",
+            web::post().to(event_pairing::check),
+        )
+        .route(
             "/events/{id}/pairings/{pairing}/result",
             web::put().to(events::result),
+        )
+        .route(
+            "/events/{id}/changes",
+            web::get().to(event_pairing::changes),
         )
         .route("/events/{id}/standings", web::get().to(events::standings))
         .route("/events/{id}/crosstable", web::get().to(events::crosstable))

@@ -1,0 +1,116 @@
+//! The event's audit trail: every result entered or corrected and every pairing changed by
+//! hand, with who did it and when. Shown for the rounds the viewer may see.
+use std::collections::HashMap;
+
+use chrono::NaiveDateTime;
+use serde::Serialize;
+
+use super::history::{self, History};
+use super::manual::PairingWarning;
+use super::{load, may_arbitrate};
+use crate::service::{Actor, AppResult};
+use crate::store::{DbConn, accounts, events, pairing_changes};
+
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct ChangeView {
+    pub at: NaiveDateTime,
+    /// The display name of the organiser or arbiter who made the change.
+    pub by: String,
+    pub round: i32,
+    /// `result` or `pairing`.
+    pub kind: String,
+    /// For a result: the board and the two players, `white - black`.
+    pub board: Option<i32>,
+    pub game: Option<String>,
+    /// For a result: the result codes; for a pairing: the boards as `white black` lines
+    /// of start numbers, `N 0` for the pairing-allocated bye.
+    pub old: Option<String>,
+    pub new: Option<String>,
+    /// For a pairing: the rules the new pairing broke when it was saved.
+    pub warnings: Vec<PairingWarning>,
+}
+
+/// Every change, newest first.
+pub fn changes(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<Vec<ChangeView>> {
+    let event = load(conn, event_id)?;
+    let show_drafts = may_arbitrate(conn, actor, &event)?;
+    let history = history::load(conn, &event)?;
+    let visible = |round: i32| {
+        history
+            .rounds
+            .iter()
+            .any(|r| r.number == round && (r.published || show_drafts))
+    };
+    let mut names: HashMap<i64, String> = HashMap::new();
+    let mut name_of = |conn: &mut DbConn, user_id: i64| -> AppResult<String> {
+        if let Some(name) = names.get(&user_id) {
+            return Ok(name.clone());
+        }
+        let name = accounts::user_by_id(conn, user_id)?
+            .map(|u| u.display_name)
+            .unwrap_or_default();
+        names.insert(user_id, name.clone());
+        Ok(name)
+    };
+    let mut out = Vec::new();
+    for change in events::result_changes(conn, event_id)? {
+        let Some((round, pairing)) = history
+            .pairings
+            .iter()
+            .find(|(_, p)| p.id == change.pairing_id)
+        else {
+            continue;
+        };
+        if !visible(*round) {
+            continue;
+        }
+        out.push(ChangeView {
+            at: change.changed_at,
+            by: name_of(conn, change.user_id)?,
+            round: *round,
+            kind: "result".to_string(),
+            board: Some(pairing.board),
+            game: Some(game_name(
+                &history,
+                pairing.white_entry_id,
+                pairing.black_entry_id,
+            )),
+            old: change.old_result,
+            new: change.new_result,
+            warnings: Vec::new(),
+        });
+    }
+    for (round, change) in pairing_changes::for_event(conn, event_id)? {
+        if !visible(round) {
+            continue;
+        }
+        out.push(ChangeView {
+            at: change.changed_at,
+            by: name_of(conn, change.user_id)?,
+            round,
+            kind: "pairing".to_string(),
+            board: None,
+            game: None,
+            old: Some(change.old_pairing),
+            new: Some(change.new_pairing),
+            // Written by this service; an unreadable record shows no warnings rather
+            // than hiding the change itself.
+            warnings: serde_json::from_str(&change.warnings).unwrap_or_default(),
+        });
+    }
+    out.sort_by(|a, b| b.at.cmp(&a.at));
+    Ok(out)
+}
+
+fn game_name(history: &History, white: i64, black: Option<i64>) -> String {
+    let name = |id: i64| {
+        history
+            .entry(id)
+            .map(|e| e.name.clone())
+            .unwrap_or_default()
+    };
+    match black {
+        Some(black) => format!("{} - {}", name(white), name(black)),
+        None => name(white),
+    }
+}

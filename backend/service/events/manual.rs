@@ -1,0 +1,544 @@
+//! Manual pairing changes: the arbiter rewrites the boards of the last round (while no
+//! result is in), sees every rule the new pairing breaks, and the change is recorded with
+//! those warnings (who, when, before, after).
+use std::collections::HashMap;
+
+use damka_domain::dutch::{Board, RoundPairing};
+use damka_domain::pairing_check::{self, PairingSystem, PlacementError, WarningKind};
+use damka_domain::tournament::{ByeKind, Colour, StartNo};
+use serde::{Deserialize, Serialize};
+
+use super::history::{self, History};
+use super::rounds::{self, RoundView};
+use super::settings::is_round_robin;
+use super::{STATUS_FINISHED, load, require_arbiter};
+use crate::service::{Actor, AppError, AppResult};
+use crate::store::models::{Event, NewPairing};
+use crate::store::{self, DbConn, pairing_changes};
+
+/// One board of a proposed pairing, by start numbers.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct BoardInput {
+    pub white: i32,
+    pub black: i32,
+}
+
+/// The whole round as the arbiter wants it: the boards in order, and the player who gets
+/// the pairing-allocated bye (in a round-robin: the free player), if any. Players with a
+/// requested bye or absence who are not on a board keep it.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct PairingInput {
+    pub boards: Vec<BoardInput>,
+    #[serde(default)]
+    pub bye: Option<i32>,
+}
+
+/// A player named in a warning.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct PlayerRef {
+    pub start_no: i32,
+    pub name: String,
+}
+
+/// One rule the pairing breaks.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct PairingWarning {
+    /// `already_played`, `forbidden_pair`, `colour_difference`, `same_colour_three_times`,
+    /// `colours_against_allocation`, `bye_not_allowed`, `requested_bye_ignored`,
+    /// `not_in_system_pairing`, `colours_differ_from_table`, `bye_differs_from_system`.
+    pub code: String,
+    /// 1-based board; absent for the bye.
+    pub board: Option<i32>,
+    /// The players concerned: a board's White then Black; the player for one-player rules;
+    /// for `colours_against_allocation` White, Black, then who should have White; for
+    /// `bye_differs_from_system` the one given the bye, then the system's choice (start
+    /// number 0 and no name: nobody).
+    pub players: Vec<PlayerRef>,
+    /// The round of the earlier game (`already_played`) or point without playing
+    /// (`bye_not_allowed`).
+    pub round: Option<i32>,
+    /// `white` or `black`, for the colour rules.
+    pub colour: Option<String>,
+    /// The colour difference the player would reach.
+    pub difference: Option<i32>,
+    /// The requested bye that is ignored: `H` or `Z`.
+    pub requested: Option<String>,
+}
+
+/// What the check of a pairing says.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct PairingCheck {
+    pub warnings: Vec<PairingWarning>,
+}
+
+/// The round after a change, with the rules the change breaks.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct PairingChangeOutcome {
+    pub round: RoundView,
+    pub warnings: Vec<PairingWarning>,
+}
+
+/// The rules `input` would break as the pairing of round `number`, without changing it.
+pub fn check(
+    conn: &mut DbConn,
+    actor: &Actor,
+    event_id: i64,
+    number: i32,
+    input: &PairingInput,
+) -> AppResult<PairingCheck> {
+    let event = load(conn, event_id)?;
+    require_arbiter(conn, actor, &event)?;
+    let history = history::load(conn, &event)?;
+    let plan = evaluate(&event, &history, number, input)?;
+    Ok(PairingCheck {
+        warnings: plan.warnings,
+    })
+}
+
+/// Stores `input` as the pairing of round `number` and records the change.
+pub fn change(
+    conn: &mut DbConn,
+    actor: &Actor,
+    event_id: i64,
+    number: i32,
+    input: &PairingInput,
+) -> AppResult<PairingChangeOutcome> {
+    let user = actor.require_user()?;
+    conn.write_transaction(|conn| {
+        let event = load(conn, event_id)?;
+        require_arbiter(conn, actor, &event)?;
+        let history = history::load(conn, &event)?;
+        let plan = evaluate(&event, &history, number, input)?;
+        let round = history
+            .rounds
+            .iter()
+            .find(|r| r.number == number)
+            .ok_or(AppError::NotFound { what: "round" })?;
+        let old = stored_pairing_text(&history, number);
+        let new: Vec<NewPairing> = plan
+            .rows
+            .iter()
+            .enumerate()
+            .map(|(i, (white, black, bye))| NewPairing {
+                round_id: round.id,
+                board: i as i32 + 1,
+                white_entry_id: *white,
+                black_entry_id: *black,
+                bye: bye.clone(),
+                result: None,
+            })
+            .collect();
+        pairing_changes::replace_round_pairings(conn, round.id, &new)?;
+        let warnings_json = serde_json::to_string(&plan.warnings).map_err(AppError::internal)?;
+        pairing_changes::record(
+            conn,
+            round.id,
+            user.id,
+            store::now(),
+            &old,
+            &plan.text,
+            &warnings_json,
+        )?;
+        let round = rounds::list(conn, actor, event_id)?
+            .into_iter()
+            .find(|r| r.number == number)
+            .ok_or_else(|| AppError::internal("the changed round vanished"))?;
+        Ok(PairingChangeOutcome {
+            round,
+            warnings: plan.warnings,
+        })
+    })
+}
+
+/// A checked pairing ready to store.
+struct Plan {
+    /// (white entry, black entry, bye code) per stored row, boards first.
+    rows: Vec<(i64, Option<i64>, Option<String>)>,
+    /// The boards as `white black` lines, `N 0` for the bye.
+    text: String,
+    warnings: Vec<PairingWarning>,
+}
+
+fn evaluate(
+    event: &Event,
+    history: &History,
+    number: i32,
+    input: &PairingInput,
+) -> AppResult<Plan> {
+    if event.status == STATUS_FINISHED {
+        return Err(AppError::conflict("the event is finished"));
+    }
+    let last = history
+        .last_round()
+        .ok_or(AppError::NotFound { what: "round" })?;
+    if !history.rounds.iter().any(|r| r.number == number) {
+        return Err(AppError::NotFound { what: "round" });
+    }
+    if last.number != number {
+        return Err(AppError::conflict(format!(
+            "only the last round ({}) can be changed",
+            last.number
+        )));
+    }
+    if history
+        .round_pairings(number)
+        .any(|p| p.black_entry_id.is_some() && p.result.is_some())
+    {
+        return Err(AppError::conflict(format!(
+            "round {number} already has results; its pairing can no longer be changed"
+        )));
+    }
+    let round_robin = is_round_robin(&event.system);
+    let before = history.before_round(number);
+    let mut tournament = before.tournament()?;
+    let requested: HashMap<i64, &str> = history
+        .absences
+        .iter()
+        .filter(|(_, round, _)| *round == number)
+        .map(|(id, _, kind)| (*id, kind.as_str()))
+        .collect();
+    let proposal = proposal_of(history, number, input, round_robin)?;
+    let system = if round_robin {
+        // Every entrant is in the Berger table; only requests excuse a player.
+        tournament.next_round_absences.retain(|a| {
+            history
+                .entry_by_start_no(a.player)
+                .is_some_and(|e| requested.contains_key(&e.entry.id))
+        });
+        let players = history.entries.len() as u32;
+        PairingSystem::RoundRobin {
+            cycles: if event.system == "double_round_robin" {
+                2
+            } else {
+                1
+            },
+            rounds_per_cycle: damka_domain::berger::rounds_per_cycle(players),
+        }
+    } else {
+        PairingSystem::Swiss
+    };
+    let system_pairing = system_pairing(&tournament, system, number, history);
+    let warnings = pairing_check::check(&tournament, system, &proposal, system_pairing.as_ref())
+        .map_err(|errors| placement_error(&errors))?;
+    let entry_id = |no: StartNo| {
+        history
+            .entry_by_start_no(no)
+            .map(|e| e.entry.id)
+            .ok_or_else(|| AppError::internal(format!("no entry with start number {no}")))
+    };
+    let mut rows = Vec::new();
+    for b in &proposal.boards {
+        rows.push((entry_id(b.white)?, Some(entry_id(b.black)?), None));
+    }
+    if let Some(free) = proposal.bye {
+        let code = if round_robin { "Z" } else { "U" };
+        rows.push((entry_id(free)?, None, Some(code.to_string())));
+    }
+    for absence in &tournament.next_round_absences {
+        let placed = proposal
+            .boards
+            .iter()
+            .any(|b| b.white == absence.player || b.black == absence.player)
+            || proposal.bye == Some(absence.player);
+        let Some(row) = history.entry_by_start_no(absence.player) else {
+            continue;
+        };
+        let entry = &row.entry;
+        let gone =
+            entry.withdrawn_from_round.is_some_and(|r| r <= number) || entry.first_round > number;
+        if placed || gone {
+            continue;
+        }
+        let code = if absence.kind == ByeKind::HalfPoint {
+            "H"
+        } else {
+            "Z"
+        };
+        rows.push((entry.id, None, Some(code.to_string())));
+    }
+    Ok(Plan {
+        rows,
+        text: RoundPairing::to_bbp_format(&proposal),
+        warnings: warnings
+            .into_iter()
+            .map(|w| warning_view(history, w))
+            .collect(),
+    })
+}
+
+/// The input as start numbers, after refusing players who cannot be in the round at all.
+fn proposal_of(
+    history: &History,
+    number: i32,
+    input: &PairingInput,
+    round_robin: bool,
+) -> AppResult<RoundPairing> {
+    let start_no = |no: i32| -> AppResult<StartNo> {
+        let row = u32::try_from(no)
+            .ok()
+            .and_then(|n| history.entry_by_start_no(n))
+            .ok_or_else(|| {
+                AppError::invalid("boards", format!("no player has start number {no}"))
+            })?;
+        let entry = &row.entry;
+        if !round_robin && let Some(from) = entry.withdrawn_from_round.filter(|r| *r <= number) {
+            return Err(AppError::invalid(
+                "boards",
+                format!("player {no} withdrew from round {from}"),
+            ));
+        }
+        if entry.first_round > number {
+            return Err(AppError::invalid(
+                "boards",
+                format!("player {no} joins the event in round {}", entry.first_round),
+            ));
+        }
+        Ok(no as StartNo)
+    };
+    let mut boards = Vec::new();
+    for b in &input.boards {
+        boards.push(Board {
+            white: start_no(b.white)?,
+            black: start_no(b.black)?,
+        });
+    }
+    let bye = input.bye.map(start_no).transpose()?;
+    if boards.is_empty() && bye.is_none() {
+        return Err(AppError::invalid(
+            "boards",
+            "a round needs at least one board",
+        ));
+    }
+    Ok(RoundPairing { boards, bye })
+}
+
+fn placement_error(errors: &[PlacementError]) -> AppError {
+    let reasons: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    AppError::invalid("boards", reasons.join("; "))
+}
+
+/// What the pairing system itself gives for this round: the Berger table's round, or the
+/// Dutch system's pairing (none when no pairing exists).
+fn system_pairing(
+    tournament: &damka_domain::tournament::Tournament,
+    system: PairingSystem,
+    number: i32,
+    history: &History,
+) -> Option<RoundPairing> {
+    match system {
+        PairingSystem::Swiss => damka_domain::dutch::pair_next_round(tournament).ok(),
+        PairingSystem::RoundRobin { cycles, .. } => {
+            let players = history.entries.len() as u32;
+            let schedule = damka_domain::berger::round_robin_schedule(players, cycles).ok()?;
+            let round = schedule.get(usize::try_from(number - 1).ok()?)?;
+            Some(RoundPairing {
+                boards: round
+                    .boards
+                    .iter()
+                    .map(|b| Board {
+                        white: b.white,
+                        black: b.black,
+                    })
+                    .collect(),
+                bye: round.bye,
+            })
+        }
+    }
+}
+
+/// The stored boards of a round in the same text form as a change records.
+fn stored_pairing_text(history: &History, number: i32) -> String {
+    let current = current_input(history, number);
+    RoundPairing {
+        boards: current
+            .boards
+            .iter()
+            .map(|b| Board {
+                white: b.white as StartNo,
+                black: b.black as StartNo,
+            })
+            .collect(),
+        bye: current.bye.map(|b| b as StartNo),
+    }
+    .to_bbp_format()
+}
+
+fn warning_view(history: &History, warning: pairing_check::Warning) -> PairingWarning {
+    let player = |no: StartNo| PlayerRef {
+        start_no: no as i32,
+        name: history
+            .entry_by_start_no(no)
+            .map(|e| e.name.clone())
+            .unwrap_or_default(),
+    };
+    let colour_name = |c: Colour| {
+        Some(match c {
+            Colour::White => "white".to_string(),
+            Colour::Black => "black".to_string(),
+        })
+    };
+    let mut view = PairingWarning {
+        code: String::new(),
+        board: warning.board.map(|b| b as i32),
+        players: Vec::new(),
+        round: None,
+        colour: None,
+        difference: None,
+        requested: None,
+    };
+    let (code, players) = match warning.kind {
+        WarningKind::AlreadyPlayed {
+            white,
+            black,
+            round,
+        } => {
+            view.round = Some(round as i32);
+            ("already_played", vec![white, black])
+        }
+        WarningKind::ForbiddenPair { white, black } => ("forbidden_pair", vec![white, black]),
+        WarningKind::ColourDifference {
+            player,
+            colour,
+            difference,
+        } => {
+            view.colour = colour_name(colour);
+            view.difference = Some(difference as i32);
+            ("colour_difference", vec![player])
+        }
+        WarningKind::SameColourThreeTimes { player, colour } => {
+            view.colour = colour_name(colour);
+            ("same_colour_three_times", vec![player])
+        }
+        WarningKind::ColoursAgainstAllocation {
+            white,
+            black,
+            should_be_white,
+        } => (
+            "colours_against_allocation",
+            vec![white, black, should_be_white],
+        ),
+        WarningKind::ByeNotAllowed { player, round } => {
+            view.round = Some(round as i32);
+            ("bye_not_allowed", vec![player])
+        }
+        WarningKind::RequestedByeIgnored { player, kind } => {
+            view.requested = Some(if kind == ByeKind::HalfPoint { "H" } else { "Z" }.to_string());
+            ("requested_bye_ignored", vec![player])
+        }
+        WarningKind::NotInSystemPairing { white, black } => {
+            ("not_in_system_pairing", vec![white, black])
+        }
+        WarningKind::ColoursDifferFromTable { white, black } => {
+            ("colours_differ_from_table", vec![white, black])
+        }
+        WarningKind::ByeDiffersFromSystem { given, system } => {
+            view.players = [given, system]
+                .into_iter()
+                .map(|p| {
+                    p.map_or(
+                        PlayerRef {
+                            start_no: 0,
+                            name: String::new(),
+                        },
+                        player,
+                    )
+                })
+                .collect();
+            view.code = "bye_differs_from_system".to_string();
+            return view;
+        }
+    };
+    view.code = code.to_string();
+    view.players = players.into_iter().map(player).collect();
+    view
+}
+
+/// A player who can be placed in the round, for the arbiter's form.
+#[derive(Debug, Clone, Serialize)]
+pub struct RoundPlayer {
+    pub start_no: i32,
+    pub name: String,
+    /// Points before the round, in half-points.
+    pub points: u32,
+    /// `H` or `Z` when the player asked not to be paired this round.
+    pub requested: Option<String>,
+}
+
+/// What the pairing form needs: the round as stored and everyone who may be placed.
+#[derive(Debug, Clone)]
+pub struct PairingForm {
+    pub round: RoundView,
+    pub players: Vec<RoundPlayer>,
+    pub round_robin: bool,
+}
+
+/// The form for changing round `number`; refused as a change would be (finished event,
+/// not the last round, results in).
+pub fn form(
+    conn: &mut DbConn,
+    actor: &Actor,
+    event_id: i64,
+    number: i32,
+) -> AppResult<PairingForm> {
+    let event = load(conn, event_id)?;
+    require_arbiter(conn, actor, &event)?;
+    let history = history::load(conn, &event)?;
+    let current = current_input(&history, number);
+    evaluate(&event, &history, number, &current)?;
+    let round = rounds::list(conn, actor, event_id)?
+        .into_iter()
+        .find(|r| r.number == number)
+        .ok_or(AppError::NotFound { what: "round" })?;
+    let round_robin = is_round_robin(&event.system);
+    let before = history.before_round(number).tournament()?;
+    let mut players = Vec::new();
+    for row in &history.entries {
+        let entry = &row.entry;
+        let gone = (!round_robin && entry.withdrawn_from_round.is_some_and(|r| r <= number))
+            || entry.first_round > number;
+        if gone {
+            continue;
+        }
+        let points = before
+            .players
+            .iter()
+            .find(|p| p.start_no == entry.start_no as u32)
+            .map_or(0, |p| damka_domain::trf::score(&before, p).0);
+        let requested = history
+            .absences
+            .iter()
+            .find(|(id, round, _)| *id == entry.id && *round == number)
+            .map(|(_, _, kind)| kind.clone());
+        players.push(RoundPlayer {
+            start_no: entry.start_no,
+            name: row.name.clone(),
+            points,
+            requested,
+        });
+    }
+    players.sort_by_key(|p| p.start_no);
+    Ok(PairingForm {
+        round,
+        players,
+        round_robin,
+    })
+}
+
+/// The stored pairing of a round as form input.
+fn current_input(history: &History, number: i32) -> PairingInput {
+    let no = |id: i64| history.entry(id).map_or(0, |e| e.entry.start_no);
+    let round_robin = is_round_robin(&history.event.system);
+    let mut input = PairingInput::default();
+    for p in history.round_pairings(number) {
+        match (p.black_entry_id, p.bye.as_deref()) {
+            (Some(black), _) => input.boards.push(BoardInput {
+                white: no(p.white_entry_id),
+                black: no(black),
+            }),
+            (None, Some("U")) => input.bye = Some(no(p.white_entry_id)),
+            (None, Some("Z")) if round_robin => input.bye = Some(no(p.white_entry_id)),
+            _ => {}
+        }
+    }
+    input
+}
