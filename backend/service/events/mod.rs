@@ -7,6 +7,7 @@ pub mod import;
 pub mod reports;
 pub mod rounds;
 pub mod settings;
+pub mod sheets;
 
 pub use settings::{EventInput, EventView, LocalRules};
 
