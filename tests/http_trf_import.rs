@@ -541,6 +541,167 @@ async fn profiles_are_reused_by_federation_id() {
     assert_eq!(event["name"], "Imported event");
 }
 
+/// (name, title, country, federation id, birth year) of the profiles of
+/// `exported_profiles_come_back_and_are_reused`.
+const PROFILES: [(&str, &str, &str, &str, Option<i32>); 5] = [
+    ("Chizhov, Alexei", "GMI", "NED", "14100018", Some(1964)),
+    ("Petrova, Anna", "MF", "UKR", "14109622", Some(1999)),
+    ("Novikov, Ivan", "", "", "", None),
+    // Longer than TRF-16's columns (3 for the title, 11 for the id): left blank.
+    ("Sidorov, Oleg", "МСМК", "RUS", "FMJD-000000077", Some(1990)),
+    ("Kuznetsova, Olga", "", "KAZ", "", Some(2008)),
+];
+
+/// The 1-based, inclusive columns `from..=to` of a TRF line, trimmed.
+fn columns(line: &str, from: usize, to: usize) -> String {
+    line.chars()
+        .skip(from - 1)
+        .take(to + 1 - from)
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+#[actix_web::test]
+async fn exported_profiles_come_back_and_are_reused() {
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+    let created = org
+        .json(
+            Method::POST,
+            "/api/v1/events",
+            json!({"name": "Profiles Cup", "system": "swiss", "rounds": 3}),
+        )
+        .await;
+    assert_eq!(created.status.as_u16(), 201, "{}", created.body);
+    let id = created.json()["id"].as_i64().unwrap();
+    let mut profile_ids = Vec::new();
+    for (name, title, country, federation_id, birth_year) in PROFILES {
+        let player = org
+            .json(
+                Method::POST,
+                "/api/v1/players",
+                json!({"name": name, "title": title, "country": country,
+                       "federation_id": federation_id, "birth_year": birth_year}),
+            )
+            .await;
+        assert_eq!(player.status.as_u16(), 201, "{}", player.body);
+        let player_id = player.json()["id"].as_i64().unwrap();
+        profile_ids.push(player_id);
+        let entry = org
+            .json(
+                Method::POST,
+                &format!("/api/v1/events/{id}/entries"),
+                json!({"player_id": player_id}),
+            )
+            .await;
+        assert_eq!(entry.status.as_u16(), 201, "{}", entry.body);
+    }
+    play_round(&mut org, id, &["1-0", "1/2-1/2"]).await;
+
+    // The export writes each profile field in its TRF-16 columns.
+    let mut public = app.client();
+    let original = export(&mut public, id).await;
+    let entries = get_json(&mut public, &format!("/api/v1/events/{id}/entries")).await;
+    let line_of_player = |index: usize| {
+        let start_no = entries
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["player_id"] == profile_ids[index])
+            .unwrap()["start_no"]
+            .as_u64()
+            .unwrap();
+        original
+            .lines()
+            .find(|l| l.starts_with("001") && columns(l, 5, 8) == start_no.to_string())
+            .unwrap()
+            .to_string()
+    };
+    let chizhov = line_of_player(0);
+    assert_eq!(columns(&chizhov, 10, 10), "", "sex stays blank");
+    assert_eq!(columns(&chizhov, 11, 13), "GMI");
+    assert_eq!(columns(&chizhov, 15, 47), "Chizhov, Alexei");
+    assert_eq!(columns(&chizhov, 54, 56), "NED");
+    assert_eq!(columns(&chizhov, 58, 68), "14100018");
+    assert_eq!(columns(&chizhov, 70, 79), "1964");
+    let sidorov = line_of_player(3);
+    assert_eq!(
+        columns(&sidorov, 11, 13),
+        "",
+        "a 4-letter title does not fit"
+    );
+    assert_eq!(columns(&sidorov, 54, 56), "RUS");
+    assert_eq!(
+        columns(&sidorov, 58, 68),
+        "",
+        "a 14-character id does not fit"
+    );
+    assert_eq!(columns(&sidorov, 70, 79), "1990");
+    let novikov = line_of_player(2);
+    assert_eq!(columns(&novikov, 54, 79), "");
+
+    // Imported on another site, the fields come back in new profiles.
+    let elsewhere = TestApp::new().await;
+    let mut other_org = organiser_api(&elsewhere, "org@elsewhere.org").await;
+    let imported = import_ok(&mut other_org, &original).await;
+    let players = get_json(&mut other_org, "/api/v1/players").await;
+    let players = players.as_array().unwrap();
+    assert_eq!(players.len(), 5);
+    for (name, title, country, federation_id, birth_year) in PROFILES {
+        let p = players.iter().find(|p| p["name"] == name).unwrap();
+        let fits = title.chars().count() <= 3 && federation_id.len() <= 11;
+        let (title, federation_id) = if fits {
+            (title, federation_id)
+        } else {
+            ("", "")
+        };
+        assert_eq!(p["title"], title, "{name}");
+        assert_eq!(p["country"], country, "{name}");
+        assert_eq!(p["federation_id"], federation_id, "{name}");
+        assert_eq!(p["birth_year"], json!(birth_year), "{name}");
+    }
+    let new_id = imported["id"].as_i64().unwrap();
+    assert_eq!(export(&mut elsewhere.client(), new_id).await, original);
+
+    // Imported here, entries with a federation id are linked to the existing profiles;
+    // the others get new ones.
+    let imported = import_ok(&mut org, &original).await;
+    let new_id = imported["id"].as_i64().unwrap();
+    let players = get_json(&mut org, "/api/v1/players").await;
+    assert_eq!(
+        players.as_array().unwrap().len(),
+        PROFILES.len() + 3,
+        "Chizhov and Petrova are reused; Novikov, Sidorov and Kuznetsova have no id on file"
+    );
+    let new_entries = get_json(&mut org, &format!("/api/v1/events/{new_id}/entries")).await;
+    let player_of = |entries: &Value, start_no: &Value| {
+        entries
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["start_no"] == *start_no)
+            .unwrap()["player_id"]
+            .clone()
+    };
+    for (index, reused) in [(0, true), (1, true), (2, false), (3, false), (4, false)] {
+        let old = entries
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["player_id"] == profile_ids[index])
+            .unwrap();
+        let linked = player_of(&new_entries, &old["start_no"]);
+        assert_eq!(
+            linked == json!(profile_ids[index]),
+            reused,
+            "{}",
+            PROFILES[index].0
+        );
+    }
+    assert_eq!(export(&mut public, new_id).await, original);
+}
+
 #[actix_web::test]
 async fn only_organisers_import() {
     let app = TestApp::new().await;

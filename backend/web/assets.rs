@@ -4,9 +4,13 @@ use actix_web::{HttpResponse, web};
 
 const STYLE_CSS: &str = include_str!("../../static/style.css");
 const FAVICON_SVG: &str = include_str!("../../static/favicon.svg");
+const PRINT_CSS: &str = include_str!("../../static/print.css");
+const PRINT_JS: &str = include_str!("../../static/print.js");
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.route("/static/style.css", web::get().to(style))
+        .route("/static/print.css", web::get().to(print_style))
+        .route("/static/print.js", web::get().to(print_script))
         .route("/favicon.svg", web::get().to(favicon));
 }
 
@@ -15,6 +19,22 @@ async fn style() -> HttpResponse {
         .content_type("text/css; charset=utf-8")
         .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
         .body(STYLE_CSS)
+}
+
+/// The print sheets' own stylesheet (`print_base.html`).
+async fn print_style() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/css; charset=utf-8")
+        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
+        .body(PRINT_CSS)
+}
+
+/// The print button of the print sheets: a file, since the CSP allows no inline script.
+async fn print_script() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/javascript; charset=utf-8")
+        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
+        .body(PRINT_JS)
 }
 
 async fn favicon() -> HttpResponse {

@@ -615,8 +615,19 @@ fn fit(text: &str, width: usize) -> String {
     format!("{t:<width$}")
 }
 
-/// Writes a TRF (lines end with `\n`). Requests for the next round are written as
-/// `0000 - H/Z/F` cells in the column after the last round.
+/// `text` when it fits a column of `width` characters, else nothing: an id or a title cut
+/// short would name someone or something else, and a longer one would shift the columns.
+fn whole(text: Option<&str>, width: usize) -> &str {
+    match text {
+        Some(t) if t.chars().count() <= width => t,
+        _ => "",
+    }
+}
+
+/// Writes a TRF (lines end with `\n`). Player lines carry sex, title, name, rating,
+/// federation, federation id and birth date in their TRF-16 columns; a title, federation,
+/// id or date too long for its column is left blank rather than cut. Requests for the next
+/// round are written as `0000 - H/Z/F` cells in the column after the last round.
 pub fn write(t: &Tournament) -> String {
     let mut out = String::new();
     if !t.name.is_empty() {
@@ -664,12 +675,12 @@ pub fn write(t: &Tournament) -> String {
             "001 {:>4} {}{:>3} {} {:>4} {} {:>11} {} {:>4} {:>4}",
             pl.start_no,
             pl.sex.unwrap_or(' '),
-            pl.title.as_deref().unwrap_or(""),
+            whole(pl.title.as_deref(), 3),
             fit(&pl.name, 33),
             pl.rating.map(|r| r.to_string()).unwrap_or_default(),
-            fit(pl.federation.as_deref().unwrap_or(""), 3),
-            pl.federation_id.as_deref().unwrap_or(""),
-            fit(pl.birth_date.as_deref().unwrap_or(""), 10),
+            fit(whole(pl.federation.as_deref(), 3), 3),
+            whole(pl.federation_id.as_deref(), 11),
+            fit(whole(pl.birth_date.as_deref(), 10), 10),
             format_points(score(t, pl)),
             rank,
         );
@@ -766,6 +777,95 @@ mod tests {
             }
         );
         assert_eq!(parse(&write(&t)).expect("reparse"), t);
+    }
+
+    /// The 1-based, inclusive columns `from..=to` of a line, trimmed.
+    fn columns(line: &str, from: usize, to: usize) -> String {
+        line.chars()
+            .skip(from - 1)
+            .take(to + 1 - from)
+            .collect::<String>()
+            .trim()
+            .to_string()
+    }
+
+    fn profiled(start_no: StartNo, name: &str) -> Player {
+        Player {
+            start_no,
+            name: name.to_string(),
+            rating: Some(2350),
+            sex: Some('m'),
+            title: Some("GMI".to_string()),
+            federation: Some("RUS".to_string()),
+            federation_id: Some("14100018".to_string()),
+            birth_date: Some("1985".to_string()),
+            rounds: vec![RoundEntry::Bye(ByeKind::PairingAllocated)],
+        }
+    }
+
+    #[test]
+    fn player_lines_carry_the_profile_in_trf16_columns() {
+        let t = Tournament {
+            name: "Profiles".into(),
+            players: vec![profiled(1, "Иванов, Пётр")],
+            ..Tournament::default()
+        };
+        let text = write(&t);
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("001"))
+            .expect("a player line");
+        assert_eq!(columns(line, 5, 8), "1");
+        assert_eq!(columns(line, 10, 10), "m");
+        assert_eq!(columns(line, 11, 13), "GMI");
+        assert_eq!(columns(line, 15, 47), "Иванов, Пётр");
+        assert_eq!(columns(line, 49, 52), "2350");
+        assert_eq!(columns(line, 54, 56), "RUS");
+        assert_eq!(columns(line, 58, 68), "14100018");
+        assert_eq!(columns(line, 70, 79), "1985");
+        assert_eq!(columns(line, 81, 84), "1.0");
+        assert_eq!(columns(line, 92, 99), "0000 - U");
+        assert_eq!(parse(&text).expect("reparse"), t);
+    }
+
+    #[test]
+    fn fields_too_long_for_their_column_are_left_blank() {
+        let mut long = profiled(1, "Long");
+        long.title = Some("GMIF".into());
+        long.federation_id = Some("123456789012".into());
+        long.birth_date = Some("1985/07/14 noon".into());
+        let t = Tournament {
+            players: vec![long],
+            ..Tournament::default()
+        };
+        let text = write(&t);
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("001"))
+            .expect("a player line");
+        assert_eq!(columns(line, 11, 13), "");
+        assert_eq!(columns(line, 58, 68), "");
+        assert_eq!(columns(line, 70, 79), "");
+        assert_eq!(columns(line, 54, 56), "RUS", "the other columns stay put");
+        assert_eq!(columns(line, 92, 99), "0000 - U");
+        let back = parse(&text).expect("reparse");
+        assert_eq!(back.players[0].title, None);
+        assert_eq!(back.players[0].federation_id, None);
+        assert_eq!(back.players[0].birth_date, None);
+    }
+
+    #[test]
+    fn reads_the_profile_columns_of_a_trf16_line() {
+        let line = "001    7 w MF Petrova, Anna                     2210 UKR    14109622 1999/03/21  0.0    7";
+        let t = parse(line).expect("parse");
+        let p = &t.players[0];
+        assert_eq!(p.sex, Some('w'));
+        assert_eq!(p.title.as_deref(), Some("MF"));
+        assert_eq!(p.name, "Petrova, Anna");
+        assert_eq!(p.rating, Some(2210));
+        assert_eq!(p.federation.as_deref(), Some("UKR"));
+        assert_eq!(p.federation_id.as_deref(), Some("14109622"));
+        assert_eq!(p.birth_date.as_deref(), Some("1999/03/21"));
     }
 
     #[test]

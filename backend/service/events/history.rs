@@ -8,7 +8,7 @@ use damka_domain::tournament::{
 
 use super::settings::is_round_robin;
 use crate::service::{AppError, AppResult};
-use crate::store::models::{Entry, Event, Pairing, Round};
+use crate::store::models::{Entry, Event, Pairing, Player as Profile, Round};
 use crate::store::{DbConn, events, players};
 
 /// Result codes an arbiter can enter for a game (TRF-like, White's result first).
@@ -17,11 +17,12 @@ pub const RESULTS: [&str; 6] = ["1-0", "1/2-1/2", "0-1", "+/-", "-/+", "-/-"];
 /// zero-point (absence).
 pub const BYES: [&str; 4] = ["U", "H", "F", "Z"];
 
-/// An entry with its player's name.
+/// An entry with its player's name and the profile fields a TRF carries.
 #[derive(Debug, Clone)]
 pub struct EntryRow {
     pub entry: Entry,
     pub name: String,
+    pub profile: Option<Profile>,
 }
 
 #[derive(Debug, Clone)]
@@ -38,20 +39,23 @@ pub struct History {
 
 pub fn load(conn: &mut DbConn, event: &Event) -> AppResult<History> {
     let entries = events::entries(conn, event.id)?;
-    let ids: Vec<i64> = entries.iter().map(|e| e.player_id).collect();
-    let mut names: HashMap<i64, String> = HashMap::new();
-    for id in ids {
+    let mut profiles: HashMap<i64, Profile> = HashMap::new();
+    for id in entries.iter().map(|e| e.player_id) {
         if let Some(p) = players::by_id(conn, id)? {
-            names.insert(id, p.name);
+            profiles.insert(id, p);
         }
     }
     Ok(History {
         event: event.clone(),
         entries: entries
             .into_iter()
-            .map(|entry| EntryRow {
-                name: names.get(&entry.player_id).cloned().unwrap_or_default(),
-                entry,
+            .map(|entry| {
+                let profile = profiles.remove(&entry.player_id);
+                EntryRow {
+                    name: profile.as_ref().map(|p| p.name.clone()).unwrap_or_default(),
+                    profile,
+                    entry,
+                }
             })
             .collect(),
         rounds: events::rounds(conn, event.id)?,
@@ -209,12 +213,29 @@ impl History {
                     name: row.name.clone(),
                     rating: row.entry.rating.and_then(|r| u32::try_from(r).ok()),
                     rounds: by_entry.remove(&row.entry.id).unwrap_or_default(),
-                    ..Player::default()
+                    ..trf_fields(row.profile.as_ref())
                 })
                 .collect(),
             forbidden_pairs,
             next_round_absences,
         })
+    }
+}
+
+/// The profile fields a TRF player line carries: title, federation (the country code), the
+/// federation id and the birth year (TRF columns 11-13, 54-56, 58-68, 70-79). Sex is not
+/// kept in profiles and stays blank.
+fn trf_fields(profile: Option<&Profile>) -> Player {
+    let text = |s: &str| Some(s.trim().to_string()).filter(|s| !s.is_empty());
+    match profile {
+        Some(p) => Player {
+            title: text(&p.title),
+            federation: text(&p.country),
+            federation_id: text(&p.federation_id),
+            birth_date: p.birth_year.map(|y| y.to_string()),
+            ..Player::default()
+        },
+        None => Player::default(),
     }
 }
 

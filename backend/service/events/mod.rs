@@ -9,6 +9,7 @@ pub mod manual;
 pub mod reports;
 pub mod rounds;
 pub mod settings;
+pub mod sheets;
 
 pub use settings::{EventInput, EventView, LocalRules};
 

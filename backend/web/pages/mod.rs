@@ -3,6 +3,7 @@ mod account;
 mod admin;
 mod clubs;
 mod event_import;
+mod event_print;
 mod events;
 mod home;
 mod lang;
@@ -55,6 +56,18 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/events/{id}/edit", web::get().to(events::edit_form))
         .route("/events/{id}", web::post().to(events::update))
         .route("/events/{id}/export.trf", web::get().to(events::export_trf))
+        .route(
+            "/events/{id}/rounds/{round}/print",
+            web::get().to(event_print::pairings),
+        )
+        .route(
+            "/events/{id}/standings/print",
+            web::get().to(event_print::standings),
+        )
+        .route(
+            "/events/{id}/crosstable/print",
+            web::get().to(event_print::crosstable),
+        )
         .route(
             "/events/{id}/players/{start_no}",
             web::get().to(events::card),

@@ -1,0 +1,290 @@
+//! Print sheets: the pairing sheet of one round and the standings (or crosstable) after a
+//! round, with what a sheet on the wall needs beyond the tabs' views: each player's points
+//! before the round, rating, club and country. Visibility follows the event's tabs: a draft
+//! round exists only for those who may arbitrate the event.
+use std::collections::HashMap;
+
+use damka_domain::tournament::{HalfPoints, Tournament};
+
+use super::history;
+use super::reports::{self, CrosstableView, StandingsView};
+use super::rounds::{self, RoundView};
+use super::{EventView, load};
+use crate::service::{Actor, AppError, AppResult};
+use crate::store::{DbConn, clubs, players};
+
+/// A player as a sheet prints them.
+#[derive(Debug, Clone)]
+pub struct SheetPlayer {
+    pub start_no: i32,
+    pub name: String,
+    pub rating: Option<i32>,
+    /// Points before the round, in half-points.
+    pub points_before: u32,
+}
+
+#[derive(Debug, Clone)]
+pub struct SheetBoard {
+    pub board: i32,
+    pub white: SheetPlayer,
+    pub black: SheetPlayer,
+    /// A stored result code (`1-0`, `1/2-1/2`, `+/-`, ...); `None` while the game is on.
+    pub result: Option<String>,
+}
+
+/// A player without an opponent in the round.
+#[derive(Debug, Clone)]
+pub struct SheetBye {
+    pub player: SheetPlayer,
+    /// `U` pairing-allocated bye, `H` half-point bye, `F` full-point bye, `Z` absent/free.
+    pub kind: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct PairingSheet {
+    pub event: EventView,
+    pub round: i32,
+    pub published: bool,
+    pub boards: Vec<SheetBoard>,
+    pub byes: Vec<SheetBye>,
+}
+
+/// The pairing sheet of round `number`: `NotFound` when the round does not exist or is a
+/// draft the actor may not see (exactly the rounds `rounds::list` shows them).
+pub fn pairing_sheet(
+    conn: &mut DbConn,
+    actor: &Actor,
+    event_id: i64,
+    number: i32,
+) -> AppResult<PairingSheet> {
+    let round = rounds::list(conn, actor, event_id)?
+        .into_iter()
+        .find(|r| r.number == number)
+        .ok_or(AppError::NotFound { what: "round" })?;
+    let event = load(conn, event_id)?;
+    let history = history::load(conn, &event)?;
+    let before = points_before(&history.tournament()?, number);
+    let player = |entry_id: i64| -> AppResult<SheetPlayer> {
+        let row = history.entry(entry_id).ok_or_else(|| {
+            AppError::internal(format!("round refers to unknown entry {entry_id}"))
+        })?;
+        Ok(SheetPlayer {
+            start_no: row.entry.start_no,
+            name: row.name.clone(),
+            rating: row.entry.rating,
+            points_before: before.get(&row.entry.start_no).copied().unwrap_or(0),
+        })
+    };
+    let mut boards = Vec::new();
+    let mut byes = Vec::new();
+    for b in &round.boards {
+        match b.black_entry_id {
+            Some(black) => boards.push(SheetBoard {
+                board: b.board,
+                white: player(b.white_entry_id)?,
+                black: player(black)?,
+                result: b.result.clone(),
+            }),
+            None => byes.push(SheetBye {
+                player: player(b.white_entry_id)?,
+                kind: b.bye.clone().unwrap_or_else(|| "Z".to_string()),
+            }),
+        }
+    }
+    Ok(PairingSheet {
+        event: EventView::from(&event),
+        round: round.number,
+        published: round.published,
+        boards,
+        byes,
+    })
+}
+
+/// Each player's score (by start number) from the rounds before `round`.
+fn points_before(t: &Tournament, round: i32) -> HashMap<i32, u32> {
+    let earlier = usize::try_from(round - 1).unwrap_or(0);
+    t.players
+        .iter()
+        .map(|p| {
+            let score: HalfPoints = p
+                .rounds
+                .iter()
+                .take(earlier)
+                .map(|e| t.points.points(e))
+                .sum();
+            (p.start_no as i32, score.0)
+        })
+        .collect()
+}
+
+/// A standings line with what the profile adds.
+#[derive(Debug, Clone)]
+pub struct SheetStanding {
+    pub place: String,
+    pub start_no: u32,
+    pub name: String,
+    pub rating: Option<u32>,
+    pub club: Option<String>,
+    pub country: String,
+    pub half_points: u32,
+    pub tiebreaks: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct StandingsSheet {
+    pub event: EventView,
+    pub after_round: u32,
+    pub tiebreaks: Vec<String>,
+    pub rows: Vec<SheetStanding>,
+}
+
+/// The standings after round `after` (default: the last round the actor can see whose
+/// games all have results; 0 before any). A round beyond those the actor can see is
+/// `NotFound`, so a sheet never counts a draft's byes for the public.
+pub fn standings_sheet(
+    conn: &mut DbConn,
+    actor: &Actor,
+    event_id: i64,
+    after: Option<u32>,
+) -> AppResult<StandingsSheet> {
+    let after = visible_round(conn, actor, event_id, after)?;
+    let standings: StandingsView = reports::standings(conn, event_id, Some(after))?;
+    let profiles = profiles(conn, standings.rows.iter().map(|r| r.player_id))?;
+    Ok(StandingsSheet {
+        event: EventView::from(&load(conn, event_id)?),
+        after_round: standings.after_round,
+        tiebreaks: standings.tiebreaks,
+        rows: standings
+            .rows
+            .into_iter()
+            .map(|row| {
+                let (club, country) = profiles.get(&row.player_id).cloned().unwrap_or_default();
+                SheetStanding {
+                    place: row.place,
+                    start_no: row.start_no,
+                    name: row.name,
+                    rating: row.rating,
+                    club,
+                    country,
+                    half_points: row.half_points,
+                    tiebreaks: row.tiebreaks,
+                }
+            })
+            .collect(),
+    })
+}
+
+#[derive(Debug, Clone)]
+pub struct CrosstableSheet {
+    pub event: EventView,
+    pub table: CrosstableView,
+}
+
+/// The crosstable after round `after`, with the same choice of round as the standings.
+pub fn crosstable_sheet(
+    conn: &mut DbConn,
+    actor: &Actor,
+    event_id: i64,
+    after: Option<u32>,
+) -> AppResult<CrosstableSheet> {
+    let after = visible_round(conn, actor, event_id, after)?;
+    Ok(CrosstableSheet {
+        table: reports::crosstable(conn, event_id, Some(after))?,
+        event: EventView::from(&load(conn, event_id)?),
+    })
+}
+
+/// The round a standings sheet is computed after, checked against the rounds this actor
+/// may see.
+fn visible_round(
+    conn: &mut DbConn,
+    actor: &Actor,
+    event_id: i64,
+    asked: Option<u32>,
+) -> AppResult<u32> {
+    let visible = rounds::list(conn, actor, event_id)?;
+    match asked {
+        Some(round) if round >= 1 && round as usize <= visible.len() => Ok(round),
+        Some(_) => Err(AppError::NotFound { what: "round" }),
+        None => Ok(complete_rounds(&visible)),
+    }
+}
+
+/// How many rounds, from the first, have a result on every board.
+fn complete_rounds(rounds: &[RoundView]) -> u32 {
+    rounds
+        .iter()
+        .take_while(|r| {
+            r.boards
+                .iter()
+                .all(|b| b.black_entry_id.is_none() || b.result.is_some())
+        })
+        .count() as u32
+}
+
+/// (club name, country) of each player profile.
+fn profiles(
+    conn: &mut DbConn,
+    ids: impl Iterator<Item = i64>,
+) -> AppResult<HashMap<i64, (Option<String>, String)>> {
+    let mut club_names: HashMap<i64, Option<String>> = HashMap::new();
+    let mut out = HashMap::new();
+    for id in ids {
+        let Some(player) = players::by_id(conn, id)? else {
+            continue;
+        };
+        let club = match player.club_id {
+            Some(club_id) => match club_names.get(&club_id) {
+                Some(name) => name.clone(),
+                None => {
+                    let name = clubs::by_id(conn, club_id)?.map(|c| c.name);
+                    club_names.insert(club_id, name.clone());
+                    name
+                }
+            },
+            None => None,
+        };
+        out.insert(id, (club, player.country));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use damka_domain::tournament::{ByeKind, Colour, Outcome, Player, RoundEntry};
+
+    #[test]
+    fn points_before_count_only_earlier_rounds() {
+        let played = |opponent, colour, outcome| RoundEntry::Played {
+            opponent,
+            colour,
+            outcome,
+            rated: true,
+        };
+        let t = Tournament {
+            players: vec![
+                Player {
+                    start_no: 1,
+                    rounds: vec![
+                        played(2, Colour::White, Outcome::Win),
+                        played(3, Colour::Black, Outcome::Draw),
+                    ],
+                    ..Player::default()
+                },
+                Player {
+                    start_no: 2,
+                    rounds: vec![
+                        played(1, Colour::Black, Outcome::Loss),
+                        RoundEntry::Bye(ByeKind::PairingAllocated),
+                    ],
+                    ..Player::default()
+                },
+            ],
+            ..Tournament::default()
+        };
+        assert_eq!(points_before(&t, 1), HashMap::from([(1, 0), (2, 0)]));
+        assert_eq!(points_before(&t, 2), HashMap::from([(1, 2), (2, 0)]));
+        assert_eq!(points_before(&t, 3), HashMap::from([(1, 3), (2, 2)]));
+    }
+}

@@ -1,0 +1,218 @@
+//! Print sheets of an event, what an arbiter pins on the wall: the pairings of a round, the
+//! standings and the crosstable after a round. They have their own bare layout
+//! (`print_base.html`: no navigation, black on white, A4) and come from the same use cases
+//! as the event's tabs, with the same rule for drafts.
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, web};
+use askama::Template;
+use serde::Deserialize;
+
+use crate::service::AppResult;
+use crate::service::events::EventView;
+use crate::service::events::sheets::{self, CrosstableSheet, PairingSheet, StandingsSheet};
+use crate::web::ctx::Ctx;
+use crate::web::render;
+use crate::web::state::AppState;
+
+/// Points as the event prints them: half-points, doubled on the 2-1-0 scale.
+fn points(ctx: &Ctx, event: &EventView, half_points: u32) -> String {
+    let shown = if event.scoring_display == "2-1-0" {
+        half_points * 2
+    } else {
+        half_points
+    };
+    ctx.lang.points(i64::from(shown))
+}
+
+/// A stored result code as the event prints it: games spaced so they read from across the
+/// room (`1 - 0`, `½ - ½`, or the 2-1-0 scale), forfeits as entered (`+/-`, `-/+`, `-/-`).
+fn result_text(event: &EventView, code: &str) -> String {
+    let Some((white, black)) = code
+        .split_once('-')
+        .filter(|_| !code.starts_with(['+', '-']))
+    else {
+        return code.to_string();
+    };
+    let two_one_zero = event.scoring_display == "2-1-0";
+    let shown = |s: &str| -> String {
+        match (s, two_one_zero) {
+            ("1", true) => "2".into(),
+            ("1/2", true) => "1".into(),
+            ("1/2", false) => "½".into(),
+            (other, _) => other.into(),
+        }
+    };
+    format!("{} - {}", shown(white), shown(black))
+}
+
+/// The date the sheet is printed on (UTC: the server does not know the reader's zone).
+fn printed_on(ctx: &Ctx) -> String {
+    ctx.lang.day(&chrono::Utc::now().date_naive())
+}
+
+#[derive(Template)]
+#[template(path = "print_pairings.html")]
+struct PairingsPage {
+    ctx: Ctx,
+    /// Today, as the page's language writes a date.
+    printed_on: String,
+    event: EventView,
+    sheet: PairingSheet,
+}
+
+impl PairingsPage {
+    fn points(&self, half_points: &u32) -> String {
+        points(&self.ctx, &self.event, *half_points)
+    }
+
+    fn result(&self, code: &Option<String>) -> String {
+        code.as_deref()
+            .map(|c| result_text(&self.event, c))
+            .unwrap_or_default()
+    }
+}
+
+/// `GET /events/{id}/rounds/{n}/print`: the pairing sheet of round n.
+pub async fn pairings(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+) -> AppResult<HttpResponse> {
+    let (id, round) = path.into_inner();
+    let actor = ctx.actor();
+    let sheet = state
+        .db(move |conn| sheets::pairing_sheet(conn, &actor, id, round))
+        .await?;
+    render::page(
+        StatusCode::OK,
+        &PairingsPage {
+            printed_on: printed_on(&ctx),
+            ctx,
+            event: sheet.event.clone(),
+            sheet,
+        },
+    )
+}
+
+/// `?after=N` as on the event's standings tab; `?round=N` and the API's `?after_round=N`
+/// mean the same.
+#[derive(Deserialize)]
+pub struct AfterQuery {
+    #[serde(default, alias = "round", alias = "after_round")]
+    after: Option<u32>,
+}
+
+#[derive(Template)]
+#[template(path = "print_standings.html")]
+struct StandingsPage {
+    ctx: Ctx,
+    /// Today, as the page's language writes a date.
+    printed_on: String,
+    event: EventView,
+    sheet: StandingsSheet,
+}
+
+impl StandingsPage {
+    fn points(&self, half_points: &u32) -> String {
+        points(&self.ctx, &self.event, *half_points)
+    }
+
+    fn tiebreak_label(&self, code: &str) -> String {
+        crate::web::tiebreaks::label(self.ctx.lang, &self.event.variant, &self.event.system, code)
+    }
+
+    fn has_clubs(&self) -> bool {
+        self.sheet.rows.iter().any(|r| r.club.is_some())
+    }
+
+    fn has_countries(&self) -> bool {
+        self.sheet.rows.iter().any(|r| !r.country.is_empty())
+    }
+}
+
+/// `GET /events/{id}/standings/print[?after=N]`: the standings sheet.
+pub async fn standings(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    query: web::Query<AfterQuery>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let after = query.after;
+    let actor = ctx.actor();
+    let sheet = state
+        .db(move |conn| sheets::standings_sheet(conn, &actor, id, after))
+        .await?;
+    render::page(
+        StatusCode::OK,
+        &StandingsPage {
+            printed_on: printed_on(&ctx),
+            ctx,
+            event: sheet.event.clone(),
+            sheet,
+        },
+    )
+}
+
+#[derive(Template)]
+#[template(path = "print_crosstable.html")]
+struct CrosstablePage {
+    ctx: Ctx,
+    /// Today, as the page's language writes a date.
+    printed_on: String,
+    event: EventView,
+    sheet: CrosstableSheet,
+}
+
+impl CrosstablePage {
+    fn points(&self, half_points: &u32) -> String {
+        points(&self.ctx, &self.event, *half_points)
+    }
+
+    fn tiebreak_label(&self, code: &str) -> String {
+        crate::web::tiebreaks::label(self.ctx.lang, &self.event.variant, &self.event.system, code)
+    }
+}
+
+/// `GET /events/{id}/crosstable/print[?after=N]`: the crosstable sheet (A4 landscape).
+pub async fn crosstable(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    query: web::Query<AfterQuery>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let after = query.after;
+    let actor = ctx.actor();
+    let sheet = state
+        .db(move |conn| sheets::crosstable_sheet(conn, &actor, id, after))
+        .await?;
+    render::page(
+        StatusCode::OK,
+        &CrosstablePage {
+            printed_on: printed_on(&ctx),
+            ctx,
+            event: sheet.event.clone(),
+            sheet,
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::service::events::EventInput;
+
+    #[test]
+    fn results_read_from_across_the_room() {
+        let mut event = EventView::from_input(&EventInput::default());
+        event.scoring_display = "1-0.5-0".into();
+        assert_eq!(result_text(&event, "1-0"), "1 - 0");
+        assert_eq!(result_text(&event, "1/2-1/2"), "½ - ½");
+        assert_eq!(result_text(&event, "+/-"), "+/-");
+        assert_eq!(result_text(&event, "-/-"), "-/-");
+        event.scoring_display = "2-1-0".into();
+        assert_eq!(result_text(&event, "0-1"), "0 - 2");
+        assert_eq!(result_text(&event, "1/2-1/2"), "1 - 1");
+    }
+}
