@@ -10,6 +10,7 @@ pub mod i18n;
 pub mod middleware;
 pub mod openapi;
 pub mod pages;
+pub mod pairing_warnings;
 pub mod render;
 pub mod state;
 pub mod svg;

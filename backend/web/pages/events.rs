@@ -7,6 +7,7 @@ use askama::Template;
 use chrono::NaiveDate;
 use serde::Deserialize;
 
+use crate::service::events::audit::{self, ChangeView};
 use crate::service::events::entries::{self, AbsenceInput, EntryInput, EntryView};
 use crate::service::events::reports::{self, CrosstableView, PlayerCardView, StandingsView};
 use crate::service::events::rounds::{self, ResultInput, RoundView};
@@ -57,6 +58,8 @@ struct EventData {
     crosstable: Option<CrosstableView>,
     /// Players who can still be entered (for the organiser's select).
     candidates: Vec<PlayerView>,
+    /// The latest hand change of each round's pairing, by round number.
+    pairing_changes: std::collections::HashMap<i32, ChangeView>,
 }
 
 async fn load(ctx: &Ctx, state: &AppState, id: i64) -> AppResult<EventData> {
@@ -100,7 +103,15 @@ async fn load_after(
             } else {
                 Vec::new()
             };
+            let mut pairing_changes = std::collections::HashMap::new();
+            for change in audit::changes(conn, &actor, id)? {
+                if change.kind == "pairing" {
+                    // Newest first: keep the first one seen per round.
+                    pairing_changes.entry(change.round).or_insert(change);
+                }
+            }
             Ok(EventData {
+                pairing_changes,
                 event: ev::EventView::from(&event),
                 can_manage,
                 can_arbitrate,
@@ -176,6 +187,41 @@ impl EventPage {
 
     fn next_round_text(&self, key: &str) -> String {
         self.ctx.tf1(key, &self.next_round())
+    }
+
+    /// Whether the arbiter may still change this round's pairing by hand: the last round,
+    /// no result in yet, the event not finished.
+    fn can_change_pairing(&self, round: &RoundView) -> bool {
+        self.data.can_arbitrate
+            && self.data.event.status != ev::STATUS_FINISHED
+            && self
+                .data
+                .rounds
+                .last()
+                .is_some_and(|r| r.number == round.number)
+            && round
+                .boards
+                .iter()
+                .all(|b| b.black_entry_id.is_none() || b.result.is_none())
+    }
+
+    fn pairing_change(&self, round: &i32) -> Option<&ChangeView> {
+        self.data.pairing_changes.get(round)
+    }
+
+    fn changed_by(&self, change: &ChangeView) -> String {
+        self.ctx.lang.tf(
+            "pairing.changed_by",
+            &[&change.by, &self.ctx.date_time(&change.at)],
+        )
+    }
+
+    fn warning_texts(&self, change: &ChangeView) -> Vec<String> {
+        change
+            .warnings
+            .iter()
+            .map(|w| crate::web::pairing_warnings::text(self.ctx.lang, w))
+            .collect()
     }
 
     fn last_is_draft(&self) -> bool {

@@ -3,6 +3,7 @@ mod account;
 mod admin;
 mod clubs;
 mod event_import;
+mod event_pairing;
 mod event_print;
 mod events;
 mod home;
@@ -91,6 +92,18 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(
             "/events/{id}/pairings/{pairing}/result",
             web::post().to(events::result),
+        )
+        .route(
+            "/events/{id}/rounds/{round}/pairing",
+            web::get().to(event_pairing::form),
+        )
+        .route(
+            "/events/{id}/rounds/{round}/pairing",
+            web::post().to(event_pairing::submit),
+        )
+        .route(
+            "/events/{id}/changes",
+            web::get().to(event_pairing::changes),
         )
         .route("/events/{id}/finish", web::post().to(events::finish))
         .route("/admin", web::get().to(admin::show))
