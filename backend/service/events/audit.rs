@@ -98,7 +98,7 @@ pub fn changes(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<Vec
             warnings: serde_json::from_str(&change.warnings).unwrap_or_default(),
         });
     }
-    out.sort_by(|a, b| b.at.cmp(&a.at));
+    out.sort_by_key(|c| std::cmp::Reverse(c.at));
     Ok(out)
 }
 
