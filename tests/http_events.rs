@@ -488,3 +488,86 @@ async fn event_pages_for_organiser_and_visitors() {
     let list = app.client().get("/events").await;
     assert!(list.body.contains("Пятничный блиц"));
 }
+
+/// A draft round is the arbiters' business: its pairing-allocated bye counts in no
+/// standings, crosstable or export until the round is published.
+#[actix_web::test]
+async fn a_draft_round_counts_nowhere_until_published() {
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+    let id = org
+        .json(
+            Method::POST,
+            "/api/v1/events",
+            json!({"name": "Drafts", "system": "swiss", "rounds": 3}),
+        )
+        .await
+        .json()["id"]
+        .as_i64()
+        .unwrap();
+    enter_players(&mut org, id, 5).await;
+    let round1 = org
+        .post(&format!("/api/v1/events/{id}/rounds"))
+        .await
+        .json();
+    org.post(&format!("/api/v1/events/{id}/rounds/publish"))
+        .await;
+    for b in games(&round1) {
+        org.json(
+            Method::PUT,
+            &format!("/api/v1/events/{id}/pairings/{}/result", b["pairing_id"]),
+            json!({"result": "1/2-1/2"}),
+        )
+        .await;
+    }
+    let round2 = org
+        .post(&format!("/api/v1/events/{id}/rounds"))
+        .await
+        .json();
+    assert!(
+        round2["boards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|b| b["bye"] == "U")
+    );
+
+    let mut public = app.client();
+    let standings = public
+        .get(&format!("/api/v1/events/{id}/standings"))
+        .await
+        .json();
+    assert_eq!(standings["after_round"], 1);
+    let total: i64 = standings["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["half_points"].as_i64().unwrap())
+        .sum();
+    // Two draws (4 half-points) and round 1's PAB (2), nothing of the draft.
+    assert_eq!(total, 6);
+    let crosstable = public
+        .get(&format!("/api/v1/events/{id}/crosstable"))
+        .await
+        .json();
+    assert_eq!(crosstable["after_round"], 1);
+    let trf = public.get(&format!("/events/{id}/export.trf")).await.body;
+    let player_lines: Vec<&str> = trf.lines().filter(|l| l.starts_with("001")).collect();
+    assert_eq!(player_lines.len(), 5);
+    // One round cell (10 characters from column 92) per player, not two.
+    assert!(
+        player_lines.iter().all(|l| l.trim_end().len() <= 99),
+        "{trf}"
+    );
+
+    org.post(&format!("/api/v1/events/{id}/rounds/publish"))
+        .await;
+    let standings = public
+        .get(&format!("/api/v1/events/{id}/standings"))
+        .await
+        .json();
+    assert_eq!(
+        standings["after_round"], 2,
+        "the published round's bye counts"
+    );
+}

@@ -85,6 +85,15 @@ impl History {
         before
     }
 
+    /// The history as the public knows it: a round counts once it is published, so a
+    /// draft's byes and absences show in no standings, crosstable or export.
+    pub fn published_only(&self) -> History {
+        match self.rounds.iter().find(|r| !r.published) {
+            Some(draft) => self.before_round(draft.number),
+            None => self.clone(),
+        }
+    }
+
     pub fn last_round(&self) -> Option<&Round> {
         self.rounds.last()
     }

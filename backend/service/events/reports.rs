@@ -58,7 +58,7 @@ pub fn standings(
     after_round: Option<u32>,
 ) -> AppResult<StandingsView> {
     let event = load(conn, event_id)?;
-    let history = history::load(conn, &event)?;
+    let history = history::load(conn, &event)?.published_only();
     let tournament = history.tournament()?;
     let opts = options(&event, after_round)?;
     let table = standings::compute_standings(&tournament, &opts)
@@ -89,7 +89,7 @@ pub fn standings(
 /// The event as a FIDE TRF file (with XXR, XXC and the byes/absences of the next round).
 pub fn trf(conn: &mut DbConn, event_id: i64) -> AppResult<String> {
     let event = load(conn, event_id)?;
-    let history = history::load(conn, &event)?;
+    let history = history::load(conn, &event)?.published_only();
     Ok(damka_domain::trf::write(&history.tournament()?))
 }
 
@@ -148,7 +148,7 @@ pub fn crosstable(
     after_round: Option<u32>,
 ) -> AppResult<CrosstableView> {
     let event = load(conn, event_id)?;
-    let history = history::load(conn, &event)?;
+    let history = history::load(conn, &event)?.published_only();
     let tournament = history.tournament()?;
     let opts = options(&event, after_round)?;
     let table = standings::compute_standings(&tournament, &opts)
@@ -236,7 +236,7 @@ pub struct PlayerCardView {
 
 pub fn player_card(conn: &mut DbConn, event_id: i64, start_no: u32) -> AppResult<PlayerCardView> {
     let event = load(conn, event_id)?;
-    let history = history::load(conn, &event)?;
+    let history = history::load(conn, &event)?.published_only();
     let entry = history
         .entry_by_start_no(start_no)
         .ok_or(AppError::NotFound { what: "player" })?;
