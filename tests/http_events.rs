@@ -355,6 +355,52 @@ async fn round_robin_runs_the_berger_schedule_to_the_end() {
     )
     .await
     .assert_problem(409, "conflict");
+    // Reopened by its organiser only, it takes the correction, and the standings follow.
+    let before = standings.clone();
+    let mut other = organiser_api(&app, "other@t.org").await;
+    other
+        .post(&format!("/api/v1/events/{id}/reopen"))
+        .await
+        .assert_problem(403, "forbidden");
+    assert_eq!(
+        org.post(&format!("/api/v1/events/{id}/reopen"))
+            .await
+            .status
+            .as_u16(),
+        204
+    );
+    org.post(&format!("/api/v1/events/{id}/reopen"))
+        .await
+        .assert_problem(409, "conflict");
+    let corrected = org
+        .json(
+            Method::PUT,
+            &format!("/api/v1/events/{id}/pairings/{pid}/result"),
+            json!({"result": "0-1"}),
+        )
+        .await;
+    assert_eq!(corrected.status.as_u16(), 204, "{}", corrected.body);
+    let standings = app
+        .client()
+        .get(&format!("/api/v1/events/{id}/standings"))
+        .await
+        .json();
+    let points_of = |table: &Value, start_no: &Value| {
+        table["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["start_no"] == *start_no)
+            .unwrap()["half_points"]
+            .as_i64()
+            .unwrap()
+    };
+    let game = games(&rounds[0])[0];
+    let (white, black) = (&game["white_start_no"], &game["black_start_no"]);
+    assert_eq!(points_of(&standings, white), points_of(&before, white) - 2);
+    assert_eq!(points_of(&standings, black), points_of(&before, black) + 2);
+    let event = org.get(&format!("/api/v1/events/{id}")).await.json();
+    assert_eq!(event["status"], "running");
 }
 
 #[actix_web::test]

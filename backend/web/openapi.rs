@@ -20,7 +20,7 @@ use super::api;
         api::events::entries, api::events::add_entry, api::events::withdraw, api::events::absence,
         api::events::forbid, api::events::add_arbiter, api::events::rounds, api::events::pair,
         api::events::repair, api::events::publish, api::events::result, api::events::standings,
-        api::events::finish, api::events::crosstable, api::events::card, api::events::export_trf,
+        api::events::finish, api::events::reopen, api::events::crosstable, api::events::card, api::events::export_trf,
         api::event_import::import,
         api::event_pairing::check, api::event_pairing::change, api::event_pairing::changes,
         api::tokens::list, api::tokens::create, api::tokens::revoke,

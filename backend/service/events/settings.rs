@@ -424,3 +424,23 @@ pub fn finish(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<()> 
         Ok(())
     })
 }
+
+/// Reopens a finished event (the organiser), so that results can be corrected or more
+/// rounds paired; the corrections keep their audit trail as before.
+pub fn reopen(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<()> {
+    conn.write_transaction(|conn| {
+        let event = load(conn, event_id)?;
+        require_manager(actor, &event)?;
+        if event.status != super::STATUS_FINISHED {
+            return Err(AppError::conflict("the event is not finished"));
+        }
+        let paired = !events::rounds(conn, event_id)?.is_empty();
+        let status = if paired {
+            super::STATUS_RUNNING
+        } else {
+            super::STATUS_REGISTRATION
+        };
+        events::set_status(conn, event_id, status)?;
+        Ok(())
+    })
+}

@@ -311,6 +311,23 @@ pub async fn finish(
     Ok(HttpResponse::NoContent().finish())
 }
 
+/// Reopens a finished event (the organiser), to correct results or pair more rounds.
+#[utoipa::path(post, path = "/api/v1/events/{id}/reopen", tag = "events", params(("id" = i64, Path, description = "event id")),
+    responses((status = 204), (status = 401, body = Problem), (status = 403, body = Problem), (status = 409, body = Problem)),
+    security(("token" = [])))]
+pub async fn reopen(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
+    actor.require_user()?;
+    let id = path.into_inner();
+    state
+        .db(move |conn| settings::reopen(conn, &actor, id))
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
 /// The crosstable (Swiss: round by round; round-robin: player against player).
 #[utoipa::path(get, path = "/api/v1/events/{id}/crosstable", tag = "events", params(("id" = i64, Path, description = "event id"), StandingsQuery),
     responses((status = 200, body = reports::CrosstableView), (status = 404, body = Problem), (status = 422, body = Problem)))]

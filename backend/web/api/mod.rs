@@ -79,6 +79,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         )
         .route("/events/{id}/export.trf", web::get().to(events::export_trf))
         .route("/events/{id}/finish", web::post().to(events::finish))
+        .route("/events/{id}/reopen", web::post().to(events::reopen))
         .route("/tokens", web::get().to(tokens::list))
         .route("/tokens", web::post().to(tokens::create))
         .route("/tokens/{id}", web::delete().to(tokens::revoke))

@@ -505,6 +505,20 @@ pub async fn finish(
     .await
 }
 
+pub async fn reopen(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    _form: CsrfForm<super::session::Empty>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    act(&req, ctx, &state, id, "info", move |conn, actor| {
+        settings::reopen(conn, actor, id)
+    })
+    .await
+}
+
 pub async fn export_trf(
     state: web::Data<AppState>,
     path: web::Path<i64>,

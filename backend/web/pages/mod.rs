@@ -106,6 +106,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             web::get().to(event_pairing::changes),
         )
         .route("/events/{id}/finish", web::post().to(events::finish))
+        .route("/events/{id}/reopen", web::post().to(events::reopen))
         .route("/admin", web::get().to(admin::show))
         .route(
             "/admin/registration",
