@@ -50,6 +50,23 @@ impl PairingPage {
         self.players.len() <= MAX_PLAYERS_FOR_SELECTS
     }
 
+    /// "Board 3: White", for screen readers.
+    fn cell_label(&self, board: &&usize, colour_key: &str) -> String {
+        format!(
+            "{} {board}: {}",
+            self.ctx.t("pairing.board"),
+            self.ctx.t(colour_key)
+        )
+    }
+
+    fn bye_label(&self) -> String {
+        self.ctx.t(if self.round_robin {
+            "pairing.bye_round_robin"
+        } else {
+            "pairing.bye_swiss"
+        })
+    }
+
     fn option_label(&self, p: &RoundPlayer) -> String {
         format!(
             "{}. {} ({})",
