@@ -23,10 +23,13 @@ use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::json;
 
+const ARBITER_EMAIL: &str = "arbiter@club.example";
+const ARBITER_PASSWORD: &str = "arbiter-secret-1";
+
 /// The longest any single wait in this test may take.
 const WAIT: Duration = Duration::from_secs(20);
 /// The whole browser session, from connecting to chromedriver to the last screenshot.
-const WHOLE_FLOW: Duration = Duration::from_secs(60);
+const WHOLE_FLOW: Duration = Duration::from_secs(120);
 
 const CHROMIUM_CANDIDATES: &[&str] = &["/usr/bin/chromium", "/usr/bin/chromium-browser"];
 const CHROMEDRIVER_CANDIDATES: &[&str] = &["/usr/bin/chromedriver"];
@@ -172,6 +175,38 @@ fn a_visitor_registers_switches_language_makes_a_token_and_signs_in_again() {
 
     let dir = tempfile::tempdir().unwrap();
     let db = common::TestDatabase::new();
+
+    // The club's arbiter: an administrator made on the command line, as a new site does.
+    let mut admin = Command::new(env!("CARGO_BIN_EXE_damka"))
+        .args([
+            "admin",
+            "create",
+            "--email",
+            ARBITER_EMAIL,
+            "--name",
+            "Club Arbiter",
+            "--password-stdin",
+            "--database-url",
+            &db.url.target,
+        ])
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("damka admin create");
+    admin
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(format!("{ARBITER_PASSWORD}\n").as_bytes())
+        .unwrap();
+    let made = admin.wait_with_output().unwrap();
+    assert!(
+        made.status.success(),
+        "damka admin create failed: {}",
+        String::from_utf8_lossy(&made.stderr)
+    );
 
     let server_port = free_port();
     let mut server = Process::spawn(
@@ -499,6 +534,11 @@ async fn flow(c: &Client, base: &str, shots: &Path) -> Result<()> {
 
     // 7. A picture of the end state for reviewers.
     save_evidence(c, shots, "browser-end").await?;
+
+    // 8. The arbiter runs an event: players, a round, and a pairing changed by hand.
+    click(c, r#".user-box form[action="/logout"] button"#).await?;
+    wait_path(c, "/").await?;
+    event_flow(c, base, shots).await?;
     eprintln!(
         "browser flow passed in {:.1} s{}",
         started.elapsed().as_secs_f64(),
@@ -508,6 +548,104 @@ async fn flow(c: &Client, base: &str, shots: &Path) -> Result<()> {
             " (set DAMKA_SCREENSHOT_DIR=DIR to keep the screenshots)"
         }
     );
+    Ok(())
+}
+
+/// The arbiter signs in, makes four player profiles and a Swiss event, enters them, pairs
+/// round 1, reverses the colours of board 1 on the pairing form (selects, no scripts),
+/// checks (the broken colour rule is named), saves, and finds the warning with the round.
+async fn event_flow(c: &Client, base: &str, shots: &Path) -> Result<()> {
+    c.goto(&format!("{base}/login")).await?;
+    type_into(
+        c,
+        r#"form[action="/login"] input[name="email"]"#,
+        ARBITER_EMAIL,
+    )
+    .await?;
+    type_into(
+        c,
+        r#"form[action="/login"] input[name="password"]"#,
+        ARBITER_PASSWORD,
+    )
+    .await?;
+    click(c, r#"form[action="/login"] button[type="submit"]"#).await?;
+    wait_path(c, "/").await?;
+    for name in [
+        "Anna Alekseeva",
+        "Boris Belov",
+        "Vera Volkova",
+        "Gleb Gusev",
+    ] {
+        c.goto(&format!("{base}/players/new")).await?;
+        type_into(c, r#"form[action="/players"] input[name="name"]"#, name).await?;
+        click(c, r#"form[action="/players"] button[type="submit"]"#).await?;
+        expect_text(c, "h1", name).await?;
+    }
+    c.goto(&format!("{base}/events")).await?;
+    click(c, r#"a[href="/events/new"]"#).await?;
+    wait_path(c, "/events/new").await?;
+    type_into(c, r#"form input[name="name"]"#, "Browser Swiss").await?;
+    type_into(c, r#"form input[name="rounds"]"#, "3").await?;
+    click(c, r#"form[action="/events"] button[type="submit"]"#).await?;
+    expect_text(c, "h1", "Browser Swiss").await?;
+    let event_path = c.current_url().await?.path().to_string();
+    for _ in 0..4 {
+        c.goto(&format!("{base}{event_path}?tab=entries")).await?;
+        let select = wait_for(c, r#"form[action$="/entries"] select[name="player_id"]"#).await?;
+        let options = select.find_all(Locator::Css("option")).await?;
+        let value = match options.iter().next() {
+            Some(option) => option.attr("value").await?.unwrap_or_default(),
+            None => bail!("no player left to enter"),
+        };
+        select.select_by_value(&value).await?;
+        click(c, r#"form[action$="/entries"] button[type="submit"]"#).await?;
+        // The entries tab is at the same path: wait for the answer's flash, not the URL.
+        expect_text(c, ".flash.ok", "Saved.").await?;
+    }
+    c.goto(&format!("{base}{event_path}?tab=rounds")).await?;
+    click(c, &format!(r#"form[action="{event_path}/rounds"] button"#)).await?;
+    expect_text(c, "main", "Round 1").await?;
+    click(c, &format!(r#"a[href="{event_path}/rounds/1/pairing"]"#)).await?;
+    wait_path(c, &format!("{event_path}/rounds/1/pairing")).await?;
+
+    // Reverse board 1: White's player goes to Black and the other way round.
+    let white = value_of(c, r#"select[name="white_1"]"#).await?;
+    let black = value_of(c, r#"select[name="black_1"]"#).await?;
+    ensure!(
+        !white.is_empty() && !black.is_empty(),
+        "board 1 is not preselected"
+    );
+    wait_for(c, r#"select[name="white_1"]"#)
+        .await?
+        .select_by_value(&black)
+        .await?;
+    wait_for(c, r#"select[name="black_1"]"#)
+        .await?
+        .select_by_value(&white)
+        .await?;
+    click(c, r#"button[name="action"][value="check"]"#).await?;
+    expect_text(
+        c,
+        "#warnings",
+        "Board 1: the colour allocation rules (C.04.3 E) give White to",
+    )
+    .await?;
+    ensure!(
+        value_of(c, r#"select[name="white_1"]"#).await? == black,
+        "the checked pairing was not kept in the form"
+    );
+    save_evidence(c, shots, "browser-pairing-check").await?;
+    click(c, r#"button[name="action"][value="save"]"#).await?;
+    wait_path(c, &event_path).await?;
+    expect_text(c, ".flash.ok", "The pairing was changed.").await?;
+    expect_text(
+        c,
+        ".pairing-change",
+        "Pairing changed by hand by Club Arbiter",
+    )
+    .await?;
+    expect_text(c, ".pairing-change", "give White to").await?;
+    save_evidence(c, shots, "browser-rounds").await?;
     Ok(())
 }
 
