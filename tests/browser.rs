@@ -593,7 +593,7 @@ async fn event_flow(c: &Client, base: &str, shots: &Path) -> Result<()> {
         c.goto(&format!("{base}{event_path}?tab=entries")).await?;
         let select = wait_for(c, r#"form[action$="/entries"] select[name="player_id"]"#).await?;
         let options = select.find_all(Locator::Css("option")).await?;
-        let value = match options.iter().next() {
+        let value = match options.first() {
             Some(option) => option.attr("value").await?.unwrap_or_default(),
             None => bail!("no player left to enter"),
         };
