@@ -617,3 +617,149 @@ async fn a_draft_round_counts_nowhere_until_published() {
         "the published round's bye counts"
     );
 }
+
+/// Forbidden pairs are listed, added and lifted (API and entries tab, arbiters only), and
+/// requested byes show with the entry until their round is paired.
+#[actix_web::test]
+async fn forbidden_pairs_and_requests_are_visible_and_managed() {
+    let app = TestApp::new().await;
+    let mut browser = app.user("org@t.org", Role::Organiser).await;
+    let mut org = browser.api_client().await;
+    let id = org
+        .json(
+            Method::POST,
+            "/api/v1/events",
+            json!({"name": "Family open", "system": "swiss", "rounds": 3}),
+        )
+        .await
+        .json()["id"]
+        .as_i64()
+        .unwrap();
+    let entries = enter_players(&mut org, id, 4).await;
+    let forbid = org
+        .json(
+            Method::POST,
+            &format!("/api/v1/events/{id}/forbidden-pairs"),
+            json!({"first_entry_id": entries[2], "second_entry_id": entries[0]}),
+        )
+        .await;
+    assert_eq!(forbid.status.as_u16(), 204, "{}", forbid.body);
+    let list = org
+        .get(&format!("/api/v1/events/{id}/forbidden-pairs"))
+        .await
+        .json();
+    assert_eq!(list.as_array().unwrap().len(), 1);
+    assert_eq!(list[0]["first_entry_id"], entries[0]);
+    assert_eq!(list[0]["second_entry_id"], entries[2]);
+    assert_eq!(list[0]["first_name"], "Player 00");
+    assert_eq!(list[0]["second_name"], "Player 02");
+    // Only those who run the event see or change them.
+    let mut player_browser = app.user("p@t.org", Role::Player).await;
+    let mut player = player_browser.api_client().await;
+    player
+        .get(&format!("/api/v1/events/{id}/forbidden-pairs"))
+        .await
+        .assert_problem(403, "forbidden");
+    player
+        .request(
+            Method::DELETE,
+            &format!(
+                "/api/v1/events/{id}/forbidden-pairs/{}/{}",
+                entries[0], entries[2]
+            ),
+            None,
+            &[],
+        )
+        .await
+        .assert_problem(403, "forbidden");
+    let tab = browser.get(&format!("/events/{id}?tab=entries")).await;
+    assert!(tab.body.contains("Forbidden pairs"));
+    assert!(tab.body.contains("Player 00 – Player 02"));
+    let public = app.client().get(&format!("/events/{id}?tab=entries")).await;
+    assert!(!public.body.contains("Forbidden pairs"));
+
+    // The page form adds one; the remove button lifts it (in either order of ids).
+    let added = browser
+        .post_form(
+            &format!("/events/{id}/forbidden-pairs"),
+            &[
+                ("first", &entries[1].to_string()),
+                ("second", &entries[3].to_string()),
+            ],
+        )
+        .await;
+    assert_eq!(added.status.as_u16(), 303, "{}", added.body);
+    let same = browser
+        .post_form(
+            &format!("/events/{id}/forbidden-pairs"),
+            &[
+                ("first", &entries[1].to_string()),
+                ("second", &entries[1].to_string()),
+            ],
+        )
+        .await;
+    assert_eq!(same.status.as_u16(), 422);
+    assert!(same.body.contains("a pair needs two different players"));
+    let removed = browser
+        .post_form(
+            &format!(
+                "/events/{id}/forbidden-pairs/{}/{}/delete",
+                entries[2], entries[0]
+            ),
+            &[],
+        )
+        .await;
+    assert_eq!(removed.status.as_u16(), 303, "{}", removed.body);
+    let list = org
+        .get(&format!("/api/v1/events/{id}/forbidden-pairs"))
+        .await
+        .json();
+    assert_eq!(list.as_array().unwrap().len(), 1);
+    assert_eq!(list[0]["second_name"], "Player 03");
+    org.request(
+        Method::DELETE,
+        &format!(
+            "/api/v1/events/{id}/forbidden-pairs/{}/{}",
+            entries[0], entries[2]
+        ),
+        None,
+        &[],
+    )
+    .await
+    .assert_problem(404, "not-found");
+
+    // A requested bye shows with the entry and is preselected for the next round...
+    org.json(
+        Method::PUT,
+        &format!("/api/v1/events/{id}/entries/{}/absence", entries[3]),
+        json!({"round": 1, "kind": "H"}),
+    )
+    .await;
+    let listed = org
+        .get(&format!("/api/v1/events/{id}/entries"))
+        .await
+        .json();
+    let requester = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == entries[3])
+        .unwrap();
+    assert_eq!(requester["requests"], json!([{"round": 1, "kind": "H"}]));
+    let tab = browser.get(&format!("/events/{id}?tab=entries")).await;
+    assert!(tab.body.contains("half-point bye requested for round 1"));
+    assert!(tab.body.contains("<option value=\"H\" selected>"));
+    // ...and is history once the round is paired.
+    org.post(&format!("/api/v1/events/{id}/rounds")).await;
+    let listed = org
+        .get(&format!("/api/v1/events/{id}/entries"))
+        .await
+        .json();
+    assert!(
+        listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["requests"] == json!([]))
+    );
+}

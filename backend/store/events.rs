@@ -216,6 +216,24 @@ pub fn add_forbidden_pair(
     Ok(())
 }
 
+/// Removes a forbidden pair (in either order); whether there was one.
+pub fn remove_forbidden_pair(
+    conn: &mut DbConn,
+    event_id: i64,
+    first: i64,
+    second: i64,
+) -> QueryResult<bool> {
+    let (a, b) = (first.min(second), first.max(second));
+    let removed = diesel::delete(
+        forbidden_pairs::table
+            .filter(forbidden_pairs::event_id.eq(event_id))
+            .filter(forbidden_pairs::first_entry_id.eq(a))
+            .filter(forbidden_pairs::second_entry_id.eq(b)),
+    )
+    .execute(conn)?;
+    Ok(removed > 0)
+}
+
 // --- rounds and pairings ------------------------------------------------------------------
 
 pub fn rounds(conn: &mut DbConn, event_id: i64) -> QueryResult<Vec<Round>> {

@@ -18,7 +18,7 @@ use super::api;
         api::clubs::members, api::clubs::add_member,
         api::events::list, api::events::get, api::events::create, api::events::update,
         api::events::entries, api::events::add_entry, api::events::withdraw, api::events::absence,
-        api::events::forbid, api::events::add_arbiter, api::events::rounds, api::events::pair,
+        api::events::forbid, api::events::forbidden_pairs, api::events::allow, api::events::add_arbiter, api::events::rounds, api::events::pair,
         api::events::repair, api::events::publish, api::events::result, api::events::standings,
         api::events::finish, api::events::reopen, api::events::crosstable, api::events::card, api::events::export_trf,
         api::event_import::import,

@@ -19,18 +19,42 @@ pub struct EntryView {
     pub rating: Option<i32>,
     pub first_round: i32,
     pub withdrawn_from_round: Option<i32>,
+    /// Requested byes and announced absences for rounds not paired yet.
+    pub requests: Vec<RequestView>,
+}
+
+/// A requested bye (`H`) or announced absence (`Z`) for a coming round.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct RequestView {
+    pub round: i32,
+    pub kind: String,
 }
 
 pub fn list(conn: &mut DbConn, event_id: i64) -> AppResult<Vec<EntryView>> {
     let event = load(conn, event_id)?;
     let history = history::load(conn, &event)?;
+    let paired = history.rounds.len() as i32;
+    let requests_of = |entry_id: i64| {
+        let mut requests: Vec<RequestView> = history
+            .absences
+            .iter()
+            .filter(|(id, round, _)| *id == entry_id && *round > paired)
+            .map(|(_, round, kind)| RequestView {
+                round: *round,
+                kind: kind.clone(),
+            })
+            .collect();
+        requests.sort_by_key(|r| r.round);
+        requests
+    };
     Ok(history
         .entries
-        .into_iter()
+        .iter()
         .map(|row| EntryView {
+            requests: requests_of(row.entry.id),
             id: row.entry.id,
             player_id: row.entry.player_id,
-            name: row.name,
+            name: row.name.clone(),
             start_no: row.entry.start_no,
             rating: row.entry.rating,
             first_round: row.entry.first_round,
@@ -127,6 +151,7 @@ pub fn add(
             rating,
             first_round,
             withdrawn_from_round: None,
+            requests: Vec::new(),
         })
     })
 }
@@ -244,6 +269,62 @@ pub fn forbid_pair(
             }
         }
         events::add_forbidden_pair(conn, event_id, first, second)?;
+        Ok(())
+    })
+}
+
+/// A forbidden pair as pages and the API show it.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct ForbiddenPairView {
+    pub first_entry_id: i64,
+    pub first_name: String,
+    pub second_entry_id: i64,
+    pub second_name: String,
+}
+
+/// The event's forbidden pairs, by the first player's name.
+pub fn forbidden_pairs(conn: &mut DbConn, event_id: i64) -> AppResult<Vec<ForbiddenPairView>> {
+    let event = load(conn, event_id)?;
+    let history = history::load(conn, &event)?;
+    let name = |id: i64| {
+        history
+            .entry(id)
+            .map(|e| e.name.clone())
+            .unwrap_or_default()
+    };
+    let mut pairs: Vec<ForbiddenPairView> = history
+        .forbidden
+        .iter()
+        .map(|&(first, second)| ForbiddenPairView {
+            first_entry_id: first,
+            first_name: name(first),
+            second_entry_id: second,
+            second_name: name(second),
+        })
+        .collect();
+    pairs.sort_by(|a, b| {
+        (a.first_name.as_str(), a.second_name.as_str())
+            .cmp(&(b.first_name.as_str(), b.second_name.as_str()))
+    });
+    Ok(pairs)
+}
+
+/// Lifts a forbidden pair (from the next pairing on; rounds already paired stay as they are).
+pub fn allow_pair(
+    conn: &mut DbConn,
+    actor: &Actor,
+    event_id: i64,
+    first: i64,
+    second: i64,
+) -> AppResult<()> {
+    conn.write_transaction(|conn| {
+        let event = load(conn, event_id)?;
+        require_arbiter(conn, actor, &event)?;
+        if !events::remove_forbidden_pair(conn, event_id, first, second)? {
+            return Err(AppError::NotFound {
+                what: "forbidden pair",
+            });
+        }
         Ok(())
     })
 }

@@ -5,7 +5,9 @@ use serde::Deserialize;
 
 use super::ApiActor;
 use crate::service::AppResult;
-use crate::service::events::entries::{self, AbsenceInput, EntryInput, EntryView};
+use crate::service::events::entries::{
+    self, AbsenceInput, EntryInput, EntryView, ForbiddenPairView,
+};
 use crate::service::events::reports::{self, StandingsView};
 use crate::service::events::rounds::{self, ResultInput, RoundView};
 use crate::service::events::{EventInput, EventView, settings};
@@ -156,6 +158,47 @@ pub async fn forbid(
     } = input.into_inner();
     state
         .db(move |conn| entries::forbid_pair(conn, &actor, id, first_entry_id, second_entry_id))
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// The event's forbidden pairs (organiser and arbiters).
+#[utoipa::path(get, path = "/api/v1/events/{id}/forbidden-pairs", tag = "events",
+    params(("id" = i64, Path, description = "event id")),
+    responses((status = 200, body = Vec<ForbiddenPairView>), (status = 401, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem)),
+    security(("token" = [])))]
+pub async fn forbidden_pairs(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> AppResult<Json<Vec<ForbiddenPairView>>> {
+    actor.require_user()?;
+    let id = path.into_inner();
+    Ok(Json(
+        state
+            .db(move |conn| {
+                let event = crate::service::events::load(conn, id)?;
+                crate::service::events::require_arbiter(conn, &actor, &event)?;
+                entries::forbidden_pairs(conn, id)
+            })
+            .await?,
+    ))
+}
+
+/// Lifts a forbidden pair (the entry ids in either order).
+#[utoipa::path(delete, path = "/api/v1/events/{id}/forbidden-pairs/{first}/{second}", tag = "events",
+    params(("id" = i64, Path, description = "event id"), ("first" = i64, Path, description = "entry id"), ("second" = i64, Path, description = "entry id")),
+    responses((status = 204), (status = 401, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem)),
+    security(("token" = [])))]
+pub async fn allow(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64, i64)>,
+) -> AppResult<HttpResponse> {
+    actor.require_user()?;
+    let (id, first, second) = path.into_inner();
+    state
+        .db(move |conn| entries::allow_pair(conn, &actor, id, first, second))
         .await?;
     Ok(HttpResponse::NoContent().finish())
 }

@@ -47,6 +47,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             "/events/{id}/forbidden-pairs",
             web::post().to(events::forbid),
         )
+        .route(
+            "/events/{id}/forbidden-pairs",
+            web::get().to(events::forbidden_pairs),
+        )
+        .route(
+            "/events/{id}/forbidden-pairs/{first}/{second}",
+            web::delete().to(events::allow),
+        )
         .route("/events/{id}/arbiters", web::post().to(events::add_arbiter))
         .route("/events/{id}/rounds", web::get().to(events::rounds))
         .route("/events/{id}/rounds", web::post().to(events::pair))

@@ -8,7 +8,9 @@ use chrono::NaiveDate;
 use serde::Deserialize;
 
 use crate::service::events::audit::{self, ChangeView};
-use crate::service::events::entries::{self, AbsenceInput, EntryInput, EntryView};
+use crate::service::events::entries::{
+    self, AbsenceInput, EntryInput, EntryView, ForbiddenPairView,
+};
 use crate::service::events::reports::{self, CrosstableView, PlayerCardView, StandingsView};
 use crate::service::events::rounds::{self, ResultInput, RoundView};
 use crate::service::events::{self as ev, EventInput, EventView, LocalRules, settings};
@@ -58,6 +60,8 @@ struct EventData {
     crosstable: Option<CrosstableView>,
     /// Players who can still be entered (for the organiser's select).
     candidates: Vec<PlayerView>,
+    /// Forbidden pairs, for those who run the event.
+    forbidden: Vec<ForbiddenPairView>,
     /// The latest hand change of each round's pairing, by round number.
     pairing_changes: std::collections::HashMap<i32, ChangeView>,
 }
@@ -110,7 +114,13 @@ async fn load_after(
                     pairing_changes.entry(change.round).or_insert(change);
                 }
             }
+            let forbidden = if can_arbitrate {
+                entries::forbidden_pairs(conn, id)?
+            } else {
+                Vec::new()
+            };
             Ok(EventData {
+                forbidden,
                 pairing_changes,
                 event: ev::EventView::from(&event),
                 can_manage,
@@ -207,6 +217,30 @@ impl EventPage {
 
     fn pairing_change(&self, round: &i32) -> Option<&ChangeView> {
         self.data.pairing_changes.get(round)
+    }
+
+    /// "half-point bye in round 3" for an entry's pending requests.
+    fn requests_text(&self, entry: &EntryView) -> String {
+        entry
+            .requests
+            .iter()
+            .map(|r| {
+                self.ctx
+                    .lang
+                    .tf(&format!("event.request.{}", r.kind), &[&r.round])
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The request already made for the next round, to preselect it.
+    fn next_request<'a>(&self, entry: &'a EntryView) -> &'a str {
+        let next = self.next_round();
+        entry
+            .requests
+            .iter()
+            .find(|r| r.round == next)
+            .map_or("", |r| r.kind.as_str())
     }
 
     fn changed_by(&self, change: &ChangeView) -> String {
@@ -398,6 +432,46 @@ pub async fn absence(
                 kind: form.kind,
             },
         )
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+pub struct ForbidForm {
+    #[serde(default)]
+    first: String,
+    #[serde(default)]
+    second: String,
+}
+
+pub async fn forbid(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    CsrfForm(form): CsrfForm<ForbidForm>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let first = optional_number::<i64>("first", &form.first)?
+        .ok_or_else(|| AppError::invalid("first", "is required"))?;
+    let second = optional_number::<i64>("second", &form.second)?
+        .ok_or_else(|| AppError::invalid("second", "is required"))?;
+    act(&req, ctx, &state, id, "entries", move |conn, actor| {
+        entries::forbid_pair(conn, actor, id, first, second)
+    })
+    .await
+}
+
+pub async fn allow(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64, i64)>,
+    _form: CsrfForm<super::session::Empty>,
+) -> AppResult<HttpResponse> {
+    let (id, first, second) = path.into_inner();
+    act(&req, ctx, &state, id, "entries", move |conn, actor| {
+        entries::allow_pair(conn, actor, id, first, second)
     })
     .await
 }

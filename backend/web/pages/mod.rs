@@ -83,6 +83,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             web::post().to(events::absence),
         )
         .route("/events/{id}/arbiters", web::post().to(events::add_arbiter))
+        .route(
+            "/events/{id}/forbidden-pairs",
+            web::post().to(events::forbid),
+        )
+        .route(
+            "/events/{id}/forbidden-pairs/{first}/{second}/delete",
+            web::post().to(events::allow),
+        )
         .route("/events/{id}/rounds", web::post().to(events::pair))
         .route("/events/{id}/rounds/repair", web::post().to(events::repair))
         .route(
