@@ -96,15 +96,9 @@ impl<const N: usize> Solver<N> {
         }
     }
 
+    /// Queues (super) vertex `x`, which has just become outer, for scanning.
     fn q_push(&mut self, x: usize) {
-        if x <= self.n {
-            self.q.push_back(x);
-        } else {
-            for i in 0..self.flo[x].len() {
-                let c = self.flo[x][i];
-                self.q_push(c);
-            }
-        }
+        self.q.push_back(x);
     }
 
     fn set_st(&mut self, x: usize, b: usize) {
@@ -563,6 +557,9 @@ impl<const N: usize> Solver<N> {
         loop {
             iterations += 1;
             debug_assert!(iterations < 1_000_000, "stage does not terminate");
+            // A blossom is scanned as a whole through its representative edges (the
+            // tightest edge from any of its vertices): its vertices' duals all move
+            // together, so one scan costs n steps instead of n per vertex inside.
             while let Some(u) = self.q.pop_front() {
                 if self.s[self.st[u]] == 1 {
                     continue;
@@ -571,22 +568,24 @@ impl<const N: usize> Solver<N> {
                     let v = self.active[i];
                     // Edges to inner (T) vertices never matter for the search: a tight one
                     // changes nothing, and their slacks are recomputed on expansion.
-                    if self.s[self.st[v]] == 1 {
+                    if self.s[self.st[v]] == 1 || self.st[u] == self.st[v] {
                         continue;
                     }
-                    if self.st[u] != self.st[v] && !self.ww[u * self.stride + v].is_zero() {
-                        let e = self.e_delta((u, v));
-                        if e.is_zero() {
-                            if self.on_found_edge((u, v)) {
-                                return true;
-                            }
+                    let uv = if u <= self.n { (u, v) } else { self.edge(u, v) };
+                    if self.w_of(uv).is_zero() {
+                        continue;
+                    }
+                    let e = self.e_delta(uv);
+                    if e.is_zero() {
+                        if self.on_found_edge(uv) {
+                            return true;
+                        }
+                    } else {
+                        let sv = self.st[v];
+                        if sv == v {
+                            self.offer_slack(u, sv, e);
                         } else {
-                            let sv = self.st[v];
-                            if sv == v {
-                                self.offer_slack(u, sv, e);
-                            } else {
-                                self.update_slack(u, sv);
-                            }
+                            self.update_slack(u, sv);
                         }
                     }
                 }
