@@ -67,11 +67,9 @@ impl<const N: usize> Solver<N> {
         !self.w_of(self.edge(x, y)).is_zero()
     }
 
+    #[inline]
     fn e_delta(&self, e: (usize, usize)) -> Big<N> {
-        let mut r = self.lab[e.0];
-        r.add_assign(&self.lab[e.1]);
-        r.sub_assign(self.w_of(e));
-        r
+        Big::sum_minus(&self.lab[e.0], &self.lab[e.1], self.w_of(e))
     }
 
     fn update_slack(&mut self, u: usize, x: usize) {
