@@ -11,7 +11,8 @@
 //! whose edge is no longer tight are unmatched, the changed vertex's dual is raised until
 //! its edges are feasible again, and the search resumes from the exposed vertices whose dual
 //! is still positive (each stage either augments, frees a vertex whose dual reached zero,
-//! or finishes a root).
+//! or finishes a root). A stage keeps augmenting over tight edges with the trees left after
+//! each augmentation until it needs a dual change; only then does it start afresh.
 
 use super::bigint::Big;
 use std::collections::VecDeque;
@@ -42,6 +43,8 @@ struct Solver<const N: usize> {
     vis_t: u32,
     flo: Vec<Vec<usize>>,
     q: VecDeque<usize>,
+    /// Root of the alternating tree each labelled top-level (super) vertex belongs to.
+    tree: Vec<usize>,
     /// Real vertices in a final pair: matched, with no other edge; the search skips them.
     frozen: Vec<bool>,
     /// Real vertices not frozen.
@@ -179,6 +182,7 @@ impl<const N: usize> Solver<N> {
         }
         self.lab[b] = Big::ZERO;
         self.s[b] = 0;
+        self.tree[b] = self.tree[lca];
         self.mate[b] = self.mate[lca];
         let mut flo = vec![lca];
         let mut x = u;
@@ -239,6 +243,7 @@ impl<const N: usize> Solver<N> {
         for i in 0..self.flo[b].len() {
             let c = self.flo[b][i];
             self.set_st(c, c);
+            self.tree[c] = self.tree[b];
         }
         let entry = self.edge(b, self.pa[b]).0;
         let xr = self.flo_from[b * (self.n + 1) + entry];
@@ -265,33 +270,57 @@ impl<const N: usize> Solver<N> {
         self.st[b] = 0;
     }
 
-    fn on_found_edge(&mut self, e: (usize, usize)) -> bool {
+    /// Handles the tight edge `e` from an outer vertex. After an augmentation, returns the
+    /// roots of the (one or two) alternating trees it used up.
+    fn on_found_edge(&mut self, e: (usize, usize)) -> Option<(usize, usize)> {
         let u = self.st[e.0];
         let v = self.st[e.1];
         if self.s[v] == -1 && self.mate[v] == 0 {
             // An exposed vertex whose dual is already zero: augment to it.
+            let t = self.tree[u];
             self.augment(u, v);
             self.augment(v, u);
-            return true;
+            return Some((t, t));
         }
         if self.s[v] == -1 {
             self.pa[v] = e.0;
             self.s[v] = 1;
+            self.tree[v] = self.tree[u];
             let nu = self.st[self.mate[v]];
             self.slack[v] = 0;
             self.slack[nu] = 0;
             self.s[nu] = 0;
+            self.tree[nu] = self.tree[u];
             self.q_push(nu);
         } else if self.s[v] == 0 {
             let lca = self.get_lca(u, v);
             if lca == 0 {
+                let trees = (self.tree[u], self.tree[v]);
                 self.augment(u, v);
                 self.augment(v, u);
-                return true;
+                return Some(trees);
             }
             self.add_blossom(u, lca, v);
         }
-        false
+        None
+    }
+
+    /// After an augmentation found without a dual change: unlabels the trees rooted at
+    /// `t1` and `t2` so that the search goes on growing the others over tight edges, as
+    /// their labels are still valid. Returns whether any tree is left.
+    fn drop_trees(&mut self, (t1, t2): (usize, usize)) -> bool {
+        let mut any_left = false;
+        for x in 1..=self.nx {
+            if self.st[x] != x || self.s[x] == -1 {
+                continue;
+            }
+            if self.tree[x] == t1 || self.tree[x] == t2 {
+                self.s[x] = -1;
+            } else if self.s[x] == 0 {
+                any_left = true;
+            }
+        }
+        any_left
     }
 
     /// The real vertex at the base of (super) vertex `x`.
@@ -530,7 +559,9 @@ impl<const N: usize> Solver<N> {
         }
     }
 
-    /// One stage: returns true after an augmentation, false when the matching is optimal.
+    /// One stage: grows the alternating forest from every root, augmenting over tight edges
+    /// as long as no dual change is needed; returns true after an augmentation, false when
+    /// the matching is optimal.
     fn stage(&mut self) -> bool {
         if self.active_dirty {
             self.active = (1..=self.n).filter(|&v| !self.frozen[v]).collect();
@@ -545,12 +576,16 @@ impl<const N: usize> Solver<N> {
             if self.st[x] == x && self.mate[x] == 0 && !self.lab[self.base_of(x)].is_zero() {
                 self.pa[x] = 0;
                 self.s[x] = 0;
+                self.tree[x] = x;
                 self.q_push(x);
             }
         }
         if self.q.is_empty() {
             return false;
         }
+        // Set once a tree has been dropped: the slacks may then come from vertices that
+        // are no longer outer, so the next dual change needs a fresh stage.
+        let mut dropped = false;
         let mut iterations = 0usize;
         loop {
             iterations += 1;
@@ -558,8 +593,8 @@ impl<const N: usize> Solver<N> {
             // A blossom is scanned as a whole through its representative edges (the
             // tightest edge from any of its vertices): its vertices' duals all move
             // together, so one scan costs n steps instead of n per vertex inside.
-            while let Some(u) = self.q.pop_front() {
-                if self.s[self.st[u]] == 1 {
+            'scan: while let Some(u) = self.q.pop_front() {
+                if self.s[self.st[u]] != 0 {
                     continue;
                 }
                 for i in 0..self.active.len() {
@@ -575,8 +610,12 @@ impl<const N: usize> Solver<N> {
                     }
                     let e = self.e_delta(uv);
                     if e.is_zero() {
-                        if self.on_found_edge(uv) {
-                            return true;
+                        if let Some(trees) = self.on_found_edge(uv) {
+                            dropped = true;
+                            if !self.drop_trees(trees) {
+                                return true;
+                            }
+                            continue 'scan;
                         }
                     } else {
                         let sv = self.st[v];
@@ -587,6 +626,9 @@ impl<const N: usize> Solver<N> {
                         }
                     }
                 }
+            }
+            if dropped {
+                return true;
             }
             let mut d: Option<Big<N>> = None;
             let take = |d: &mut Option<Big<N>>, c: Big<N>| {
@@ -667,7 +709,7 @@ impl<const N: usize> Solver<N> {
                     && self.s[x] != 1
                     && self.st[sx] != x
                     && self.slack_val[x].is_zero()
-                    && self.on_found_edge(self.edge(sx, x))
+                    && self.on_found_edge(self.edge(sx, x)).is_some()
                 {
                     return true;
                 }
@@ -727,6 +769,7 @@ impl<const N: usize> Matcher<N> {
                 vis_t: 0,
                 flo: vec![Vec::new(); m],
                 q: VecDeque::new(),
+                tree: vec![0; m],
                 frozen: vec![false; n + 1],
                 active: (1..=n).collect(),
                 active_dirty: false,
