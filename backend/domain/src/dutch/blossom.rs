@@ -45,6 +45,9 @@ struct Solver<const N: usize> {
     q: VecDeque<usize>,
     /// Root of the alternating tree each labelled top-level (super) vertex belongs to.
     tree: Vec<usize>,
+    /// Scratch for [`Self::add_blossom`]: slack of the new blossom's best edge to each
+    /// (super) vertex.
+    best_slack: Vec<Option<Big<N>>>,
     /// Real vertices in a final pair: matched, with no other edge; the search skips them.
     frozen: Vec<bool>,
     /// Real vertices not frozen.
@@ -214,15 +217,18 @@ impl<const N: usize> Solver<N> {
         for x in 1..=self.n {
             self.flo_from[row + x] = 0;
         }
+        let mut best = std::mem::take(&mut self.best_slack);
+        best[1..=self.nx].fill(None);
         for i in 0..self.flo[b].len() {
             let xs = self.flo[b][i];
-            for x in 1..=self.nx {
+            for (x, best_x) in best.iter_mut().enumerate().take(self.nx + 1).skip(1) {
                 let cand = self.edge(xs, x);
                 if self.w_of(cand).is_zero() {
                     continue;
                 }
-                let cur = self.edge(b, x);
-                if self.w_of(cur).is_zero() || self.e_delta(cand) < self.e_delta(cur) {
+                let e = self.e_delta(cand);
+                if best_x.as_ref().is_none_or(|cur| e < *cur) {
+                    *best_x = Some(e);
                     let gi = self.gidx(b, x);
                     self.g[gi] = self.g[self.gidx(xs, x)];
                     let gj = self.gidx(x, b);
@@ -236,6 +242,7 @@ impl<const N: usize> Solver<N> {
                 }
             }
         }
+        self.best_slack = best;
         self.set_slack(b);
     }
 
@@ -770,6 +777,7 @@ impl<const N: usize> Matcher<N> {
                 flo: vec![Vec::new(); m],
                 q: VecDeque::new(),
                 tree: vec![0; m],
+                best_slack: vec![None; m],
                 frozen: vec![false; n + 1],
                 active: (1..=n).collect(),
                 active_dirty: false,
