@@ -38,8 +38,9 @@ impl<const N: usize> Big<N> {
         r
     }
 
+    #[inline]
     pub fn is_zero(&self) -> bool {
-        self.0.iter().all(|l| *l == 0)
+        self.0.iter().fold(0, |acc, l| acc | l) == 0
     }
 
     /// Sets bit `bit` (which must be below 64·N).
@@ -79,24 +80,43 @@ impl<const N: usize> Big<N> {
         }
     }
 
+    #[inline]
     pub fn add_assign(&mut self, o: &Self) {
-        let mut carry = false;
+        // Written with u128 sums so that the compiler emits one add-with-carry chain.
+        let mut carry = 0u128;
         for i in 0..N {
-            let (s1, c1) = self.0[i].overflowing_add(o.0[i]);
-            let (s2, c2) = s1.overflowing_add(u64::from(carry));
-            self.0[i] = s2;
-            carry = c1 || c2;
+            let s = u128::from(self.0[i]) + u128::from(o.0[i]) + carry;
+            self.0[i] = s as u64;
+            carry = s >> 64;
         }
     }
 
+    #[inline]
     pub fn sub_assign(&mut self, o: &Self) {
-        let mut borrow = false;
+        let mut borrow = 0u64;
         for i in 0..N {
-            let (s1, b1) = self.0[i].overflowing_sub(o.0[i]);
-            let (s2, b2) = s1.overflowing_sub(u64::from(borrow));
-            self.0[i] = s2;
-            borrow = b1 || b2;
+            let (d, b1) = self.0[i].overflowing_sub(o.0[i]);
+            let (d, b2) = d.overflowing_sub(borrow);
+            self.0[i] = d;
+            borrow = u64::from(b1 | b2);
         }
+    }
+
+    /// `a + b - c` in one pass (the slack of an edge: two duals minus its weight).
+    #[inline]
+    pub fn sum_minus(a: &Self, b: &Self, c: &Self) -> Self {
+        let mut r = Self::ZERO;
+        let mut carry = 0u128;
+        let mut borrow = 0u64;
+        for i in 0..N {
+            let s = u128::from(a.0[i]) + u128::from(b.0[i]) + carry;
+            carry = s >> 64;
+            let (d, b1) = (s as u64).overflowing_sub(c.0[i]);
+            let (d, b2) = d.overflowing_sub(borrow);
+            r.0[i] = d;
+            borrow = u64::from(b1 | b2);
+        }
+        r
     }
 
     pub fn add_small(&mut self, v: u64) {
@@ -139,6 +159,7 @@ impl<const N: usize> PartialOrd for Big<N> {
 }
 
 impl<const N: usize> Ord for Big<N> {
+    #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
         for i in (0..N).rev() {
             match self.0[i].cmp(&other.0[i]) {
@@ -168,5 +189,8 @@ mod tests {
         assert_eq!(b.0, [3 << 62, 0]);
         assert_eq!(Big::<2>::ones(70).bit_len(), 70);
         assert!(Big::<2>::pow2(64) > Big::<2>::from_u64(u64::MAX));
+        let (a, b) = (Big::<2>([u64::MAX, 0]), Big::<2>([1, 0]));
+        assert_eq!(Big::sum_minus(&a, &b, &Big([1, 0])).0, [u64::MAX, 0]);
+        assert_eq!(Big::sum_minus(&a, &a, &Big([0, 1])).0, [u64::MAX - 1, 0]);
     }
 }

@@ -11,7 +11,8 @@
 //! whose edge is no longer tight are unmatched, the changed vertex's dual is raised until
 //! its edges are feasible again, and the search resumes from the exposed vertices whose dual
 //! is still positive (each stage either augments, frees a vertex whose dual reached zero,
-//! or finishes a root).
+//! or finishes a root). A stage keeps augmenting over tight edges with the trees left after
+//! each augmentation until it needs a dual change; only then does it start afresh.
 
 use super::bigint::Big;
 use std::collections::VecDeque;
@@ -42,6 +43,11 @@ struct Solver<const N: usize> {
     vis_t: u32,
     flo: Vec<Vec<usize>>,
     q: VecDeque<usize>,
+    /// Root of the alternating tree each labelled top-level (super) vertex belongs to.
+    tree: Vec<usize>,
+    /// Scratch for [`Self::add_blossom`]: slack of the new blossom's best edge to each
+    /// (super) vertex.
+    best_slack: Vec<Option<Big<N>>>,
     /// Real vertices in a final pair: matched, with no other edge; the search skips them.
     frozen: Vec<bool>,
     /// Real vertices not frozen.
@@ -67,11 +73,9 @@ impl<const N: usize> Solver<N> {
         !self.w_of(self.edge(x, y)).is_zero()
     }
 
+    #[inline]
     fn e_delta(&self, e: (usize, usize)) -> Big<N> {
-        let mut r = self.lab[e.0];
-        r.add_assign(&self.lab[e.1]);
-        r.sub_assign(self.w_of(e));
-        r
+        Big::sum_minus(&self.lab[e.0], &self.lab[e.1], self.w_of(e))
     }
 
     fn update_slack(&mut self, u: usize, x: usize) {
@@ -96,15 +100,9 @@ impl<const N: usize> Solver<N> {
         }
     }
 
+    /// Queues (super) vertex `x`, which has just become outer, for scanning.
     fn q_push(&mut self, x: usize) {
-        if x <= self.n {
-            self.q.push_back(x);
-        } else {
-            for i in 0..self.flo[x].len() {
-                let c = self.flo[x][i];
-                self.q_push(c);
-            }
-        }
+        self.q.push_back(x);
     }
 
     fn set_st(&mut self, x: usize, b: usize) {
@@ -187,6 +185,7 @@ impl<const N: usize> Solver<N> {
         }
         self.lab[b] = Big::ZERO;
         self.s[b] = 0;
+        self.tree[b] = self.tree[lca];
         self.mate[b] = self.mate[lca];
         let mut flo = vec![lca];
         let mut x = u;
@@ -218,15 +217,18 @@ impl<const N: usize> Solver<N> {
         for x in 1..=self.n {
             self.flo_from[row + x] = 0;
         }
+        let mut best = std::mem::take(&mut self.best_slack);
+        best[1..=self.nx].fill(None);
         for i in 0..self.flo[b].len() {
             let xs = self.flo[b][i];
-            for x in 1..=self.nx {
+            for (x, best_x) in best.iter_mut().enumerate().take(self.nx + 1).skip(1) {
                 let cand = self.edge(xs, x);
                 if self.w_of(cand).is_zero() {
                     continue;
                 }
-                let cur = self.edge(b, x);
-                if self.w_of(cur).is_zero() || self.e_delta(cand) < self.e_delta(cur) {
+                let e = self.e_delta(cand);
+                if best_x.as_ref().is_none_or(|cur| e < *cur) {
+                    *best_x = Some(e);
                     let gi = self.gidx(b, x);
                     self.g[gi] = self.g[self.gidx(xs, x)];
                     let gj = self.gidx(x, b);
@@ -240,6 +242,7 @@ impl<const N: usize> Solver<N> {
                 }
             }
         }
+        self.best_slack = best;
         self.set_slack(b);
     }
 
@@ -247,6 +250,7 @@ impl<const N: usize> Solver<N> {
         for i in 0..self.flo[b].len() {
             let c = self.flo[b][i];
             self.set_st(c, c);
+            self.tree[c] = self.tree[b];
         }
         let entry = self.edge(b, self.pa[b]).0;
         let xr = self.flo_from[b * (self.n + 1) + entry];
@@ -273,33 +277,57 @@ impl<const N: usize> Solver<N> {
         self.st[b] = 0;
     }
 
-    fn on_found_edge(&mut self, e: (usize, usize)) -> bool {
+    /// Handles the tight edge `e` from an outer vertex. After an augmentation, returns the
+    /// roots of the (one or two) alternating trees it used up.
+    fn on_found_edge(&mut self, e: (usize, usize)) -> Option<(usize, usize)> {
         let u = self.st[e.0];
         let v = self.st[e.1];
         if self.s[v] == -1 && self.mate[v] == 0 {
             // An exposed vertex whose dual is already zero: augment to it.
+            let t = self.tree[u];
             self.augment(u, v);
             self.augment(v, u);
-            return true;
+            return Some((t, t));
         }
         if self.s[v] == -1 {
             self.pa[v] = e.0;
             self.s[v] = 1;
+            self.tree[v] = self.tree[u];
             let nu = self.st[self.mate[v]];
             self.slack[v] = 0;
             self.slack[nu] = 0;
             self.s[nu] = 0;
+            self.tree[nu] = self.tree[u];
             self.q_push(nu);
         } else if self.s[v] == 0 {
             let lca = self.get_lca(u, v);
             if lca == 0 {
+                let trees = (self.tree[u], self.tree[v]);
                 self.augment(u, v);
                 self.augment(v, u);
-                return true;
+                return Some(trees);
             }
             self.add_blossom(u, lca, v);
         }
-        false
+        None
+    }
+
+    /// After an augmentation found without a dual change: unlabels the trees rooted at
+    /// `t1` and `t2` so that the search goes on growing the others over tight edges, as
+    /// their labels are still valid. Returns whether any tree is left.
+    fn drop_trees(&mut self, (t1, t2): (usize, usize)) -> bool {
+        let mut any_left = false;
+        for x in 1..=self.nx {
+            if self.st[x] != x || self.s[x] == -1 {
+                continue;
+            }
+            if self.tree[x] == t1 || self.tree[x] == t2 {
+                self.s[x] = -1;
+            } else if self.s[x] == 0 {
+                any_left = true;
+            }
+        }
+        any_left
     }
 
     /// The real vertex at the base of (super) vertex `x`.
@@ -486,39 +514,61 @@ impl<const N: usize> Solver<N> {
 
     /// Refreshes the blossoms' representative edges towards the changed vertices.
     fn refresh_blossom_edges(&mut self, changed: &[usize]) {
+        if changed.is_empty() {
+            return;
+        }
         for b in self.n + 1..=self.nx {
-            if self.st[b] == 0 {
-                continue;
-            }
-            let mut vs = Vec::new();
-            self.leaves(b, &mut vs);
-            for &v in changed {
-                let mut best: Option<(usize, Big<N>)> = None;
-                for &y in &vs {
-                    let w = self.ww[y * self.stride + v];
-                    if w.is_zero() {
-                        continue;
-                    }
-                    // lab[y] - w, shifted to stay non-negative.
-                    let key = self.lab[y].plus(&Big::pow2(64 * N - 2)).minus(&w);
-                    if best.as_ref().is_none_or(|(_, k)| key < *k) {
-                        best = Some((y, key));
-                    }
-                }
-                let (y, _) = best.unwrap_or((0, Big::ZERO));
-                let (i, j) = (self.gidx(b, v), self.gidx(v, b));
-                if y == 0 {
-                    self.g[i] = (0, 0);
-                    self.g[j] = (0, 0);
-                } else {
-                    self.g[i] = (y as u32, v as u32);
-                    self.g[j] = (v as u32, y as u32);
-                }
+            if self.st[b] == b {
+                self.refresh_blossom_edges_of(b, changed);
             }
         }
     }
 
-    /// One stage: returns true after an augmentation, false when the matching is optimal.
+    /// Refreshes the representative edges of blossom `b` and of the blossoms inside it,
+    /// children first. The best edge of `b` towards `v` is the best of its children's: the
+    /// first in leaf order with the smallest `lab[y] - w`, as a scan of all leaves would
+    /// find, at a cost of one step per child instead of one per leaf and nesting level.
+    fn refresh_blossom_edges_of(&mut self, b: usize, changed: &[usize]) {
+        for i in 0..self.flo[b].len() {
+            let c = self.flo[b][i];
+            if c > self.n {
+                self.refresh_blossom_edges_of(c, changed);
+            }
+        }
+        let offset = Big::<N>::pow2(64 * N - 2);
+        for &v in changed {
+            let mut best: Option<(usize, Big<N>)> = None;
+            for &c in &self.flo[b] {
+                let y = if c <= self.n {
+                    c
+                } else {
+                    self.g[self.gidx(c, v)].0 as usize
+                };
+                let w = &self.ww[y * self.stride + v];
+                if y == 0 || w.is_zero() {
+                    continue;
+                }
+                // lab[y] - w, shifted to stay non-negative.
+                let key = self.lab[y].plus(&offset).minus(w);
+                if best.as_ref().is_none_or(|(_, k)| key < *k) {
+                    best = Some((y, key));
+                }
+            }
+            let (y, _) = best.unwrap_or((0, Big::ZERO));
+            let (i, j) = (self.gidx(b, v), self.gidx(v, b));
+            if y == 0 {
+                self.g[i] = (0, 0);
+                self.g[j] = (0, 0);
+            } else {
+                self.g[i] = (y as u32, v as u32);
+                self.g[j] = (v as u32, y as u32);
+            }
+        }
+    }
+
+    /// One stage: grows the alternating forest from every root, augmenting over tight edges
+    /// as long as no dual change is needed; returns true after an augmentation, false when
+    /// the matching is optimal.
     fn stage(&mut self) -> bool {
         if self.active_dirty {
             self.active = (1..=self.n).filter(|&v| !self.frozen[v]).collect();
@@ -533,43 +583,59 @@ impl<const N: usize> Solver<N> {
             if self.st[x] == x && self.mate[x] == 0 && !self.lab[self.base_of(x)].is_zero() {
                 self.pa[x] = 0;
                 self.s[x] = 0;
+                self.tree[x] = x;
                 self.q_push(x);
             }
         }
         if self.q.is_empty() {
             return false;
         }
+        // Set once a tree has been dropped: the slacks may then come from vertices that
+        // are no longer outer, so the next dual change needs a fresh stage.
+        let mut dropped = false;
         let mut iterations = 0usize;
         loop {
             iterations += 1;
             debug_assert!(iterations < 1_000_000, "stage does not terminate");
-            while let Some(u) = self.q.pop_front() {
-                if self.s[self.st[u]] == 1 {
+            // A blossom is scanned as a whole through its representative edges (the
+            // tightest edge from any of its vertices): its vertices' duals all move
+            // together, so one scan costs n steps instead of n per vertex inside.
+            'scan: while let Some(u) = self.q.pop_front() {
+                if self.s[self.st[u]] != 0 {
                     continue;
                 }
                 for i in 0..self.active.len() {
                     let v = self.active[i];
                     // Edges to inner (T) vertices never matter for the search: a tight one
                     // changes nothing, and their slacks are recomputed on expansion.
-                    if self.s[self.st[v]] == 1 {
+                    if self.s[self.st[v]] == 1 || self.st[u] == self.st[v] {
                         continue;
                     }
-                    if self.st[u] != self.st[v] && !self.ww[u * self.stride + v].is_zero() {
-                        let e = self.e_delta((u, v));
-                        if e.is_zero() {
-                            if self.on_found_edge((u, v)) {
+                    let uv = if u <= self.n { (u, v) } else { self.edge(u, v) };
+                    if self.w_of(uv).is_zero() {
+                        continue;
+                    }
+                    let e = self.e_delta(uv);
+                    if e.is_zero() {
+                        if let Some(trees) = self.on_found_edge(uv) {
+                            dropped = true;
+                            if !self.drop_trees(trees) {
                                 return true;
                             }
+                            continue 'scan;
+                        }
+                    } else {
+                        let sv = self.st[v];
+                        if sv == v {
+                            self.offer_slack(u, sv, e);
                         } else {
-                            let sv = self.st[v];
-                            if sv == v {
-                                self.offer_slack(u, sv, e);
-                            } else {
-                                self.update_slack(u, sv);
-                            }
+                            self.update_slack(u, sv);
                         }
                     }
                 }
+            }
+            if dropped {
+                return true;
             }
             let mut d: Option<Big<N>> = None;
             let take = |d: &mut Option<Big<N>>, c: Big<N>| {
@@ -650,7 +716,7 @@ impl<const N: usize> Solver<N> {
                     && self.s[x] != 1
                     && self.st[sx] != x
                     && self.slack_val[x].is_zero()
-                    && self.on_found_edge(self.edge(sx, x))
+                    && self.on_found_edge(self.edge(sx, x)).is_some()
                 {
                     return true;
                 }
@@ -710,6 +776,8 @@ impl<const N: usize> Matcher<N> {
                 vis_t: 0,
                 flo: vec![Vec::new(); m],
                 q: VecDeque::new(),
+                tree: vec![0; m],
+                best_slack: vec![None; m],
                 frozen: vec![false; n + 1],
                 active: (1..=n).collect(),
                 active_dirty: false,
