@@ -528,6 +528,15 @@ async fn russian_sheets() {
         rows(&page, "standing").iter().any(|r| r[6] == "0,5"),
         "a half point is written 0,5"
     );
+    let tiebreak_cells: Vec<String> = rows(&page, "standing")
+        .iter()
+        .flat_map(|r| r[7..].to_vec())
+        .collect();
+    assert!(
+        tiebreak_cells.iter().all(|c| !c.contains('.'))
+            && tiebreak_cells.iter().any(|c| c.contains(',')),
+        "tie-break values with the Russian decimal comma: {tiebreak_cells:?}"
+    );
 }
 
 #[actix_web::test]

@@ -116,6 +116,15 @@ impl Ctx {
         self.lang.points(i64::from(*half_points))
     }
 
+    /// A decimal figure computed elsewhere (`12.5`, a tie-break value) with the
+    /// language's decimal mark (`12,5` in Russian).
+    pub fn decimal(&self, figure: &str) -> String {
+        match self.lang {
+            Lang::Ru => figure.replace('.', ","),
+            Lang::En => figure.to_string(),
+        }
+    }
+
     pub fn number(&self, n: &i64) -> String {
         self.lang.number(*n)
     }
