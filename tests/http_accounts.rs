@@ -467,8 +467,8 @@ async fn language_switch_on_a_form_response_returns_to_the_form_page() {
     let app = TestApp::new().await;
     let mut user = app.user("ivy@club.org", Role::Player).await;
     let token = user.csrf_token().await;
-    let body =
-        serde_urlencoded::to_string([("name", "t"), ("csrf_token", token.as_str())]).unwrap();
+    // A token without a name: the account page comes back with the error.
+    let body = serde_urlencoded::to_string([("name", ""), ("csrf_token", token.as_str())]).unwrap();
     let page = user
         .request(
             Method::POST,
@@ -489,11 +489,71 @@ async fn language_switch_on_a_form_response_returns_to_the_form_page() {
             "/account/tokens",
             Some((
                 "application/x-www-form-urlencoded",
-                serde_urlencoded::to_string([("name", "u"), ("csrf_token", token.as_str())])
+                serde_urlencoded::to_string([("name", ""), ("csrf_token", token.as_str())])
                     .unwrap(),
             )),
             &[("referer", "https://evil.example/account")],
         )
         .await;
     assert_eq!(elsewhere.hidden_input("next").as_deref(), Some("/"));
+}
+
+/// Post/redirect/get: the new token is shown once, on the page the POST redirects to; a
+/// reload shows it no more and makes no second token.
+#[actix_web::test]
+async fn a_new_api_token_is_shown_once_after_a_redirect() {
+    let app = TestApp::new().await;
+    let mut user = app.user("kim@club.org", Role::Player).await;
+    let made = user
+        .post_form("/account/tokens", &[("name", "scoreboard")])
+        .await;
+    assert_eq!(made.status.as_u16(), 303, "{}", made.body);
+    assert_eq!(made.location(), "/account");
+    assert!(
+        !made.body.contains("dmk_"),
+        "the POST response carries no token"
+    );
+    let set_cookie = made
+        .headers
+        .get_all("set-cookie")
+        .map(|v| v.to_str().unwrap().to_string())
+        .find(|c| c.starts_with("damka_new_token="))
+        .expect("the token travels to the page in a cookie");
+    assert!(set_cookie.contains("HttpOnly"), "{set_cookie}");
+    assert!(set_cookie.contains("SameSite=Strict"), "{set_cookie}");
+    assert!(set_cookie.contains("Path=/account"), "{set_cookie}");
+    let shown = user.get("/account").await;
+    let token = shown.element_text("new-token").expect("shown once");
+    assert!(token.starts_with("dmk_"));
+    // The token works.
+    let me = app
+        .client()
+        .request(
+            Method::GET,
+            "/api/v1/me",
+            None,
+            &[("authorization", &format!("Bearer {token}"))],
+        )
+        .await;
+    assert_eq!(me.status.as_u16(), 200, "{}", me.body);
+    // A reload neither shows it again nor makes another one.
+    let again = user.get("/account").await;
+    assert!(again.element_text("new-token").is_none());
+    assert!(!again.body.contains(&token));
+    let listed = app
+        .client()
+        .request(
+            Method::GET,
+            "/api/v1/tokens",
+            None,
+            &[("authorization", &format!("Bearer {token}"))],
+        )
+        .await
+        .json();
+    assert_eq!(listed.as_array().unwrap().len(), 1);
+    // A forged cookie naming somebody else's token id shows nothing.
+    user.cookies
+        .insert("damka_new_token".into(), "999.dmk_forged".into());
+    let forged = user.get("/account").await;
+    assert!(forged.element_text("new-token").is_none());
 }

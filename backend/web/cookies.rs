@@ -6,6 +6,10 @@ pub const SESSION: &str = "damka_session";
 pub const CSRF: &str = "damka_csrf";
 pub const LANG: &str = "damka_lang";
 pub const FLASH: &str = "damka_flash";
+/// A new API token on its way from the POST that made it to the account page that shows
+/// it once (post/redirect/get: a reload never makes a second token).
+pub const NEW_TOKEN: &str = "damka_new_token";
+const NEW_TOKEN_PATH: &str = "/account";
 
 /// Secure when the client reached us over TLS (directly or via a proxy that says so in
 /// `X-Forwarded-Proto`/`Forwarded`).
@@ -40,6 +44,23 @@ pub fn lang(req: &HttpRequest, code: &str) -> Cookie<'static> {
 
 pub fn flash(req: &HttpRequest, value: &str) -> Cookie<'static> {
     base(req, FLASH, value.to_string())
+}
+
+/// Lives for the redirect only: sent to `/account` alone, never to other sites, and
+/// removed by the page that shows it.
+pub fn new_token(req: &HttpRequest, value: String) -> Cookie<'static> {
+    let mut cookie = base(req, NEW_TOKEN, value);
+    cookie.set_path(NEW_TOKEN_PATH);
+    cookie.set_same_site(SameSite::Strict);
+    cookie.set_max_age(time::Duration::minutes(5));
+    cookie
+}
+
+pub fn new_token_removal(req: &HttpRequest) -> Cookie<'static> {
+    let mut cookie = base(req, NEW_TOKEN, String::new());
+    cookie.set_path(NEW_TOKEN_PATH);
+    cookie.make_removal();
+    cookie
 }
 
 /// A cookie that tells the browser to forget `name`.

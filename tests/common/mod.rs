@@ -368,10 +368,12 @@ impl<'a> Client<'a> {
 
     /// Creates an API token through the account page and returns an API client using it.
     pub async fn api_client(&mut self) -> Client<'a> {
-        let page = self
+        let made = self
             .post_form("/account/tokens", &[("name", "tests")])
             .await;
-        assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+        assert_eq!(made.status, StatusCode::SEE_OTHER, "{}", made.body);
+        assert_eq!(made.location(), "/account");
+        let page = self.get("/account").await;
         let token = page
             .element_text("new-token")
             .expect("the new token is shown once");

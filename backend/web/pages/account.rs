@@ -45,9 +45,43 @@ async fn page(
     )
 }
 
-pub async fn show(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HttpResponse> {
-    ctx.actor().require_user()?;
-    page(ctx, &state, StatusCode::OK, None, FormErrors::none()).await
+pub async fn show(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+) -> AppResult<HttpResponse> {
+    let actor = ctx.actor();
+    actor.require_user()?;
+    // A token just made (see `create_token`): shown on this response only.
+    let Some(cookie) = req.cookie(cookies::NEW_TOKEN) else {
+        return page(ctx, &state, StatusCode::OK, None, FormErrors::none()).await;
+    };
+    let tokens = state
+        .db(move |conn| accounts::api_tokens(conn, &actor))
+        .await?;
+    let new_token = cookie.value().split_once('.').and_then(|(id, token)| {
+        let id: i64 = id.parse().ok()?;
+        // Only a token of this account that is still there.
+        let listed = tokens.iter().find(|t| t.id == id)?;
+        Some(CreatedToken {
+            id,
+            name: listed.name.clone(),
+            token: token.to_string(),
+        })
+    });
+    let mut response = render::page(
+        StatusCode::OK,
+        &AccountPage {
+            ctx,
+            tokens,
+            new_token,
+            errors: FormErrors::none(),
+        },
+    )?;
+    response
+        .add_cookie(&cookies::new_token_removal(&req))
+        .map_err(AppError::internal)?;
+    Ok(response)
 }
 
 #[derive(Deserialize)]
@@ -118,8 +152,9 @@ pub struct TokenForm {
     name: String,
 }
 
-/// Creates an API token and shows it once, on this response only.
+/// Creates an API token and redirects to the account page, which shows it once.
 pub async fn create_token(
+    req: HttpRequest,
     ctx: Ctx,
     state: web::Data<AppState>,
     CsrfForm(form): CsrfForm<TokenForm>,
@@ -131,14 +166,14 @@ pub async fn create_token(
         .await;
     match result {
         Ok(created) => {
-            page(
-                ctx,
-                &state,
-                StatusCode::OK,
-                Some(created),
-                FormErrors::none(),
-            )
-            .await
+            let mut response = render::redirect("/account");
+            response
+                .add_cookie(&cookies::new_token(
+                    &req,
+                    format!("{}.{}", created.id, created.token),
+                ))
+                .map_err(AppError::internal)?;
+            Ok(response)
         }
         Err(err) => {
             let errors = FormErrors::from_error(&err, ctx.lang).ok_or(err)?;
