@@ -763,3 +763,80 @@ async fn forbidden_pairs_and_requests_are_visible_and_managed() {
             .all(|e| e["requests"] == json!([]))
     );
 }
+
+/// On the 2-1-0 scale the sums of points among the tie-breaks (BH, SB) are doubled with
+/// the points; counts (WIN) are not.
+#[actix_web::test]
+async fn two_one_zero_display_doubles_point_tiebreaks_only() {
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+    let id = org
+        .json(
+            Method::POST,
+            "/api/v1/events",
+            json!({"name": "Scale", "system": "swiss", "rounds": 3}),
+        )
+        .await
+        .json()["id"]
+        .as_i64()
+        .unwrap();
+    enter_players(&mut org, id, 6).await;
+    for results in [["1-0", "1/2-1/2", "0-1"], ["1/2-1/2", "1-0", "1-0"]] {
+        let round = org
+            .post(&format!("/api/v1/events/{id}/rounds"))
+            .await
+            .json();
+        org.post(&format!("/api/v1/events/{id}/rounds/publish"))
+            .await;
+        for (b, result) in games(&round).iter().zip(results) {
+            org.json(
+                Method::PUT,
+                &format!("/api/v1/events/{id}/pairings/{}/result", b["pairing_id"]),
+                json!({"result": result}),
+            )
+            .await;
+        }
+    }
+    let values = |standings: &Value, column: usize| -> Vec<f64> {
+        standings["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["tiebreaks"][column].as_str().unwrap().parse().unwrap())
+            .collect()
+    };
+    let before = org
+        .get(&format!("/api/v1/events/{id}/standings"))
+        .await
+        .json();
+    assert_eq!(before["tiebreaks"], json!(["BH/C1", "BH", "SB", "WIN"]));
+    let changed = org
+        .json(
+            Method::PUT,
+            &format!("/api/v1/events/{id}"),
+            json!({"name": "Scale", "system": "swiss", "rounds": 3, "scoring_display": "2-1-0"}),
+        )
+        .await;
+    assert_eq!(changed.status.as_u16(), 200, "{}", changed.body);
+    let after = org
+        .get(&format!("/api/v1/events/{id}/standings"))
+        .await
+        .json();
+    for column in 0..3 {
+        let doubled: Vec<f64> = values(&before, column).iter().map(|v| v * 2.0).collect();
+        assert_eq!(values(&after, column), doubled, "column {column}");
+    }
+    assert_eq!(values(&after, 3), values(&before, 3), "WIN counts rounds");
+    assert!(
+        values(&before, 1).iter().any(|v| v.fract() != 0.0),
+        "the example has half points in BH"
+    );
+    // Whole points on the 2-1-0 scale are written without decimals.
+    assert!(
+        after["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| !r["tiebreaks"][1].as_str().unwrap().contains('.'))
+    );
+}

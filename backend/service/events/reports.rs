@@ -79,11 +79,32 @@ pub fn standings(
                     name: row.name.clone(),
                     rating: row.rating,
                     half_points: row.points.0,
-                    tiebreaks: row.tiebreaks.iter().map(|v| v.to_string()).collect(),
+                    tiebreaks: shown_values(&event, &table.tiebreaks, &row.tiebreaks),
                 }
             })
             .collect(),
     })
+}
+
+/// Tie-break values as the event shows points: on the 2-1-0 scale the sums of points
+/// (BH, SB, DE) are doubled like the points themselves; counts and ratings are not.
+fn shown_values(
+    event: &crate::store::models::Event,
+    kinds: &[damka_domain::tiebreak::TieBreak],
+    values: &[damka_domain::tiebreak::TieBreakValue],
+) -> Vec<String> {
+    let doubled = event.scoring_display == "2-1-0";
+    kinds
+        .iter()
+        .zip(values)
+        .map(|(tb, value)| {
+            if doubled && tb.kind.sums_points() {
+                value.doubled().to_string()
+            } else {
+                value.to_string()
+            }
+        })
+        .collect()
 }
 
 /// The event as a FIDE TRF file (with XXR, XXC and the byes/absences of the next round).
@@ -202,7 +223,7 @@ pub fn crosstable(
                 } else {
                     row.rounds.iter().map(render).collect()
                 },
-                tiebreaks: row.tiebreaks.iter().map(|v| v.to_string()).collect(),
+                tiebreaks: shown_values(&event, &cross.tiebreaks, &row.tiebreaks),
             })
             .collect(),
     })

@@ -47,6 +47,15 @@ pub enum TieBreakKind {
 }
 
 impl TieBreakKind {
+    /// Whether the value is a sum of points (BH, SB, DE), so that an event shown on the
+    /// 2-1-0 scale shows it doubled too; counts and ratings stay as they are.
+    pub fn sums_points(self) -> bool {
+        matches!(
+            self,
+            TieBreakKind::Buchholz | TieBreakKind::SonnebornBerger | TieBreakKind::DirectEncounter
+        )
+    }
+
     /// The C.07 acronym.
     pub fn code(self) -> &'static str {
         match self {
@@ -293,6 +302,22 @@ impl TieBreakValue {
         }
     }
 
+    /// Twice the value, with one decimal fewer where that is exact: half-points become
+    /// whole points on the 2-1-0 scale, quarter-points half-points.
+    pub fn doubled(self) -> TieBreakValue {
+        if self.denominator.is_multiple_of(2) {
+            TieBreakValue {
+                numerator: self.numerator,
+                denominator: self.denominator / 2,
+            }
+        } else {
+            TieBreakValue {
+                numerator: self.numerator.map(|n| n * 2),
+                denominator: self.denominator,
+            }
+        }
+    }
+
     pub fn as_f64(&self) -> Option<f64> {
         self.numerator
             .map(|n| n as f64 / f64::from(self.denominator.max(1)))
@@ -520,6 +545,19 @@ impl<'a> Context<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn doubling_for_the_two_one_zero_scale_keeps_the_value_exact() {
+        assert_eq!(TieBreakValue::halves(25).doubled().to_string(), "25");
+        assert_eq!(TieBreakValue::quarters(49).doubled().to_string(), "24.5");
+        assert_eq!(TieBreakValue::integer(Some(3)).doubled().to_string(), "6");
+        assert_eq!(TieBreakValue::integer(None).doubled().to_string(), "-");
+        assert!(TieBreakKind::Buchholz.sums_points());
+        assert!(TieBreakKind::SonnebornBerger.sums_points());
+        assert!(TieBreakKind::DirectEncounter.sums_points());
+        assert!(!TieBreakKind::Wins.sums_points());
+        assert!(!TieBreakKind::AverageRatingOfOpponents.sums_points());
+    }
 
     #[test]
     fn parses_codes_case_insensitively() {
