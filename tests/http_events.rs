@@ -831,6 +831,23 @@ async fn two_one_zero_display_doubles_point_tiebreaks_only() {
         values(&before, 1).iter().any(|v| v.fract() != 0.0),
         "the example has half points in BH"
     );
+    // The player's card shows points on the same scale.
+    let leader = &after["rows"][0];
+    let card = app
+        .client()
+        .get(&format!("/events/{id}/players/{}", leader["start_no"]))
+        .await;
+    // On 2-1-0 a player's points are their half-points on the 1-½-0 scale.
+    let shown = leader["half_points"].as_i64().unwrap();
+    assert!(
+        shown % 2 == 1,
+        "the leader has a half point on the 1-½-0 scale"
+    );
+    assert!(
+        card.body.contains(&format!("<strong>{shown}</strong>")),
+        "{}",
+        card.body
+    );
     // Whole points on the 2-1-0 scale are written without decimals.
     assert!(
         after["rows"]

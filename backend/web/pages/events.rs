@@ -885,6 +885,18 @@ struct CardPage {
     chart_svg: String,
 }
 
+impl CardPage {
+    /// Points on the event's scale (doubled on 2-1-0), as on the standings tab.
+    fn points(&self, half_points: &u32) -> String {
+        let shown = if self.event.scoring_display == "2-1-0" {
+            *half_points * 2
+        } else {
+            *half_points
+        };
+        self.ctx.lang.points(i64::from(shown))
+    }
+}
+
 /// A player's card: opponents, colours, results, running score and performance.
 pub async fn card(
     ctx: Ctx,
@@ -905,7 +917,13 @@ pub async fn card(
         .iter()
         .map(|r| (r.round.to_string(), i64::from(r.running_half_points)))
         .collect();
-    let chart_svg = crate::web::svg::line_chart(&points, &ctx.t("event.running_score"), 2);
+    // The chart's values are half-points: two per point on 1-½-0, one per point on 2-1-0.
+    let per_point = if event.scoring_display == "2-1-0" {
+        1
+    } else {
+        2
+    };
+    let chart_svg = crate::web::svg::line_chart(&points, &ctx.t("event.running_score"), per_point);
     render::page(
         StatusCode::OK,
         &CardPage {
