@@ -159,12 +159,9 @@ struct Plan {
     warnings: Vec<PairingWarning>,
 }
 
-fn evaluate(
-    event: &Event,
-    history: &History,
-    number: i32,
-    input: &PairingInput,
-) -> AppResult<Plan> {
+/// A pairing can be changed in the last round of an unfinished event while no game of
+/// that round has a result.
+fn ensure_changeable(event: &Event, history: &History, number: i32) -> AppResult<()> {
     if event.status == STATUS_FINISHED {
         return Err(AppError::conflict("the event is finished"));
     }
@@ -188,6 +185,16 @@ fn evaluate(
             "round {number} already has results; its pairing can no longer be changed"
         )));
     }
+    Ok(())
+}
+
+fn evaluate(
+    event: &Event,
+    history: &History,
+    number: i32,
+    input: &PairingInput,
+) -> AppResult<Plan> {
+    ensure_changeable(event, history, number)?;
     let round_robin = is_round_robin(&event.system);
     let before = history.before_round(number);
     let mut tournament = before.tournament()?;
@@ -483,8 +490,7 @@ pub fn form(
     let event = load(conn, event_id)?;
     require_arbiter(conn, actor, &event)?;
     let history = history::load(conn, &event)?;
-    let current = current_input(&history, number);
-    evaluate(&event, &history, number, &current)?;
+    ensure_changeable(&event, &history, number)?;
     let round = rounds::list(conn, actor, event_id)?
         .into_iter()
         .find(|r| r.number == number)
