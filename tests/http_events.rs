@@ -6,7 +6,7 @@ mod common;
 use std::collections::HashSet;
 
 use actix_web::http::Method;
-use common::{Role, TestApp, enter_players, organiser_api};
+use common::{Role, TestApp, create_event, enter_players, organiser_api, play_round};
 use serde_json::{Value, json};
 
 fn games(round: &Value) -> Vec<&Value> {
@@ -541,31 +541,13 @@ async fn event_pages_for_organiser_and_visitors() {
 async fn a_draft_round_counts_nowhere_until_published() {
     let app = TestApp::new().await;
     let mut org = organiser_api(&app, "org@t.org").await;
-    let id = org
-        .json(
-            Method::POST,
-            "/api/v1/events",
-            json!({"name": "Drafts", "system": "swiss", "rounds": 3}),
-        )
-        .await
-        .json()["id"]
-        .as_i64()
-        .unwrap();
+    let id = create_event(
+        &mut org,
+        json!({"name": "Drafts", "system": "swiss", "rounds": 3}),
+    )
+    .await;
     enter_players(&mut org, id, 5).await;
-    let round1 = org
-        .post(&format!("/api/v1/events/{id}/rounds"))
-        .await
-        .json();
-    org.post(&format!("/api/v1/events/{id}/rounds/publish"))
-        .await;
-    for b in games(&round1) {
-        org.json(
-            Method::PUT,
-            &format!("/api/v1/events/{id}/pairings/{}/result", b["pairing_id"]),
-            json!({"result": "1/2-1/2"}),
-        )
-        .await;
-    }
+    play_round(&mut org, id, &["1/2-1/2", "1/2-1/2"]).await;
     let round2 = org
         .post(&format!("/api/v1/events/{id}/rounds"))
         .await
@@ -625,16 +607,11 @@ async fn forbidden_pairs_and_requests_are_visible_and_managed() {
     let app = TestApp::new().await;
     let mut browser = app.user("org@t.org", Role::Organiser).await;
     let mut org = browser.api_client().await;
-    let id = org
-        .json(
-            Method::POST,
-            "/api/v1/events",
-            json!({"name": "Family open", "system": "swiss", "rounds": 3}),
-        )
-        .await
-        .json()["id"]
-        .as_i64()
-        .unwrap();
+    let id = create_event(
+        &mut org,
+        json!({"name": "Family open", "system": "swiss", "rounds": 3}),
+    )
+    .await;
     let entries = enter_players(&mut org, id, 4).await;
     let forbid = org
         .json(
@@ -770,32 +747,14 @@ async fn forbidden_pairs_and_requests_are_visible_and_managed() {
 async fn two_one_zero_display_doubles_point_tiebreaks_only() {
     let app = TestApp::new().await;
     let mut org = organiser_api(&app, "org@t.org").await;
-    let id = org
-        .json(
-            Method::POST,
-            "/api/v1/events",
-            json!({"name": "Scale", "system": "swiss", "rounds": 3}),
-        )
-        .await
-        .json()["id"]
-        .as_i64()
-        .unwrap();
+    let id = create_event(
+        &mut org,
+        json!({"name": "Scale", "system": "swiss", "rounds": 3}),
+    )
+    .await;
     enter_players(&mut org, id, 6).await;
     for results in [["1-0", "1/2-1/2", "0-1"], ["1/2-1/2", "1-0", "1-0"]] {
-        let round = org
-            .post(&format!("/api/v1/events/{id}/rounds"))
-            .await
-            .json();
-        org.post(&format!("/api/v1/events/{id}/rounds/publish"))
-            .await;
-        for (b, result) in games(&round).iter().zip(results) {
-            org.json(
-                Method::PUT,
-                &format!("/api/v1/events/{id}/pairings/{}/result", b["pairing_id"]),
-                json!({"result": result}),
-            )
-            .await;
-        }
+        play_round(&mut org, id, &results).await;
     }
     let values = |standings: &Value, column: usize| -> Vec<f64> {
         standings["rows"]

@@ -6,7 +6,7 @@
 mod common;
 
 use actix_web::http::Method;
-use common::{Client, Role, TestApp, enter_players, organiser_api};
+use common::{Client, Role, TestApp, create_event, enter_players, organiser_api, play_round};
 use serde_json::{Value, json};
 
 /// (white, black) start numbers of a round's games, and the start number of the player
@@ -61,36 +61,13 @@ fn codes(warnings: &Value) -> Vec<(String, Option<i64>)> {
 /// A Swiss of `players` players, round 1 played (White wins everywhere), round 2 paired
 /// as a draft. Returns the event id, round 1 and round 2 as the API shows them.
 async fn swiss_in_round_two(api: &mut Client<'_>, players: usize) -> (i64, Value, Value) {
-    let id = api
-        .json(
-            Method::POST,
-            "/api/v1/events",
-            json!({"name": "Hand pairing", "system": "swiss", "rounds": 5}),
-        )
-        .await
-        .json()["id"]
-        .as_i64()
-        .unwrap();
+    let id = create_event(
+        api,
+        json!({"name": "Hand pairing", "system": "swiss", "rounds": 5}),
+    )
+    .await;
     enter_players(api, id, players).await;
-    let round1 = api
-        .post(&format!("/api/v1/events/{id}/rounds"))
-        .await
-        .json();
-    api.post(&format!("/api/v1/events/{id}/rounds/publish"))
-        .await;
-    for b in round1["boards"].as_array().unwrap() {
-        if b["black_entry_id"].is_null() {
-            continue;
-        }
-        let res = api
-            .json(
-                Method::PUT,
-                &format!("/api/v1/events/{id}/pairings/{}/result", b["pairing_id"]),
-                json!({"result": "1-0"}),
-            )
-            .await;
-        assert_eq!(res.status.as_u16(), 204, "{}", res.body);
-    }
+    let round1 = play_round(api, id, &["1-0"; 4]).await;
     let round2 = api.post(&format!("/api/v1/events/{id}/rounds")).await;
     assert_eq!(round2.status.as_u16(), 201, "{}", round2.body);
     (id, round1, round2.json())
@@ -299,16 +276,11 @@ async fn the_api_checks_and_saves_hand_made_pairings_naming_every_broken_rule() 
 async fn a_requested_bye_can_be_overridden_and_the_others_keep_theirs() {
     let app = TestApp::new().await;
     let mut org = organiser_api(&app, "org@t.org").await;
-    let id = org
-        .json(
-            Method::POST,
-            "/api/v1/events",
-            json!({"name": "Byes", "system": "swiss", "rounds": 3}),
-        )
-        .await
-        .json()["id"]
-        .as_i64()
-        .unwrap();
+    let id = create_event(
+        &mut org,
+        json!({"name": "Byes", "system": "swiss", "rounds": 3}),
+    )
+    .await;
     let entries = enter_players(&mut org, id, 6).await;
     // Start numbers follow ratings: entry 0 is no. 1, ... Players 5 and 6 ask not to play.
     for (entry, kind) in [(entries[4], "H"), (entries[5], "Z")] {
@@ -378,16 +350,7 @@ async fn a_requested_bye_can_be_overridden_and_the_others_keep_theirs() {
 async fn round_robin_changes_are_held_against_the_berger_table() {
     let app = TestApp::new().await;
     let mut org = organiser_api(&app, "org@t.org").await;
-    let id = org
-        .json(
-            Method::POST,
-            "/api/v1/events",
-            json!({"name": "RR", "system": "round_robin"}),
-        )
-        .await
-        .json()["id"]
-        .as_i64()
-        .unwrap();
+    let id = create_event(&mut org, json!({"name": "RR", "system": "round_robin"})).await;
     enter_players(&mut org, id, 5).await;
     let round = org
         .post(&format!("/api/v1/events/{id}/rounds"))

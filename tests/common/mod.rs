@@ -433,3 +433,45 @@ pub async fn enter_players(api: &mut Client<'_>, event_id: i64, n: usize) -> Vec
     }
     ids
 }
+
+/// Creates an event over the API (it must succeed) and returns its id.
+pub async fn create_event(api: &mut Client<'_>, body: serde_json::Value) -> i64 {
+    let created = api.json(Method::POST, "/api/v1/events", body).await;
+    assert_eq!(created.status.as_u16(), 201, "{}", created.body);
+    created.json()["id"].as_i64().unwrap()
+}
+
+/// Pairs and publishes the next round, then enters `results` on its games in board
+/// order (games beyond the list stay open); returns the round as it was paired.
+pub async fn play_round(
+    api: &mut Client<'_>,
+    event_id: i64,
+    results: &[&str],
+) -> serde_json::Value {
+    let round = api.post(&format!("/api/v1/events/{event_id}/rounds")).await;
+    assert_eq!(round.status.as_u16(), 201, "{}", round.body);
+    let round = round.json();
+    let published = api
+        .post(&format!("/api/v1/events/{event_id}/rounds/publish"))
+        .await;
+    assert_eq!(published.status.as_u16(), 204, "{}", published.body);
+    let games = round["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|b| !b["black_entry_id"].is_null());
+    for (board, result) in games.zip(results) {
+        let res = api
+            .json(
+                Method::PUT,
+                &format!(
+                    "/api/v1/events/{event_id}/pairings/{}/result",
+                    board["pairing_id"]
+                ),
+                serde_json::json!({ "result": result }),
+            )
+            .await;
+        assert_eq!(res.status.as_u16(), 204, "{}", res.body);
+    }
+    round
+}
