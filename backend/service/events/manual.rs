@@ -152,8 +152,8 @@ pub fn change(
 
 /// A checked pairing ready to store.
 struct Plan {
-    /// (white entry, black entry, bye code) per stored row, boards first.
-    rows: Vec<(i64, Option<i64>, Option<String>)>,
+    /// The stored rows, boards first.
+    rows: Vec<rounds::PlannedBoard>,
     /// The boards as `white black` lines, `N 0` for the bye.
     text: String,
     warnings: Vec<PairingWarning>,
@@ -241,28 +241,18 @@ fn evaluate(
         let code = if round_robin { "Z" } else { "U" };
         rows.push((entry_id(free)?, None, Some(code.to_string())));
     }
-    for absence in &tournament.next_round_absences {
-        let placed = proposal
-            .boards
-            .iter()
-            .any(|b| b.white == absence.player || b.black == absence.player)
-            || proposal.bye == Some(absence.player);
-        let Some(row) = history.entry_by_start_no(absence.player) else {
-            continue;
-        };
-        let entry = &row.entry;
-        let gone =
-            entry.withdrawn_from_round.is_some_and(|r| r <= number) || entry.first_round > number;
-        if placed || gone {
-            continue;
-        }
-        let code = if absence.kind == ByeKind::HalfPoint {
-            "H"
-        } else {
-            "Z"
-        };
-        rows.push((entry.id, None, Some(code.to_string())));
-    }
+    rows.extend(rounds::requested_bye_rows(
+        history,
+        &tournament.next_round_absences,
+        number,
+        |player| {
+            proposal
+                .boards
+                .iter()
+                .any(|b| b.white == player || b.black == player)
+                || proposal.bye == Some(player)
+        },
+    ));
     Ok(Plan {
         rows,
         text: RoundPairing::to_bbp_format(&proposal),

@@ -132,7 +132,8 @@ pub fn pair_next(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<R
     })
 }
 
-type PlannedBoard = (i64, Option<i64>, Option<String>);
+/// A stored row of a round: White's entry, Black's entry (none for a bye), bye code.
+pub(super) type PlannedBoard = (i64, Option<i64>, Option<String>);
 
 fn round_robin_boards(
     conn: &mut DbConn,
@@ -190,13 +191,33 @@ fn swiss_boards(history: &history::History, number: i32) -> AppResult<Vec<Planne
     if let Some(p) = pairing.bye {
         boards.push((id(p)?, None, Some("U".to_string())));
     }
-    // Requested byes and announced absences of this round are recorded too; players who
-    // withdrew or have not joined yet are simply not in the round.
-    for absence in &tournament.next_round_absences {
-        let row = history.entry_by_start_no(absence.player);
-        let Some(row) = row else { continue };
+    boards.extend(requested_bye_rows(
+        history,
+        &tournament.next_round_absences,
+        number,
+        |_| false,
+    ));
+    Ok(boards)
+}
+
+/// The rows of round `number` for players who asked not to be paired (a half-point bye
+/// `H` or an absence `Z`) and are not `placed` on a board after all. Players who withdrew
+/// or have not joined yet are simply not in the round.
+pub(super) fn requested_bye_rows(
+    history: &history::History,
+    absences: &[damka_domain::tournament::NextRoundAbsence],
+    number: i32,
+    placed: impl Fn(u32) -> bool,
+) -> Vec<PlannedBoard> {
+    let mut rows = Vec::new();
+    for absence in absences {
+        let Some(row) = history.entry_by_start_no(absence.player) else {
+            continue;
+        };
         let entry = &row.entry;
-        if entry.withdrawn_from_round.is_some_and(|r| r <= number) || entry.first_round > number {
+        let gone =
+            entry.withdrawn_from_round.is_some_and(|r| r <= number) || entry.first_round > number;
+        if gone || placed(absence.player) {
             continue;
         }
         let code = if absence.kind == ByeKind::HalfPoint {
@@ -204,9 +225,9 @@ fn swiss_boards(history: &history::History, number: i32) -> AppResult<Vec<Planne
         } else {
             "Z"
         };
-        boards.push((entry.id, None, Some(code.to_string())));
+        rows.push((entry.id, None, Some(code.to_string())));
     }
-    Ok(boards)
+    rows
 }
 
 /// Throws away the last round and pairs it again, as long as no result is in.
