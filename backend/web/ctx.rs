@@ -116,6 +116,21 @@ impl Ctx {
         self.lang.points(i64::from(*half_points))
     }
 
+    /// An event's points as the event shows them: stored in half-points, written on the
+    /// 1-½-0 scale, or doubled on the 2-1-0 scale.
+    pub fn event_points(
+        &self,
+        event: &crate::service::events::EventView,
+        half_points: u32,
+    ) -> String {
+        let shown = if event.scoring_display == "2-1-0" {
+            half_points * 2
+        } else {
+            half_points
+        };
+        self.lang.points(i64::from(shown))
+    }
+
     /// A decimal figure computed elsewhere (`12.5`, a tie-break value) with the
     /// language's decimal mark (`12,5` in Russian).
     pub fn decimal(&self, figure: &str) -> String {

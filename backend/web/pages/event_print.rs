@@ -14,16 +14,6 @@ use crate::web::ctx::Ctx;
 use crate::web::render;
 use crate::web::state::AppState;
 
-/// Points as the event prints them: half-points, doubled on the 2-1-0 scale.
-fn points(ctx: &Ctx, event: &EventView, half_points: u32) -> String {
-    let shown = if event.scoring_display == "2-1-0" {
-        half_points * 2
-    } else {
-        half_points
-    };
-    ctx.lang.points(i64::from(shown))
-}
-
 /// A stored result code as the event prints it: games spaced so they read from across the
 /// room (`1 - 0`, `½ - ½`, or the 2-1-0 scale), forfeits as entered (`+/-`, `-/+`, `-/-`).
 fn result_text(event: &EventView, code: &str) -> String {
@@ -62,7 +52,7 @@ struct PairingsPage {
 
 impl PairingsPage {
     fn points(&self, half_points: &u32) -> String {
-        points(&self.ctx, &self.event, *half_points)
+        self.ctx.event_points(&self.event, *half_points)
     }
 
     fn result(&self, code: &Option<String>) -> String {
@@ -114,7 +104,7 @@ struct StandingsPage {
 
 impl StandingsPage {
     fn points(&self, half_points: &u32) -> String {
-        points(&self.ctx, &self.event, *half_points)
+        self.ctx.event_points(&self.event, *half_points)
     }
 
     fn tiebreak_label(&self, code: &str) -> String {
@@ -166,7 +156,7 @@ struct CrosstablePage {
 
 impl CrosstablePage {
     fn points(&self, half_points: &u32) -> String {
-        points(&self.ctx, &self.event, *half_points)
+        self.ctx.event_points(&self.event, *half_points)
     }
 
     fn tiebreak_label(&self, code: &str) -> String {

@@ -162,12 +162,7 @@ impl EventPage {
     }
 
     fn points(&self, half_points: &u32) -> String {
-        let shown = if self.data.event.scoring_display == "2-1-0" {
-            *half_points * 2
-        } else {
-            *half_points
-        };
-        self.ctx.lang.points(i64::from(shown))
+        self.ctx.event_points(&self.data.event, *half_points)
     }
 
     fn result_label(&self, result: &Option<String>) -> String {
@@ -888,12 +883,7 @@ struct CardPage {
 impl CardPage {
     /// Points on the event's scale (doubled on 2-1-0), as on the standings tab.
     fn points(&self, half_points: &u32) -> String {
-        let shown = if self.event.scoring_display == "2-1-0" {
-            *half_points * 2
-        } else {
-            *half_points
-        };
-        self.ctx.lang.points(i64::from(shown))
+        self.ctx.event_points(&self.event, *half_points)
     }
 }
 
