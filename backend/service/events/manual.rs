@@ -464,7 +464,7 @@ pub struct RoundPlayer {
 /// What the pairing form needs: the round as stored and everyone who may be placed.
 #[derive(Debug, Clone)]
 pub struct PairingForm {
-    pub round: RoundView,
+    pub current: PairingInput,
     pub players: Vec<RoundPlayer>,
     pub round_robin: bool,
 }
@@ -481,10 +481,6 @@ pub fn form(
     require_arbiter(conn, actor, &event)?;
     let history = history::load(conn, &event)?;
     ensure_changeable(&event, &history, number)?;
-    let round = rounds::list(conn, actor, event_id)?
-        .into_iter()
-        .find(|r| r.number == number)
-        .ok_or(AppError::NotFound { what: "round" })?;
     let round_robin = is_round_robin(&event.system);
     let before = history.before_round(number).tournament()?;
     let mut players = Vec::new();
@@ -514,7 +510,7 @@ pub fn form(
     }
     players.sort_by_key(|p| p.start_no);
     Ok(PairingForm {
-        round,
+        current: current_input(&history, number),
         players,
         round_robin,
     })

@@ -94,28 +94,19 @@ async fn load_form(
 
 fn rows_of(form: &PairingForm) -> (Vec<Row>, String) {
     let mut rows: Vec<Row> = form
-        .round
+        .current
         .boards
         .iter()
-        .filter_map(|b| {
-            Some(Row {
-                white: b.white_start_no.to_string(),
-                black: b.black_start_no?.to_string(),
-            })
+        .map(|b| Row {
+            white: b.white.to_string(),
+            black: b.black.to_string(),
         })
         .collect();
     rows.extend((0..EXTRA_ROWS).map(|_| Row {
         white: String::new(),
         black: String::new(),
     }));
-    let bye_code = if form.round_robin { "Z" } else { "U" };
-    let bye = form
-        .round
-        .boards
-        .iter()
-        .find(|b| b.black_entry_id.is_none() && b.bye.as_deref() == Some(bye_code))
-        .map(|b| b.white_start_no.to_string())
-        .unwrap_or_default();
+    let bye = form.current.bye.map(|b| b.to_string()).unwrap_or_default();
     (rows, bye)
 }
 
