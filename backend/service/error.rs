@@ -28,6 +28,9 @@ pub enum AppError {
     Internal { id: String },
 }
 
+/// A busy or unreachable database is usually back within a second or two.
+const UNAVAILABLE_RETRY_AFTER_SECS: u64 = 2;
+
 impl AppError {
     pub fn status(&self) -> u16 {
         match self {
@@ -58,6 +61,15 @@ impl AppError {
             AppError::TooManyAttempts { .. } => "too-many-attempts",
             AppError::Unavailable => "unavailable",
             AppError::Internal { .. } => "internal",
+        }
+    }
+
+    /// How long a client should wait before trying again (the `Retry-After` header).
+    pub fn retry_after_secs(&self) -> Option<u64> {
+        match self {
+            AppError::TooManyAttempts { retry_after_secs } => Some(*retry_after_secs),
+            AppError::Unavailable => Some(UNAVAILABLE_RETRY_AFTER_SECS),
+            _ => None,
         }
     }
 
@@ -106,7 +118,10 @@ impl fmt::Display for AppError {
                 f,
                 "too many failed sign-in attempts; try again in {retry_after_secs} s"
             ),
-            AppError::Unavailable => write!(f, "the database is not reachable; try again shortly"),
+            AppError::Unavailable => write!(
+                f,
+                "the database is busy or not reachable; try again shortly"
+            ),
             AppError::Internal { id } => write!(f, "internal error (reference {id})"),
         }
     }
@@ -126,6 +141,17 @@ impl From<diesel::result::Error> for AppError {
                 AppError::conflict("refers to something that does not exist or is still in use")
             }
             Error::DatabaseError(DatabaseErrorKind::ClosedConnection, _) => AppError::Unavailable,
+            // Writers queue for the lock; one that waited out the busy timeout (SQLite), or
+            // lost a deadlock or serialization check (PostgreSQL), changed nothing and may
+            // simply try again: a 503 with Retry-After, not a 500.
+            Error::DatabaseError(DatabaseErrorKind::SerializationFailure, info) => {
+                tracing::warn!("database write retried later: {}", info.message());
+                AppError::Unavailable
+            }
+            Error::DatabaseError(_, info) if is_busy(info.message()) => {
+                tracing::warn!("database busy: {}", info.message());
+                AppError::Unavailable
+            }
             // PostgreSQL refuses text with NUL bytes (SQLite stores them). The use cases
             // validate their fields; this is the net for any text that slips through.
             Error::DatabaseError(_, info) if info.message().contains("0x00") => {
@@ -136,6 +162,15 @@ impl From<diesel::result::Error> for AppError {
             other => AppError::internal(other),
         }
     }
+}
+
+/// SQLite's "database is locked" / "database table is locked" (SQLITE_BUSY, SQLITE_LOCKED)
+/// and PostgreSQL's "deadlock detected".
+fn is_busy(message: &str) -> bool {
+    message.contains("database is locked")
+        || message.contains("database table is locked")
+        || message.contains("database is busy")
+        || message.contains("deadlock detected")
 }
 
 impl From<diesel::r2d2::PoolError> for AppError {

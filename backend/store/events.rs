@@ -50,6 +50,20 @@ pub fn set_rounds(conn: &mut DbConn, id: i64, rounds: i32) -> QueryResult<()> {
         .map(|_| ())
 }
 
+/// Starts a write to the event: bumps its revision and returns the new one (`None`: no
+/// such event). Called first in every transaction that writes to an event. The UPDATE
+/// takes the row lock on PostgreSQL, so a second writer to the same event waits here until
+/// the first commits and then reads what the first wrote (READ COMMITTED takes a fresh
+/// snapshot per statement); on SQLite the write transaction already holds the database's
+/// write lock.
+pub fn lock(conn: &mut DbConn, id: i64) -> QueryResult<Option<i64>> {
+    diesel::update(events::table.find(id))
+        .set(events::revision.eq(events::revision + 1))
+        .returning(events::revision)
+        .get_result(conn)
+        .optional()
+}
+
 pub fn by_id(conn: &mut DbConn, id: i64) -> QueryResult<Option<Event>> {
     events::table
         .find(id)

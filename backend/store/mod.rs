@@ -239,6 +239,16 @@ fn connect_with_retry(
     }
 }
 
+/// Why a migration inside a transaction failed (the transaction needs an error type that
+/// a diesel error converts into).
+struct MigrationFailure(String);
+
+impl From<diesel::result::Error> for MigrationFailure {
+    fn from(err: diesel::result::Error) -> Self {
+        MigrationFailure(err.to_string())
+    }
+}
+
 /// Advisory-lock key so that several instances starting together on one PostgreSQL
 /// database do not run the same migration twice.
 const MIGRATION_LOCK_KEY: i64 = 0x0064_616d_6b61; // "damka" in ASCII
@@ -252,8 +262,16 @@ fn migrate(conn: &mut DbConn, url: &DatabaseUrl) -> Result<(), StoreSetupError> 
         DbConn::Sqlite(c) => {
             c.batch_execute("PRAGMA journal_mode = WAL;")
                 .map_err(|e| fail(e.to_string()))?;
-            c.run_pending_migrations(SQLITE_MIGRATIONS)
-                .map_err(|e| fail(e.to_string()))?;
+            // Two processes starting at once on a fresh file (`damka serve` and `damka admin
+            // create`) would both find a migration pending and the second would fail on
+            // "table already exists". An exclusive transaction makes the second wait (busy
+            // timeout) and then find nothing pending, as the advisory lock does on PostgreSQL.
+            c.exclusive_transaction(|c| {
+                c.run_pending_migrations(SQLITE_MIGRATIONS)
+                    .map(|_| ())
+                    .map_err(|e| MigrationFailure(e.to_string()))
+            })
+            .map_err(|e| fail(e.0))?;
         }
         DbConn::Pg(c) => {
             c.batch_execute(&format!("SELECT pg_advisory_lock({MIGRATION_LOCK_KEY})"))

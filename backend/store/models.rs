@@ -134,6 +134,8 @@ pub struct Event {
     pub organiser_id: i64,
     pub club_id: Option<i64>,
     pub created_at: NaiveDateTime,
+    /// Bumped by every write to the event (see `store::events::lock`).
+    pub revision: i64,
 }
 
 /// The fields an organiser sets on an event (status and owner are changed separately).

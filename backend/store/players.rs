@@ -31,6 +31,21 @@ pub fn by_id(conn: &mut DbConn, id: i64) -> QueryResult<Option<Player>> {
         .optional()
 }
 
+/// The profiles of everybody entered in an event, in one query.
+pub fn entered_in(conn: &mut DbConn, event_id: i64) -> QueryResult<Vec<Player>> {
+    use super::schema::entries;
+    players::table
+        .filter(
+            players::id.eq_any(
+                entries::table
+                    .filter(entries::event_id.eq(event_id))
+                    .select(entries::player_id),
+            ),
+        )
+        .select(Player::as_select())
+        .load(conn)
+}
+
 /// Players by name, optionally only those of one club or whose name contains `search`.
 /// The name match folds case in Rust, not in SQL: PostgreSQL's LIKE is case-sensitive and
 /// SQLite's folds ASCII only, and club rosters are mostly Cyrillic.

@@ -135,6 +135,7 @@ diesel::table! {
         organiser_id -> BigInt,
         club_id -> Nullable<BigInt>,
         created_at -> Timestamp,
+        revision -> BigInt,
     }
 }
 

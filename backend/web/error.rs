@@ -24,7 +24,7 @@ pub struct Problem {
     /// The offending field, for validation errors.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
-    /// Seconds to wait, for `too-many-attempts`.
+    /// Seconds to wait, for `too-many-attempts` and `unavailable`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retry_after: Option<u64>,
 }
@@ -40,10 +40,7 @@ impl Problem {
                 AppError::Invalid { field, .. } => Some((*field).to_string()),
                 _ => None,
             },
-            retry_after: match err {
-                AppError::TooManyAttempts { retry_after_secs } => Some(*retry_after_secs),
-                _ => None,
-            },
+            retry_after: err.retry_after_secs(),
         }
     }
 }
@@ -56,8 +53,8 @@ impl ResponseError for AppError {
     fn error_response(&self) -> HttpResponse {
         let mut response = HttpResponse::build(self.status_code());
         response.content_type("application/problem+json");
-        if let AppError::TooManyAttempts { retry_after_secs } = self {
-            response.insert_header((header::RETRY_AFTER, retry_after_secs.to_string()));
+        if let Some(secs) = self.retry_after_secs() {
+            response.insert_header((header::RETRY_AFTER, secs.to_string()));
         }
         if matches!(self, AppError::Unauthenticated) {
             response.insert_header((header::WWW_AUTHENTICATE, "Bearer realm=\"damka\""));

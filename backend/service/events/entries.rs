@@ -8,6 +8,7 @@ use super::{
     require_manager,
 };
 use crate::service::{Actor, AppError, AppResult};
+use crate::store::models::Event;
 use crate::store::{self, DbConn, events, players};
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -80,8 +81,7 @@ pub fn add(
     input: &EntryInput,
 ) -> AppResult<EntryView> {
     let user = actor.require_user()?;
-    conn.write_transaction(|conn| {
-        let event = load(conn, event_id)?;
+    super::write(conn, event_id, |conn, event| {
         let manager = may_manage(actor, &event);
         let player_id = match (input.player_id, user.player_id) {
             (Some(id), _) if manager => id,
@@ -156,10 +156,19 @@ pub fn add(
     })
 }
 
+/// A finished event's entries stay as they were played until the organiser reopens it.
+fn ensure_not_finished(event: &Event) -> AppResult<()> {
+    if event.status == STATUS_FINISHED {
+        return Err(AppError::conflict(
+            "the event is finished; reopen it to change it",
+        ));
+    }
+    Ok(())
+}
+
 /// Removes an entry before the first round, or withdraws it from the next round on.
 pub fn withdraw(conn: &mut DbConn, actor: &Actor, event_id: i64, entry_id: i64) -> AppResult<()> {
-    conn.write_transaction(|conn| {
-        let event = load(conn, event_id)?;
+    super::write(conn, event_id, |conn, event| {
         let entry = events::entries(conn, event_id)?
             .into_iter()
             .find(|e| e.id == entry_id)
@@ -171,6 +180,7 @@ pub fn withdraw(conn: &mut DbConn, actor: &Actor, event_id: i64, entry_id: i64) 
         if !own {
             require_manager(actor, &event)?;
         }
+        ensure_not_finished(&event)?;
         let rounds = events::rounds(conn, event_id)?.len() as i32;
         if rounds == 0 {
             events::delete_entry(conn, entry_id)?;
@@ -209,8 +219,7 @@ pub fn set_absence(
             ));
         }
     };
-    conn.write_transaction(|conn| {
-        let event = load(conn, event_id)?;
+    super::write(conn, event_id, |conn, event| {
         let entry = events::entries(conn, event_id)?
             .into_iter()
             .find(|e| e.id == entry_id)
@@ -222,6 +231,7 @@ pub fn set_absence(
         if !own {
             require_arbiter(conn, actor, &event)?;
         }
+        ensure_not_finished(&event)?;
         let paired = events::rounds(conn, event_id)?.len() as i32;
         let last = if is_round_robin(&event.system) {
             event.rounds.max(paired)
@@ -259,9 +269,9 @@ pub fn forbid_pair(
             "a pair needs two different players",
         ));
     }
-    conn.write_transaction(|conn| {
-        let event = load(conn, event_id)?;
+    super::write(conn, event_id, |conn, event| {
         require_arbiter(conn, actor, &event)?;
+        ensure_not_finished(&event)?;
         let entries = events::entries(conn, event_id)?;
         for id in [first, second] {
             if !entries.iter().any(|e| e.id == id) {
@@ -317,9 +327,9 @@ pub fn allow_pair(
     first: i64,
     second: i64,
 ) -> AppResult<()> {
-    conn.write_transaction(|conn| {
-        let event = load(conn, event_id)?;
+    super::write(conn, event_id, |conn, event| {
         require_arbiter(conn, actor, &event)?;
+        ensure_not_finished(&event)?;
         if !events::remove_forbidden_pair(conn, event_id, first, second)? {
             return Err(AppError::NotFound {
                 what: "forbidden pair",
@@ -329,11 +339,10 @@ pub fn allow_pair(
     })
 }
 
-/// Starting ranks by rating (highest first), then name: set when the first round is paired.
-pub fn assign_start_numbers(conn: &mut DbConn, event_id: i64) -> AppResult<()> {
-    let event = load(conn, event_id)?;
-    let history = history::load(conn, &event)?;
-    let mut rows = history.entries;
+/// Starting ranks by rating (highest first), then name, as (entry, start number): given
+/// when the first round is paired.
+pub(super) fn starting_ranks(history: &history::History) -> Vec<(i64, i32)> {
+    let mut rows: Vec<&history::EntryRow> = history.entries.iter().collect();
     rows.sort_by(|a, b| {
         b.entry
             .rating
@@ -342,13 +351,21 @@ pub fn assign_start_numbers(conn: &mut DbConn, event_id: i64) -> AppResult<()> {
             .then_with(|| a.name.cmp(&b.name))
             .then(a.entry.id.cmp(&b.entry.id))
     });
+    rows.iter()
+        .enumerate()
+        .map(|(i, row)| (row.entry.id, i as i32 + 1))
+        .collect()
+}
+
+/// Stores starting ranks (inside the event's write transaction).
+pub(super) fn store_start_numbers(conn: &mut DbConn, ranks: &[(i64, i32)]) -> AppResult<()> {
     // Two passes keep (event, start_no) unique at every step.
-    let offset = rows.len() as i32 + 1_000_000;
-    for (i, row) in rows.iter().enumerate() {
-        events::set_start_no(conn, row.entry.id, offset + i as i32)?;
+    let offset = ranks.len() as i32 + 1_000_000;
+    for &(entry_id, no) in ranks {
+        events::set_start_no(conn, entry_id, offset + no)?;
     }
-    for (i, row) in rows.iter().enumerate() {
-        events::set_start_no(conn, row.entry.id, i as i32 + 1)?;
+    for &(entry_id, no) in ranks {
+        events::set_start_no(conn, entry_id, no)?;
     }
     Ok(())
 }

@@ -39,12 +39,10 @@ pub struct History {
 
 pub fn load(conn: &mut DbConn, event: &Event) -> AppResult<History> {
     let entries = events::entries(conn, event.id)?;
-    let mut profiles: HashMap<i64, Profile> = HashMap::new();
-    for id in entries.iter().map(|e| e.player_id) {
-        if let Some(p) = players::by_id(conn, id)? {
-            profiles.insert(id, p);
-        }
-    }
+    let mut profiles: HashMap<i64, Profile> = players::entered_in(conn, event.id)?
+        .into_iter()
+        .map(|p| (p.id, p))
+        .collect();
     Ok(History {
         event: event.clone(),
         entries: entries

@@ -104,50 +104,59 @@ pub fn change(
     input: &PairingInput,
 ) -> AppResult<PairingChangeOutcome> {
     let user = actor.require_user()?;
-    conn.write_transaction(|conn| {
-        let event = load(conn, event_id)?;
-        require_arbiter(conn, actor, &event)?;
-        let history = history::load(conn, &event)?;
-        let plan = evaluate(&event, &history, number, input)?;
-        let round = history
-            .rounds
-            .iter()
-            .find(|r| r.number == number)
-            .ok_or(AppError::NotFound { what: "round" })?;
-        let old = stored_pairing_text(&history, number);
-        let new: Vec<NewPairing> = plan
-            .rows
-            .iter()
-            .enumerate()
-            .map(|(i, (white, black, bye))| NewPairing {
-                round_id: round.id,
-                board: i as i32 + 1,
-                white_entry_id: *white,
-                black_entry_id: *black,
-                bye: bye.clone(),
-                result: None,
-            })
-            .collect();
-        pairing_changes::replace_round_pairings(conn, round.id, &new)?;
-        let warnings_json = serde_json::to_string(&plan.warnings).map_err(AppError::internal)?;
-        pairing_changes::record(
-            conn,
-            round.id,
-            user.id,
-            store::now(),
-            &old,
-            &plan.text,
-            &warnings_json,
-        )?;
-        let round = rounds::list(conn, actor, event_id)?
-            .into_iter()
-            .find(|r| r.number == number)
-            .ok_or_else(|| AppError::internal("the changed round vanished"))?;
-        Ok(PairingChangeOutcome {
-            round,
-            warnings: plan.warnings,
-        })
-    })
+    // The check compares the pairing with the system's own (a Dutch pairing of the whole
+    // field), so it is made outside the write transaction and stored only if the event
+    // did not change meanwhile.
+    let warnings = super::write_planned(
+        conn,
+        event_id,
+        |conn, event| {
+            require_arbiter(conn, actor, event)?;
+            let history = history::load(conn, event)?;
+            let plan = evaluate(event, &history, number, input)?;
+            let round_id = history
+                .rounds
+                .iter()
+                .find(|r| r.number == number)
+                .ok_or(AppError::NotFound { what: "round" })?
+                .id;
+            let old = stored_pairing_text(&history, number);
+            Ok((plan, round_id, old))
+        },
+        |conn, _event, (plan, round_id, old)| {
+            let new: Vec<NewPairing> = plan
+                .rows
+                .iter()
+                .enumerate()
+                .map(|(i, (white, black, bye))| NewPairing {
+                    round_id,
+                    board: i as i32 + 1,
+                    white_entry_id: *white,
+                    black_entry_id: *black,
+                    bye: bye.clone(),
+                    result: None,
+                })
+                .collect();
+            pairing_changes::replace_round_pairings(conn, round_id, &new)?;
+            let warnings_json =
+                serde_json::to_string(&plan.warnings).map_err(AppError::internal)?;
+            pairing_changes::record(
+                conn,
+                round_id,
+                user.id,
+                store::now(),
+                &old,
+                &plan.text,
+                &warnings_json,
+            )?;
+            Ok(plan.warnings)
+        },
+    )?;
+    let round = rounds::list(conn, actor, event_id)?
+        .into_iter()
+        .find(|r| r.number == number)
+        .ok_or_else(|| AppError::internal("the changed round vanished"))?;
+    Ok(PairingChangeOutcome { round, warnings })
 }
 
 /// A checked pairing ready to store.

@@ -9,6 +9,7 @@ use super::history::{self, RESULTS};
 use super::settings::is_round_robin;
 use super::{STATUS_FINISHED, STATUS_RUNNING, entries, load, require_arbiter};
 use crate::service::{Actor, AppError, AppResult};
+use crate::store::models::Event;
 use crate::store::models::NewPairing;
 use crate::store::{self, DbConn, events};
 
@@ -72,74 +73,129 @@ pub fn list(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<Vec<Ro
 }
 
 /// Pairs the next round: from the Berger tables in a round-robin, with the FIDE Dutch
-/// system in a Swiss. The round stays a draft until it is published.
+/// system in a Swiss. The round stays a draft until it is published. The pairing is
+/// computed outside the write transaction (a Swiss round of a thousand players takes a
+/// second or more) and stored only if the event did not change meanwhile.
 pub fn pair_next(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<RoundView> {
-    conn.write_transaction(|conn| {
-        let event = load(conn, event_id)?;
-        require_arbiter(conn, actor, &event)?;
-        if event.status == STATUS_FINISHED {
-            return Err(AppError::conflict("the event is finished"));
+    let number = super::write_planned(
+        conn,
+        event_id,
+        |conn, event| {
+            require_arbiter(conn, actor, event)?;
+            let history = history::load(conn, event)?;
+            plan_next_round(history)
+        },
+        |conn, event, plan| store_round(conn, event, &plan),
+    )?;
+    round_view(conn, actor, event_id, number)
+}
+
+fn round_view(
+    conn: &mut DbConn,
+    actor: &Actor,
+    event_id: i64,
+    number: i32,
+) -> AppResult<RoundView> {
+    list(conn, actor, event_id)?
+        .into_iter()
+        .find(|r| r.number == number)
+        .ok_or_else(|| AppError::internal("the new round vanished"))
+}
+
+/// A round worked out and ready to store.
+struct NextRound {
+    number: i32,
+    /// Round 1: the starting ranks to assign first, as (entry, start number).
+    start_numbers: Option<Vec<(i64, i32)>>,
+    /// Round 1 of a round-robin: the number of rounds its schedule has.
+    schedule_rounds: Option<i32>,
+    boards: Vec<PlannedBoard>,
+}
+
+/// Decides the next round from `history` alone (no writes): checks that it may be paired,
+/// ranks the players before round 1, and pairs them.
+fn plan_next_round(mut history: history::History) -> AppResult<NextRound> {
+    if history.event.status == STATUS_FINISHED {
+        return Err(AppError::conflict("the event is finished"));
+    }
+    if let Some(last) = history.last_round() {
+        if !last.published {
+            return Err(AppError::conflict(format!(
+                "round {} is paired but not published yet",
+                last.number
+            )));
         }
-        let before = history::load(conn, &event)?;
-        if let Some(last) = before.last_round() {
-            if !last.published {
-                return Err(AppError::conflict(format!(
-                    "round {} is paired but not published yet",
-                    last.number
-                )));
-            }
-            let missing = before.missing_results();
-            if missing > 0 {
-                return Err(AppError::conflict(format!(
-                    "round {} still has {missing} game(s) without a result",
-                    last.number
-                )));
+        let missing = history.missing_results();
+        if missing > 0 {
+            return Err(AppError::conflict(format!(
+                "round {} still has {missing} game(s) without a result",
+                last.number
+            )));
+        }
+    }
+    let mut start_numbers = None;
+    if history.rounds.is_empty() {
+        if history.entries.len() < 2 {
+            return Err(AppError::conflict("an event needs at least two players"));
+        }
+        let ranks = entries::starting_ranks(&history);
+        for row in &mut history.entries {
+            if let Some((_, no)) = ranks.iter().find(|(id, _)| *id == row.entry.id) {
+                row.entry.start_no = *no;
             }
         }
-        if before.rounds.is_empty() {
-            if before.entries.len() < 2 {
-                return Err(AppError::conflict("an event needs at least two players"));
-            }
-            entries::assign_start_numbers(conn, event_id)?;
-            events::set_status(conn, event_id, STATUS_RUNNING)?;
-        }
-        let event = load(conn, event_id)?;
-        let history = history::load(conn, &event)?;
-        let number = history.rounds.len() as i32 + 1;
-        let boards = if is_round_robin(&event.system) {
-            round_robin_boards(conn, &history, number)?
-        } else {
-            swiss_boards(&history, number)?
-        };
-        let round = events::insert_round(conn, event_id, number, store::now())?;
-        let new: Vec<NewPairing> = boards
-            .into_iter()
-            .enumerate()
-            .map(|(i, (white, black, bye))| NewPairing {
-                round_id: round.id,
-                board: i as i32 + 1,
-                white_entry_id: white,
-                black_entry_id: black,
-                bye,
-                result: None,
-            })
-            .collect();
-        events::insert_pairings(conn, &new)?;
-        list(conn, actor, event_id)?
-            .into_iter()
-            .find(|r| r.number == number)
-            .ok_or_else(|| AppError::internal("the new round vanished"))
+        start_numbers = Some(ranks);
+    }
+    let number = history.rounds.len() as i32 + 1;
+    let (boards, schedule_rounds) = if is_round_robin(&history.event.system) {
+        let (boards, total) = round_robin_boards(&history, number)?;
+        (boards, (number == 1).then_some(total))
+    } else {
+        (swiss_boards(&history, number)?, None)
+    };
+    Ok(NextRound {
+        number,
+        start_numbers,
+        schedule_rounds,
+        boards,
     })
+}
+
+/// Writes a planned round (inside the event's write transaction).
+fn store_round(conn: &mut DbConn, event: &Event, plan: &NextRound) -> AppResult<i32> {
+    if let Some(ranks) = &plan.start_numbers {
+        entries::store_start_numbers(conn, ranks)?;
+        events::set_status(conn, event.id, STATUS_RUNNING)?;
+    }
+    if let Some(total) = plan.schedule_rounds {
+        events::set_rounds(conn, event.id, total)?;
+    }
+    let round = events::insert_round(conn, event.id, plan.number, store::now())?;
+    let new: Vec<NewPairing> = plan
+        .boards
+        .iter()
+        .enumerate()
+        .map(|(i, (white, black, bye))| NewPairing {
+            round_id: round.id,
+            board: i as i32 + 1,
+            white_entry_id: *white,
+            black_entry_id: *black,
+            bye: bye.clone(),
+            result: None,
+        })
+        .collect();
+    events::insert_pairings(conn, &new)?;
+    Ok(plan.number)
 }
 
 /// A stored row of a round: White's entry, Black's entry (none for a bye), bye code.
 pub(super) type PlannedBoard = (i64, Option<i64>, Option<String>);
 
+/// The boards of round `number` from the Berger tables, and how many rounds the schedule has.
 fn round_robin_boards(
-    conn: &mut DbConn,
     history: &history::History,
     number: i32,
-) -> AppResult<Vec<PlannedBoard>> {
+) -> AppResult<(Vec<PlannedBoard>, i32)> {
     let players = history.entries.len() as u32;
     let cycles = if history.event.system == "double_round_robin" {
         2
@@ -148,9 +204,6 @@ fn round_robin_boards(
     };
     let schedule = damka_domain::berger::round_robin_schedule(players, cycles)
         .map_err(|e| AppError::conflict(e.to_string()))?;
-    if number == 1 {
-        events::set_rounds(conn, history.event.id, schedule.len() as i32)?;
-    }
     let round = schedule.get(number as usize - 1).ok_or_else(|| {
         AppError::conflict(format!("all {} rounds have been paired", schedule.len()))
     })?;
@@ -167,7 +220,7 @@ fn round_robin_boards(
     if let Some(free) = round.bye {
         boards.push((id_of(free)?, None, Some("Z".to_string())));
     }
-    Ok(boards)
+    Ok((boards, schedule.len() as i32))
 }
 
 fn swiss_boards(history: &history::History, number: i32) -> AppResult<Vec<PlannedBoard>> {
@@ -232,34 +285,40 @@ pub(super) fn requested_bye_rows(
 
 /// Throws away the last round and pairs it again, as long as no result is in.
 pub fn repair_last(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<RoundView> {
-    conn.write_transaction(|conn| {
-        let event = load(conn, event_id)?;
-        require_arbiter(conn, actor, &event)?;
-        let history = history::load(conn, &event)?;
-        let last = history
-            .last_round()
-            .ok_or_else(|| AppError::conflict("no round has been paired"))?;
-        if history
-            .round_pairings(last.number)
-            .any(|p| p.black_entry_id.is_some() && p.result.is_some())
-        {
-            return Err(AppError::conflict(format!(
-                "round {} already has results; it can no longer be re-paired",
-                last.number
-            )));
-        }
-        events::delete_round(conn, last.id)?;
-        pair_next(conn, actor, event_id)
-    })
+    let number = super::write_planned(
+        conn,
+        event_id,
+        |conn, event| {
+            require_arbiter(conn, actor, event)?;
+            let history = history::load(conn, event)?;
+            let last = history
+                .last_round()
+                .ok_or_else(|| AppError::conflict("no round has been paired"))?
+                .clone();
+            if history
+                .round_pairings(last.number)
+                .any(|p| p.black_entry_id.is_some() && p.result.is_some())
+            {
+                return Err(AppError::conflict(format!(
+                    "round {} already has results; it can no longer be re-paired",
+                    last.number
+                )));
+            }
+            Ok((last.id, plan_next_round(history.before_round(last.number))?))
+        },
+        |conn, event, (last_round_id, plan)| {
+            events::delete_round(conn, last_round_id)?;
+            store_round(conn, event, &plan)
+        },
+    )?;
+    round_view(conn, actor, event_id, number)
 }
 
 pub fn publish_last(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<()> {
-    conn.write_transaction(|conn| {
-        let event = load(conn, event_id)?;
+    super::write(conn, event_id, |conn, event| {
         require_arbiter(conn, actor, &event)?;
-        let history = history::load(conn, &event)?;
-        let last = history
-            .last_round()
+        let last = events::rounds(conn, event_id)?
+            .pop()
             .ok_or_else(|| AppError::conflict("no round has been paired"))?;
         if last.published {
             return Err(AppError::conflict(format!(
@@ -298,8 +357,7 @@ pub fn set_result(
             ));
         }
     };
-    conn.write_transaction(|conn| {
-        let event = load(conn, event_id)?;
+    super::write(conn, event_id, |conn, event| {
         require_arbiter(conn, actor, &event)?;
         let (pairing, round) = events::pairing_with_event(conn, pairing_id)?
             .filter(|(_, round)| round.event_id == event_id)
@@ -319,6 +377,15 @@ pub fn set_result(
         }
         if pairing.result == result {
             return Ok(());
+        }
+        if result.is_none() {
+            let last = events::rounds(conn, event_id)?.pop().map(|r| r.number);
+            if last != Some(round.number) {
+                return Err(AppError::invalid(
+                    "result",
+                    "only a result of the last round can be cleared; correct it instead",
+                ));
+            }
         }
         events::set_result(conn, pairing_id, result.as_deref())?;
         events::record_result_change(

@@ -354,9 +354,13 @@ pub fn update(
     event_id: i64,
     input: &EventInput,
 ) -> AppResult<EventView> {
-    conn.write_transaction(|conn| {
-        let event = load(conn, event_id)?;
+    super::write(conn, event_id, |conn, event| {
         require_manager(actor, &event)?;
+        if event.status == super::STATUS_FINISHED {
+            return Err(AppError::conflict(
+                "the event is finished; reopen it to change it",
+            ));
+        }
         let mut fields = fields(conn, input)?;
         let paired = events::rounds(conn, event_id)?;
         if !paired.is_empty() {
@@ -396,8 +400,7 @@ pub fn list(conn: &mut DbConn) -> AppResult<Vec<EventView>> {
 /// Names an arbiter (by e-mail of their account).
 pub fn add_arbiter(conn: &mut DbConn, actor: &Actor, event_id: i64, email: &str) -> AppResult<()> {
     let email = validate::email(email)?;
-    conn.write_transaction(|conn| {
-        let event = load(conn, event_id)?;
+    super::write(conn, event_id, |conn, event| {
         require_manager(actor, &event)?;
         let user = store::accounts::user_by_email(conn, &email)?
             .ok_or_else(|| AppError::invalid("email", "no account has this e-mail"))?;
@@ -408,8 +411,7 @@ pub fn add_arbiter(conn: &mut DbConn, actor: &Actor, event_id: i64, email: &str)
 
 /// Closes the event: no more rounds are paired and the standings are final.
 pub fn finish(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<()> {
-    conn.write_transaction(|conn| {
-        let event = load(conn, event_id)?;
+    super::write(conn, event_id, |conn, event| {
         require_manager(actor, &event)?;
         let history = super::history::load(conn, &event)?;
         if history.rounds.iter().any(|r| !r.published) {
@@ -428,8 +430,7 @@ pub fn finish(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<()> 
 /// Reopens a finished event (the organiser), so that results can be corrected or more
 /// rounds paired; the corrections keep their audit trail as before.
 pub fn reopen(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<()> {
-    conn.write_transaction(|conn| {
-        let event = load(conn, event_id)?;
+    super::write(conn, event_id, |conn, event| {
         require_manager(actor, &event)?;
         if event.status != super::STATUS_FINISHED {
             return Err(AppError::conflict("the event is not finished"));

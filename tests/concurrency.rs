@@ -1,0 +1,339 @@
+//! Races between use cases that read, decide and write the same event. Each test fires the
+//! competing calls from real threads with their own database connections, released
+//! together by a barrier, and repeats the race many times. On SQLite the write lock
+//! serialises them anyway; the run that matters is `DAMKA_TEST_DATABASE=postgres` (CI),
+//! where, before writes locked the event row, both sides of a race could win.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::sync::Barrier;
+
+use common::{Role, TestApp};
+use damka::service::events::entries::{self, EntryInput};
+use damka::service::events::rounds::{self, ResultInput};
+use damka::service::events::{self, EventInput, audit, settings};
+use damka::service::players::{self, PlayerInput};
+use damka::service::{Actor, AppError, AppResult};
+use damka::store::{self, DbConn, DbPool, RetryPolicy};
+
+/// How often each race is run.
+const TRIES: usize = 30;
+
+/// A pool with a connection for every racing thread.
+fn racing_pool(app: &TestApp, size: u32) -> DbPool {
+    store::open(
+        &app.db.url,
+        size,
+        RetryPolicy {
+            attempts: 1,
+            delay: std::time::Duration::ZERO,
+        },
+    )
+    .unwrap()
+}
+
+/// Runs `calls` at the same moment, each on its own thread and connection, and returns
+/// their outcomes in order.
+fn race<T: Send>(
+    pool: &DbPool,
+    calls: Vec<Box<dyn FnOnce(&mut DbConn) -> T + Send + '_>>,
+) -> Vec<T> {
+    let barrier = Barrier::new(calls.len());
+    std::thread::scope(|scope| {
+        let running: Vec<_> = calls
+            .into_iter()
+            .map(|call| {
+                let mut conn = pool.get().unwrap();
+                let barrier = &barrier;
+                scope.spawn(move || {
+                    barrier.wait();
+                    call(&mut conn)
+                })
+            })
+            .collect();
+        running.into_iter().map(|t| t.join().unwrap()).collect()
+    })
+}
+
+async fn organiser(app: &TestApp) -> Actor {
+    app.user("org@example.org", Role::Organiser).await;
+    app.with_db(|conn| {
+        let user = store::accounts::user_by_email(conn, "org@example.org")
+            .unwrap()
+            .unwrap();
+        Actor::signed_in(user)
+    })
+    .await
+}
+
+/// A Swiss event with `players` entered players; returns the event id.
+fn event_with_players(conn: &mut DbConn, actor: &Actor, players: usize) -> i64 {
+    let event = settings::create(
+        conn,
+        actor,
+        &EventInput {
+            name: "Race cup".into(),
+            system: "swiss".into(),
+            rounds: 5,
+            ..EventInput::default()
+        },
+    )
+    .unwrap();
+    for i in 0..players {
+        let player = players::create(
+            conn,
+            actor,
+            &PlayerInput {
+                name: format!("Player {i}"),
+                ..PlayerInput::default()
+            },
+        )
+        .unwrap();
+        entries::add(
+            conn,
+            actor,
+            event.id,
+            &EntryInput {
+                player_id: Some(player.id),
+            },
+        )
+        .unwrap();
+    }
+    event.id
+}
+
+fn winners<T>(outcomes: &[AppResult<T>]) -> usize {
+    outcomes.iter().filter(|o| o.is_ok()).count()
+}
+
+/// Entering a result while the same round is re-paired: exactly one of the two wins, and
+/// a result that was accepted is still there (with its audit entry) afterwards.
+#[actix_web::test]
+async fn result_and_repairing_the_same_round_never_both_win() {
+    let app = TestApp::new().await;
+    let actor = organiser(&app).await;
+    let pool = racing_pool(&app, 2);
+    for attempt in 0..TRIES {
+        let mut conn = pool.get().unwrap();
+        let event_id = event_with_players(&mut conn, &actor, 4);
+        let round = rounds::pair_next(&mut conn, &actor, event_id).unwrap();
+        rounds::publish_last(&mut conn, &actor, event_id).unwrap();
+        let pairing_id = round.boards[0].pairing_id;
+        drop(conn);
+        let (a, b) = (actor.clone(), actor.clone());
+        let outcomes: Vec<AppResult<()>> = race(
+            &pool,
+            vec![
+                Box::new(move |conn| {
+                    rounds::set_result(
+                        conn,
+                        &a,
+                        event_id,
+                        pairing_id,
+                        &ResultInput {
+                            result: "1-0".into(),
+                        },
+                    )
+                }),
+                Box::new(move |conn| rounds::repair_last(conn, &b, event_id).map(|_| ())),
+            ],
+        );
+        assert_eq!(winners(&outcomes), 1, "try {attempt}: {outcomes:?}");
+        let mut conn = pool.get().unwrap();
+        let rounds_now = rounds::list(&mut conn, &actor, event_id).unwrap();
+        assert_eq!(rounds_now.len(), 1);
+        let audit = audit::changes(&mut conn, &actor, event_id).unwrap();
+        if outcomes[0].is_ok() {
+            let board = &rounds_now[0].boards[0];
+            assert_eq!(
+                board.pairing_id, pairing_id,
+                "try {attempt}: board replaced"
+            );
+            assert_eq!(board.result.as_deref(), Some("1-0"), "try {attempt}");
+            assert_eq!(audit.len(), 1, "try {attempt}: {audit:?}");
+            assert!(matches!(outcomes[1], Err(AppError::Conflict { .. })));
+        } else {
+            assert!(rounds_now[0].boards.iter().all(|b| b.result.is_none()));
+            assert!(!rounds_now[0].published, "the re-paired round is a draft");
+            assert!(audit.is_empty(), "try {attempt}: {audit:?}");
+            assert!(
+                matches!(outcomes[0], Err(AppError::NotFound { .. })),
+                "try {attempt}: {:?}",
+                outcomes[0]
+            );
+        }
+    }
+}
+
+/// Four simultaneous "pair the next round" calls make one round; the others are told the
+/// round is paired and not yet published.
+#[actix_web::test]
+async fn concurrent_pairings_make_one_round() {
+    let app = TestApp::new().await;
+    let actor = organiser(&app).await;
+    let pool = racing_pool(&app, 4);
+    for attempt in 0..TRIES {
+        let event_id = event_with_players(&mut pool.get().unwrap(), &actor, 6);
+        let calls = (0..4)
+            .map(|_| {
+                let actor = actor.clone();
+                Box::new(move |conn: &mut DbConn| rounds::pair_next(conn, &actor, event_id))
+                    as Box<dyn FnOnce(&mut DbConn) -> _ + Send>
+            })
+            .collect();
+        let outcomes = race(&pool, calls);
+        assert_eq!(winners(&outcomes), 1, "try {attempt}: {outcomes:?}");
+        for refused in outcomes.iter().filter_map(|o| o.as_ref().err()) {
+            assert!(
+                matches!(refused, AppError::Conflict { detail } if detail.contains("not published")),
+                "try {attempt}: {refused:?}"
+            );
+        }
+        let made = rounds::list(&mut pool.get().unwrap(), &actor, event_id).unwrap();
+        assert_eq!(made.len(), 1, "try {attempt}");
+        assert_eq!(made[0].number, 1);
+        assert_eq!(made[0].boards.len(), 3);
+    }
+}
+
+/// Players entered at the same moment all get in, with different start numbers (no
+/// spurious 409 on the start-number key).
+#[actix_web::test]
+async fn concurrent_entries_all_get_distinct_start_numbers() {
+    let app = TestApp::new().await;
+    let actor = organiser(&app).await;
+    let pool = racing_pool(&app, 6);
+    for attempt in 0..TRIES {
+        let mut conn = pool.get().unwrap();
+        let event_id = event_with_players(&mut conn, &actor, 0);
+        let profiles: Vec<i64> = (0..6)
+            .map(|i| {
+                players::create(
+                    &mut conn,
+                    &actor,
+                    &PlayerInput {
+                        name: format!("Late {attempt}-{i}"),
+                        ..PlayerInput::default()
+                    },
+                )
+                .unwrap()
+                .id
+            })
+            .collect();
+        drop(conn);
+        let calls = profiles
+            .iter()
+            .map(|&player_id| {
+                let actor = actor.clone();
+                Box::new(move |conn: &mut DbConn| {
+                    entries::add(
+                        conn,
+                        &actor,
+                        event_id,
+                        &EntryInput {
+                            player_id: Some(player_id),
+                        },
+                    )
+                }) as Box<dyn FnOnce(&mut DbConn) -> _ + Send>
+            })
+            .collect();
+        let outcomes = race(&pool, calls);
+        assert_eq!(winners(&outcomes), 6, "try {attempt}: {outcomes:?}");
+        let mut numbers: Vec<i32> = entries::list(&mut pool.get().unwrap(), event_id)
+            .unwrap()
+            .iter()
+            .map(|e| e.start_no)
+            .collect();
+        numbers.sort();
+        assert_eq!(numbers, (1..=6).collect::<Vec<_>>(), "try {attempt}");
+    }
+}
+
+/// A pairing computed while the event changed is not stored over the change: the round
+/// is paired again from the new state. (A player withdraws between the plan and the
+/// write; the stored round must not contain them.)
+#[actix_web::test]
+async fn a_pairing_planned_before_a_withdrawal_is_made_again() {
+    let app = TestApp::new().await;
+    let actor = organiser(&app).await;
+    let pool = racing_pool(&app, 2);
+    let mut conn = pool.get().unwrap();
+    let event_id = event_with_players(&mut conn, &actor, 6);
+    rounds::pair_next(&mut conn, &actor, event_id).unwrap();
+    rounds::publish_last(&mut conn, &actor, event_id).unwrap();
+    let round = &rounds::list(&mut conn, &actor, event_id).unwrap()[0];
+    for board in round.boards.iter().filter(|b| b.black_entry_id.is_some()) {
+        let input = ResultInput {
+            result: "1-0".into(),
+        };
+        rounds::set_result(&mut conn, &actor, event_id, board.pairing_id, &input).unwrap();
+    }
+    let leaving = round.boards[0].white_entry_id;
+    let mut withdrawn = false;
+    let mut other = pool.get().unwrap();
+    let seen = events::write_planned(
+        &mut conn,
+        event_id,
+        |_, event| {
+            if !withdrawn {
+                // Another user's write lands while this plan is being made.
+                entries::withdraw(&mut other, &actor, event_id, leaving).unwrap();
+                withdrawn = true;
+            }
+            Ok(event.revision)
+        },
+        |_, _, seen| Ok(seen),
+    )
+    .unwrap();
+    let now = events::load(&mut conn, event_id).unwrap();
+    assert_eq!(
+        seen + 1,
+        now.revision,
+        "the plan was made again after the write"
+    );
+    let round2 = rounds::pair_next(&mut conn, &actor, event_id).unwrap();
+    assert!(
+        round2
+            .boards
+            .iter()
+            .all(|b| b.white_entry_id != leaving && b.black_entry_id != Some(leaving))
+    );
+}
+
+/// Two processes starting at once on a fresh SQLite file (`damka serve` beside `damka
+/// admin create`) both migrate: the second must wait for the first and find nothing left
+/// to do, not fail on "table already exists".
+#[test]
+fn simultaneous_start_ups_on_a_fresh_sqlite_file_migrate_once() {
+    for attempt in 0..TRIES {
+        let dir = tempfile::tempdir().unwrap();
+        let url =
+            store::DatabaseUrl::parse(&format!("sqlite://{}", dir.path().join("new.db").display()))
+                .unwrap();
+        let barrier = Barrier::new(3);
+        let outcomes: Vec<Result<(), String>> = std::thread::scope(|scope| {
+            let starting: Vec<_> = (0..3)
+                .map(|_| {
+                    scope.spawn(|| {
+                        barrier.wait();
+                        store::open(
+                            &url,
+                            1,
+                            RetryPolicy {
+                                attempts: 1,
+                                delay: std::time::Duration::ZERO,
+                            },
+                        )
+                        .map(|_| ())
+                        .map_err(|e| e.to_string())
+                    })
+                })
+                .collect();
+            starting.into_iter().map(|t| t.join().unwrap()).collect()
+        });
+        for outcome in outcomes {
+            assert_eq!(outcome, Ok(()), "try {attempt}");
+        }
+    }
+}
