@@ -816,3 +816,186 @@ async fn two_one_zero_display_doubles_point_tiebreaks_only() {
             .all(|r| !r["tiebreaks"][1].as_str().unwrap().contains('.'))
     );
 }
+
+/// A finished event keeps its entries and settings until it is reopened; a result of an
+/// earlier round may be corrected but not cleared (clearing would turn a played game into
+/// an absence in later pairings, standings and the TRF export).
+#[actix_web::test]
+async fn finished_events_and_earlier_results_are_protected() {
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+    let id = create_event(
+        &mut org,
+        json!({"name": "Guarded", "system": "swiss", "rounds": 3}),
+    )
+    .await;
+    let entries = enter_players(&mut org, id, 4).await;
+    let first = play_round(&mut org, id, &["1-0", "0-1"]).await;
+    play_round(&mut org, id, &["1-0", "1/2-1/2"]).await;
+    let last = play_round(&mut org, id, &["0-1", "1-0"]).await;
+    let result_path = |round: &Value| {
+        format!(
+            "/api/v1/events/{id}/pairings/{}/result",
+            games(round)[0]["pairing_id"]
+        )
+    };
+    let cleared = org
+        .json(Method::PUT, &result_path(&first), json!({"result": ""}))
+        .await;
+    let problem = cleared.assert_problem(422, "invalid");
+    assert_eq!(problem["field"], "result");
+    let corrected = org
+        .json(Method::PUT, &result_path(&first), json!({"result": "0-1"}))
+        .await;
+    assert_eq!(corrected.status.as_u16(), 204, "{}", corrected.body);
+    let rounds = org.get(&format!("/api/v1/events/{id}/rounds")).await.json();
+    assert_eq!(games(&rounds[0])[0]["result"], "0-1");
+    // The last round's result may still be cleared (entered by mistake).
+    for result in ["", "0-1"] {
+        let res = org
+            .json(
+                Method::PUT,
+                &result_path(&last),
+                json!({ "result": result }),
+            )
+            .await;
+        assert_eq!(res.status.as_u16(), 204, "{result:?}: {}", res.body);
+    }
+
+    assert_eq!(
+        org.post(&format!("/api/v1/events/{id}/finish"))
+            .await
+            .status
+            .as_u16(),
+        204
+    );
+    let withdraw = format!("/api/v1/events/{id}/entries/{}/withdraw", entries[0]);
+    org.post(&withdraw).await.assert_problem(409, "conflict");
+    let mut settings = org.get(&format!("/api/v1/events/{id}")).await.json();
+    settings["rounds"] = json!(9);
+    org.json(
+        Method::PUT,
+        &format!("/api/v1/events/{id}"),
+        settings.clone(),
+    )
+    .await
+    .assert_problem(409, "conflict");
+    org.json(
+        Method::PUT,
+        &format!("/api/v1/events/{id}/entries/{}/absence", entries[1]),
+        json!({"round": 4, "kind": "Z"}),
+    )
+    .await
+    .assert_problem(409, "conflict");
+    let event = org.get(&format!("/api/v1/events/{id}")).await.json();
+    assert_eq!(event["rounds"], 3);
+    assert_eq!(event["status"], "finished");
+    let listed = org
+        .get(&format!("/api/v1/events/{id}/entries"))
+        .await
+        .json();
+    assert!(
+        listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["withdrawn_from_round"].is_null())
+    );
+
+    // Reopened, the event takes both again.
+    org.post(&format!("/api/v1/events/{id}/reopen")).await;
+    let updated = org
+        .json(Method::PUT, &format!("/api/v1/events/{id}"), settings)
+        .await;
+    assert_eq!(updated.status.as_u16(), 200, "{}", updated.body);
+    assert_eq!(updated.json()["rounds"], 9);
+    assert_eq!(org.post(&withdraw).await.status.as_u16(), 204);
+}
+
+/// The values a browser would send back for the form in `page`: every input's value,
+/// every select's selected option (or its first), checked checkboxes only.
+fn form_fields(page: &str) -> Vec<(String, String)> {
+    let attr = |tag: &str, name: &str| {
+        let marker = format!("{name}=\"");
+        let start = tag.find(&marker)? + marker.len();
+        let end = tag[start..].find('"')?;
+        Some(tag[start..start + end].to_string())
+    };
+    let mut fields = Vec::new();
+    for tag in page.split('<').skip(1) {
+        let tag = tag.split('>').next().unwrap();
+        if let Some(rest) = tag.strip_prefix("input ") {
+            let Some(name) = attr(rest, "name") else {
+                continue;
+            };
+            let checkbox = attr(rest, "type").as_deref() == Some("checkbox");
+            if checkbox && !rest.contains(" checked") {
+                continue;
+            }
+            fields.push((name, attr(rest, "value").unwrap_or_default()));
+        }
+    }
+    for select in page.split("<select ").skip(1) {
+        let name = attr(select, "name").unwrap();
+        let body = &select[..select.find("</select>").unwrap()];
+        let options: Vec<&str> = body.split("<option ").skip(1).collect();
+        let chosen = options
+            .iter()
+            .find(|o| o.split('>').next().unwrap().contains(" selected"))
+            .or(options.first())
+            .unwrap();
+        fields.push((name, attr(chosen, "value").unwrap()));
+    }
+    fields
+}
+
+/// Saving the edit form without touching it changes nothing: the club and every local
+/// rule survive (they used to be cleared because the form did not carry them).
+#[actix_web::test]
+async fn saving_the_edit_form_unchanged_keeps_every_setting() {
+    let app = TestApp::new().await;
+    let mut browser = app.user("org@t.org", Role::Organiser).await;
+    let mut org = browser.api_client().await;
+    let club = org
+        .json(
+            Method::POST,
+            "/api/v1/clubs",
+            json!({"name": "Chapaev club"}),
+        )
+        .await;
+    assert_eq!(club.status.as_u16(), 201, "{}", club.body);
+    let club_id = club.json()["id"].as_i64().unwrap();
+    let id = create_event(
+        &mut org,
+        json!({
+            "name": "Club cup",
+            "system": "swiss",
+            "rounds": 5,
+            "club_id": club_id,
+            "local_rules": {
+                "capture_choice": "free",
+                "mandatory_capture": true,
+                "no_progress_limit": 30,
+                "move_limit": 80,
+                "lone_kings_limit": 12
+            }
+        }),
+    )
+    .await;
+    let before = org.get(&format!("/api/v1/events/{id}")).await.json();
+    let form = browser.get(&format!("/events/{id}/edit")).await;
+    assert_eq!(form.status.as_u16(), 200, "{}", form.body);
+    let fields = form_fields(&form.body);
+    let pairs: Vec<(&str, &str)> = fields
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let saved = browser
+        .post_form_raw(&format!("/events/{id}"), &pairs)
+        .await;
+    assert_eq!(saved.status.as_u16(), 303, "{}", saved.body);
+    let after = org.get(&format!("/api/v1/events/{id}")).await.json();
+    assert_eq!(after, before);
+    assert_eq!(after["club_id"], club_id);
+    assert_eq!(after["local_rules"]["move_limit"], 80);
+}

@@ -7,6 +7,7 @@ use askama::Template;
 use chrono::NaiveDate;
 use serde::Deserialize;
 
+use crate::service::clubs::{self, ClubView};
 use crate::service::events::audit::{self, ChangeView};
 use crate::service::events::entries::{
     self, AbsenceInput, EntryInput, EntryView, ForbiddenPairView,
@@ -642,6 +643,15 @@ pub struct EventForm {
     capture_choice: String,
     #[serde(default)]
     mandatory_capture: String,
+    #[serde(default)]
+    no_progress_limit: String,
+    #[serde(default)]
+    move_limit: String,
+    #[serde(default)]
+    lone_kings_limit: String,
+    /// The club the event belongs to; empty: none.
+    #[serde(default)]
+    club_id: String,
 }
 
 fn date(field: &'static str, value: &str) -> AppResult<Option<NaiveDate>> {
@@ -679,6 +689,10 @@ impl EventForm {
                 Some(false) => "off".into(),
                 None => String::new(),
             },
+            no_progress_limit: optional_text(e.local_rules.no_progress_limit),
+            move_limit: optional_text(e.local_rules.move_limit),
+            lone_kings_limit: optional_text(e.local_rules.lone_kings_limit),
+            club_id: optional_text(e.club_id),
         }
     }
 
@@ -700,7 +714,9 @@ impl EventForm {
                     _ => None,
                 },
                 capture_choice: Some(self.capture_choice.clone()).filter(|c| !c.is_empty()),
-                ..LocalRules::default()
+                no_progress_limit: optional_number("no_progress_limit", &self.no_progress_limit)?,
+                move_limit: optional_number("move_limit", &self.move_limit)?,
+                lone_kings_limit: optional_number("lone_kings_limit", &self.lone_kings_limit)?,
             },
             system: self.system.clone(),
             rounds: optional_number("rounds", &self.rounds)?.unwrap_or(0),
@@ -722,9 +738,14 @@ impl EventForm {
                 &self.late_entry_until_round,
             )?
             .unwrap_or(0),
-            club_id: None,
+            club_id: optional_number("club_id", &self.club_id)?,
         })
     }
+}
+
+/// A form field for an optional stored value: empty when there is none.
+fn optional_text(value: Option<impl ToString>) -> String {
+    value.map(|v| v.to_string()).unwrap_or_default()
 }
 
 #[derive(Template)]
@@ -734,9 +755,15 @@ struct FormPage {
     event_id: Option<i64>,
     form: EventForm,
     errors: FormErrors,
+    /// The clubs an event may belong to, by name.
+    clubs: Vec<ClubView>,
 }
 
 impl FormPage {
+    fn club_selected(&self, club: &ClubView) -> bool {
+        self.form.club_id == club.id.to_string()
+    }
+
     fn variants(&self) -> [&'static str; 4] {
         ["russian", "international", "english", "brazilian"]
     }
@@ -750,7 +777,11 @@ impl FormPage {
     }
 }
 
-pub async fn new_form(ctx: Ctx) -> AppResult<HttpResponse> {
+async fn club_choices(state: &AppState) -> AppResult<Vec<ClubView>> {
+    state.db(clubs::list).await
+}
+
+pub async fn new_form(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HttpResponse> {
     if !ctx.actor().is_organiser() {
         ctx.actor().require_user()?;
         return Err(AppError::forbidden(
@@ -764,6 +795,7 @@ pub async fn new_form(ctx: Ctx) -> AppResult<HttpResponse> {
             event_id: None,
             form: EventForm::blank(),
             errors: FormErrors::none(),
+            clubs: club_choices(&state).await?,
         },
     )
 }
@@ -800,6 +832,7 @@ pub async fn create(
                     event_id: None,
                     form,
                     errors,
+                    clubs: club_choices(&state).await?,
                 },
             )
         }
@@ -827,6 +860,7 @@ pub async fn edit_form(
             event_id: Some(id),
             form: EventForm::of(&event),
             errors: FormErrors::none(),
+            clubs: club_choices(&state).await?,
         },
     )
 }
@@ -865,6 +899,7 @@ pub async fn update(
                     event_id: Some(id),
                     form,
                     errors,
+                    clubs: club_choices(&state).await?,
                 },
             )
         }
