@@ -337,3 +337,45 @@ fn simultaneous_start_ups_on_a_fresh_sqlite_file_migrate_once() {
         }
     }
 }
+
+/// A write that waited out SQLite's busy timeout (another process holds the write lock)
+/// is a 503 with Retry-After that changed nothing, not a 500; once the lock is gone the
+/// same request succeeds.
+#[actix_web::test]
+async fn a_busy_sqlite_database_answers_503_with_retry_after() {
+    if common::uses_postgres() {
+        eprintln!("skipped: SQLite's write lock only (the SQLite run covers it)");
+        return;
+    }
+    use diesel::Connection;
+    use diesel::connection::SimpleConnection;
+    let app = TestApp::new().await;
+    let mut org = common::organiser_api(&app, "org@example.org").await;
+    let mut holder = diesel::SqliteConnection::establish(&app.db.url.target).unwrap();
+    holder.batch_execute("BEGIN IMMEDIATE").unwrap();
+    let body = serde_json::json!({"name": "Blocked", "system": "swiss", "rounds": 5});
+    let refused = org
+        .json(
+            actix_web::http::Method::POST,
+            "/api/v1/events",
+            body.clone(),
+        )
+        .await;
+    refused.assert_problem(503, "unavailable");
+    assert!(
+        refused.headers.contains_key("retry-after"),
+        "{:?}",
+        refused.headers
+    );
+    holder.batch_execute("COMMIT").unwrap();
+    let listed = org.get("/api/v1/events").await.json();
+    assert_eq!(
+        listed.as_array().unwrap().len(),
+        0,
+        "the refused write changed nothing"
+    );
+    let created = org
+        .json(actix_web::http::Method::POST, "/api/v1/events", body)
+        .await;
+    assert_eq!(created.status.as_u16(), 201, "{}", created.body);
+}

@@ -10,6 +10,8 @@
 //! cookie and token, session cookie), creates an API token on the account page and sends
 //! it as `Authorization: Bearer ...` with every request.
 //!
+//! `--method PUT --body A --body B` sends writes, each connection alternating the bodies.
+//!
 //! Exit status: 0 when at most 1% of the measured requests failed (non-2xx status or a
 //! transport error), 1 otherwise, 2 on bad arguments or a failed setup.
 use std::collections::BTreeMap;
@@ -34,6 +36,14 @@ struct Args {
     /// Target, e.g. `http://127.0.0.1:8080/api/v1/me`. Plain HTTP to a loopback host only.
     #[arg(long)]
     url: String,
+    /// Request method: `GET` (default), `POST`, `PUT`, `PATCH` or `DELETE`.
+    #[arg(long, default_value = "GET")]
+    method: String,
+    /// Request body; repeatable: each connection cycles through the bodies in turn (e.g. a
+    /// result entered as `1-0`, then corrected to `0-1`, so every request really writes).
+    /// Give the content type with `--header`.
+    #[arg(long = "body")]
+    bodies: Vec<String>,
     /// Extra request header `Name: value`; repeatable.
     #[arg(long = "header", short = 'H')]
     headers: Vec<String>,
@@ -679,27 +689,31 @@ async fn exchange(
     }
 }
 
+/// Sends requests one after another on one connection; the `first`-th of `requests`
+/// first, then the next ones in turn.
 async fn connection_loop(
     addr: SocketAddr,
-    request: Arc<[u8]>,
+    requests: Arc<[Vec<u8>]>,
+    first: usize,
     measure_from: Instant,
     deadline: Instant,
     timeout: Duration,
 ) -> Stats {
     let mut stats = Stats::default();
     let mut conn: Option<Conn> = None;
+    let mut next = first;
     loop {
+        let request = &requests[next % requests.len()];
+        next += 1;
         let started = Instant::now();
         if started >= deadline {
             break;
         }
         let measured = started >= measure_from;
         let limit = (started + timeout).min(deadline);
-        let outcome = tokio::time::timeout_at(
-            limit.into(),
-            exchange(&mut conn, addr, &request, &mut stats),
-        )
-        .await;
+        let outcome =
+            tokio::time::timeout_at(limit.into(), exchange(&mut conn, addr, request, &mut stats))
+                .await;
         let finished = Instant::now();
         match outcome {
             Err(_) => {
@@ -771,6 +785,10 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.duration.is_zero() {
         bail!("--duration must be positive");
     }
+    let method = args.method.to_ascii_uppercase();
+    if !["GET", "POST", "PUT", "PATCH", "DELETE"].contains(&method.as_str()) {
+        bail!("--method must be GET, POST, PUT, PATCH or DELETE");
+    }
     let mut headers = Vec::new();
     for header in &args.headers {
         let (name, value) = header
@@ -797,16 +815,25 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
             eprintln!("damka-load: signed in and created an API token for the run");
             headers.push(("Authorization".into(), format!("Bearer {token}")));
         }
-        let request: Arc<[u8]> = request_bytes("GET", &target, &target.path, &headers, b"").into();
+        let bodies: Vec<&[u8]> = if args.bodies.is_empty() {
+            vec![b""]
+        } else {
+            args.bodies.iter().map(|b| b.as_bytes()).collect()
+        };
+        let requests: Arc<[Vec<u8>]> = bodies
+            .iter()
+            .map(|body| request_bytes(&method, &target, &target.path, &headers, body))
+            .collect();
 
         let begin = Instant::now();
         let measure_from = begin + args.warmup;
         let deadline = measure_from + args.duration;
         let tasks: Vec<_> = (0..args.connections)
-            .map(|_| {
+            .map(|i| {
                 tokio::spawn(connection_loop(
                     target.addr,
-                    request.clone(),
+                    requests.clone(),
+                    i,
                     measure_from,
                     deadline,
                     args.timeout,
@@ -880,7 +907,8 @@ fn report(args: &Args, target: &Target, mut stats: Stats) -> anyhow::Result<Exit
         println!("{out}");
     } else {
         println!(
-            "GET http://{}{} with {} connections for {:.1} s (after {:.1} s warm-up), {} client thread(s)",
+            "{} http://{}{} with {} connections for {:.1} s (after {:.1} s warm-up), {} client thread(s)",
+            args.method.to_ascii_uppercase(),
             target.addr,
             target.path,
             args.connections,

@@ -181,3 +181,32 @@ impl From<diesel::r2d2::PoolError> for AppError {
 }
 
 pub type AppResult<T> = Result<T, AppError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use diesel::result::{DatabaseErrorKind, Error};
+
+    fn database_error(kind: DatabaseErrorKind, message: &str) -> Error {
+        Error::DatabaseError(kind, Box::new(message.to_string()))
+    }
+
+    #[test]
+    fn busy_and_lost_races_are_unavailable_with_retry_after() {
+        for err in [
+            database_error(DatabaseErrorKind::Unknown, "database is locked"),
+            database_error(
+                DatabaseErrorKind::SerializationFailure,
+                "could not serialize",
+            ),
+            database_error(DatabaseErrorKind::Unknown, "deadlock detected"),
+        ] {
+            let app = AppError::from(err);
+            assert_eq!(app, AppError::Unavailable);
+            assert_eq!(app.status(), 503);
+            assert!(app.retry_after_secs().is_some());
+        }
+        let other = AppError::from(database_error(DatabaseErrorKind::Unknown, "syntax error"));
+        assert_eq!(other.status(), 500);
+    }
+}
