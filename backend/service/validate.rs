@@ -66,14 +66,17 @@ fn check_length(field: &'static str, value: &str, max_chars: usize) -> Result<()
 /// reorder the text around them: a name carrying one can show as another name in lists,
 /// pairings and standings. They are not control characters to `char::is_control`.
 fn check_direction_controls(field: &'static str, value: &str) -> Result<(), AppError> {
-    let reorders = |c: char| matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
-    if value.chars().any(reorders) {
+    if value.chars().any(reorders_text) {
         return Err(AppError::invalid(
             field,
             "must not contain Unicode characters that change the text direction",
         ));
     }
     Ok(())
+}
+
+fn reorders_text(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
 /// An optional date, within the years every database and every real event can have.
@@ -98,7 +101,9 @@ pub fn email(value: &str) -> Result<String, AppError> {
                 && domain.contains('.')
                 && !domain.starts_with('.')
                 && !domain.ends_with('.')
-                && !value.chars().any(|c| c.is_whitespace() || c.is_control())
+                && !value
+                    .chars()
+                    .any(|c| c.is_whitespace() || c.is_control() || reorders_text(c))
         }
         None => false,
     };
@@ -149,6 +154,7 @@ mod tests {
             "a b@club.org",
             "a@b@c.org",
             "a\0@club.org",
+            "ann\u{202E}@club.org",
         ] {
             assert!(email(bad).is_err(), "{bad}");
         }
