@@ -80,28 +80,55 @@ pub fn token_hash(token: &str) -> String {
 
 type HmacSha256 = Hmac<Sha256>;
 
-/// The CSRF token for a browser: an HMAC of its random CSRF cookie under the site secret
-/// (the "signed double-submit cookie" pattern; works on every instance, stores nothing).
-pub fn csrf_token(site_secret: &[u8], csrf_cookie: &str) -> String {
-    // HMAC accepts keys of any length, so this cannot fail.
-    let mut mac = match HmacSha256::new_from_slice(site_secret) {
-        Ok(mac) => mac,
-        Err(_) => return String::new(),
-    };
-    mac.update(csrf_cookie.as_bytes());
-    URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
+/// The CSRF token for a browser: an HMAC under the site secret of its random CSRF cookie
+/// and, once it is signed in, of its session cookie too (the "signed double-submit
+/// cookie" pattern; works on every instance, stores nothing). Binding the session means
+/// a pair of CSRF cookie and token that an attacker planted in a victim's browser stops
+/// working as soon as the victim signs in: the attacker cannot know the session.
+pub fn csrf_token(site_secret: &[u8], csrf_cookie: &str, session: Option<&str>) -> String {
+    match csrf_mac(site_secret, csrf_cookie, session) {
+        Some(mac) => URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes()),
+        None => String::new(),
+    }
 }
 
-/// Constant-time check of a submitted CSRF token.
-pub fn csrf_matches(site_secret: &[u8], csrf_cookie: &str, submitted: &str) -> bool {
-    let Ok(mut mac) = HmacSha256::new_from_slice(site_secret) else {
+/// Constant-time check of a submitted CSRF token against the request's cookies.
+pub fn csrf_matches(
+    site_secret: &[u8],
+    csrf_cookie: &str,
+    session: Option<&str>,
+    submitted: &str,
+) -> bool {
+    let Some(mac) = csrf_mac(site_secret, csrf_cookie, session) else {
         return false;
     };
-    mac.update(csrf_cookie.as_bytes());
     match URL_SAFE_NO_PAD.decode(submitted.trim()) {
         Ok(bytes) => mac.verify_slice(&bytes).is_ok(),
         Err(_) => false,
     }
+}
+
+fn csrf_mac(site_secret: &[u8], csrf_cookie: &str, session: Option<&str>) -> Option<HmacSha256> {
+    // HMAC accepts keys of any length, so this does not fail in practice.
+    let mut mac = HmacSha256::new_from_slice(site_secret).ok()?;
+    // A tag and length-prefixed parts, so that no cookie pair reads as another one and an
+    // anonymous token is never a signed-in one.
+    let mut part = |bytes: &[u8]| {
+        mac.update(&(bytes.len() as u64).to_be_bytes());
+        mac.update(bytes);
+    };
+    match session {
+        None => {
+            part(b"csrf:anonymous");
+            part(csrf_cookie.as_bytes());
+        }
+        Some(session) => {
+            part(b"csrf:session");
+            part(csrf_cookie.as_bytes());
+            part(session.as_bytes());
+        }
+    }
+    Some(mac)
 }
 
 #[cfg(test)]
@@ -119,12 +146,43 @@ mod tests {
 
     #[test]
     fn csrf_token_is_bound_to_cookie_and_secret() {
-        let token = csrf_token(b"secret", "cookie-a");
-        assert!(csrf_matches(b"secret", "cookie-a", &token));
-        assert!(!csrf_matches(b"secret", "cookie-b", &token));
-        assert!(!csrf_matches(b"other", "cookie-a", &token));
-        assert!(!csrf_matches(b"secret", "cookie-a", ""));
-        assert!(!csrf_matches(b"secret", "cookie-a", "%%%"));
+        let token = csrf_token(b"secret", "cookie-a", None);
+        assert!(csrf_matches(b"secret", "cookie-a", None, &token));
+        assert!(!csrf_matches(b"secret", "cookie-b", None, &token));
+        assert!(!csrf_matches(b"other", "cookie-a", None, &token));
+        assert!(!csrf_matches(b"secret", "cookie-a", None, ""));
+        assert!(!csrf_matches(b"secret", "cookie-a", None, "%%%"));
+    }
+
+    #[test]
+    fn csrf_token_of_a_signed_in_browser_is_bound_to_its_session() {
+        let token = csrf_token(b"secret", "cookie-a", Some("session-1"));
+        assert!(csrf_matches(
+            b"secret",
+            "cookie-a",
+            Some("session-1"),
+            &token
+        ));
+        assert!(!csrf_matches(
+            b"secret",
+            "cookie-a",
+            Some("session-2"),
+            &token
+        ));
+        assert!(!csrf_matches(b"secret", "cookie-a", None, &token));
+        let anonymous = csrf_token(b"secret", "cookie-a", None);
+        assert!(!csrf_matches(
+            b"secret",
+            "cookie-a",
+            Some("session-1"),
+            &anonymous
+        ));
+        // The parts are length-prefixed: moving bytes from one cookie to the other
+        // gives another token.
+        assert_ne!(
+            csrf_token(b"secret", "ab", Some("c")),
+            csrf_token(b"secret", "a", Some("bc"))
+        );
     }
 
     #[test]

@@ -49,7 +49,7 @@ fn fields(input: &ClubInput) -> AppResult<ClubFields> {
         name: validate::required("name", &input.name, 100)?,
         city: validate::optional("city", &input.city, 100)?,
         country: validate::country(&input.country)?,
-        description: validate::optional("description", &input.description, 2000)?,
+        description: validate::multiline("description", &input.description, 2000)?,
     })
 }
 

@@ -16,8 +16,12 @@ pub enum AppError {
     CsrfRejected,
     /// 404.
     NotFound { what: &'static str },
+    /// 405: the path exists, but not for this method (the response lists the allowed ones).
+    MethodNotAllowed,
     /// 409: the action conflicts with the stored state (duplicate e-mail, stale data).
     Conflict { detail: String },
+    /// 413: the request body is larger than the limit for this kind of request.
+    PayloadTooLarge { limit_bytes: usize },
     /// 422: a field fails validation; forms show it next to the field.
     Invalid { field: &'static str, reason: String },
     /// 429: too many failed logins; try again after `retry_after_secs`.
@@ -38,7 +42,9 @@ impl AppError {
             AppError::Unauthenticated | AppError::BadCredentials => 401,
             AppError::Forbidden { .. } | AppError::CsrfRejected => 403,
             AppError::NotFound { .. } => 404,
+            AppError::MethodNotAllowed => 405,
             AppError::Conflict { .. } => 409,
+            AppError::PayloadTooLarge { .. } => 413,
             AppError::Invalid { .. } => 422,
             AppError::TooManyAttempts { .. } => 429,
             AppError::Internal { .. } => 500,
@@ -56,7 +62,9 @@ impl AppError {
             AppError::Forbidden { .. } => "forbidden",
             AppError::CsrfRejected => "csrf-rejected",
             AppError::NotFound { .. } => "not-found",
+            AppError::MethodNotAllowed => "method-not-allowed",
             AppError::Conflict { .. } => "conflict",
+            AppError::PayloadTooLarge { .. } => "payload-too-large",
             AppError::Invalid { .. } => "invalid",
             AppError::TooManyAttempts { .. } => "too-many-attempts",
             AppError::Unavailable => "unavailable",
@@ -112,7 +120,12 @@ impl fmt::Display for AppError {
                 "the form's security token is missing or expired; reload the page and try again"
             ),
             AppError::NotFound { what } => write!(f, "{what} not found"),
+            AppError::MethodNotAllowed => write!(f, "this method is not allowed here"),
             AppError::Conflict { detail } => write!(f, "{detail}"),
+            AppError::PayloadTooLarge { limit_bytes } => write!(
+                f,
+                "the request body is larger than the limit of {limit_bytes} bytes"
+            ),
             AppError::Invalid { field, reason } => write!(f, "{field}: {reason}"),
             AppError::TooManyAttempts { retry_after_secs } => write!(
                 f,

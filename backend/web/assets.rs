@@ -2,16 +2,21 @@
 use actix_web::http::header;
 use actix_web::{HttpResponse, web};
 
+use super::routes::Routes;
+
 const STYLE_CSS: &str = include_str!("../../static/style.css");
 const FAVICON_SVG: &str = include_str!("../../static/favicon.svg");
 const PRINT_CSS: &str = include_str!("../../static/print.css");
 const PRINT_JS: &str = include_str!("../../static/print.js");
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/static/style.css", web::get().to(style))
+    let mut routes = Routes::default();
+    routes
+        .route("/static/style.css", web::get().to(style))
         .route("/static/print.css", web::get().to(print_style))
         .route("/static/print.js", web::get().to(print_script))
         .route("/favicon.svg", web::get().to(favicon));
+    routes.register(cfg);
 }
 
 async fn style() -> HttpResponse {

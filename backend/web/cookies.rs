@@ -26,6 +26,14 @@ fn base<'a>(req: &HttpRequest, name: &'a str, value: String) -> Cookie<'a> {
         .finish()
 }
 
+/// The browser's session cookie, when it sends a non-empty one (valid or not: the CSRF
+/// token is bound to what the browser sends, so the page and its form agree).
+pub fn session_value(req: &HttpRequest) -> Option<String> {
+    req.cookie(SESSION)
+        .map(|c| c.value().to_string())
+        .filter(|v| !v.is_empty())
+}
+
 pub fn session(req: &HttpRequest, token: String, days: i64) -> Cookie<'static> {
     let mut cookie = base(req, SESSION, token);
     cookie.set_max_age(time::Duration::days(days));

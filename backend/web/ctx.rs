@@ -178,14 +178,14 @@ impl Ctx {
             .app_data::<web::Data<AppState>>()
             .ok_or_else(|| AppError::internal("application state missing"))?
             .clone();
-        let session_token = req.cookie(cookies::SESSION).map(|c| c.value().to_string());
+        let session_token = cookies::session_value(req);
         let user = match session_token.clone() {
-            Some(token) if !token.is_empty() => {
+            Some(token) => {
                 state
                     .db(move |conn| accounts::user_for_session(conn, &token))
                     .await?
             }
-            _ => None,
+            None => None,
         };
         if let Some(user) = &user {
             super::middleware::record_user(req, user.id);
@@ -207,7 +207,7 @@ impl Ctx {
         Ok(Ctx {
             lang,
             user,
-            csrf: auth::csrf_token(&state.site_secret, &csrf_cookie),
+            csrf: auth::csrf_token(&state.site_secret, &csrf_cookie, session_token.as_deref()),
             flash,
             here,
             session_token,

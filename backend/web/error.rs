@@ -98,6 +98,9 @@ pub async fn render_errors(
             Some(app) => Some(app.clone()),
             None => Some(foreign_error(res.status(), &err.to_string())),
         },
+        // A resource asked with a method it has no route for answers a bare 405 (with
+        // its `Allow` header), not an error: give it the same page as every other error.
+        None if res.status() == StatusCode::METHOD_NOT_ALLOWED => Some(AppError::MethodNotAllowed),
         None => None,
     };
     let Some(app_error) = app_error else {
@@ -132,12 +135,13 @@ pub async fn render_errors(
     Ok(ServiceResponse::new(req, html))
 }
 
-/// Keeps cookies and Retry-After/WWW-Authenticate that the original response carried.
+/// Keeps cookies and Retry-After/WWW-Authenticate/Allow that the original response carried.
 fn copy_headers(from: &HttpResponse, to: &mut HttpResponse) {
     for name in [
         header::SET_COOKIE,
         header::RETRY_AFTER,
         header::WWW_AUTHENTICATE,
+        header::ALLOW,
     ] {
         for value in from.headers().get_all(&name) {
             to.headers_mut().append(name.clone(), value.clone());
@@ -153,6 +157,11 @@ fn localized_detail(ctx: &Ctx, err: &AppError) -> String {
         AppError::Unauthenticated => ctx.t("error.unauthenticated.detail"),
         AppError::CsrfRejected => ctx.t("error.csrf-rejected.detail"),
         AppError::Unavailable => ctx.t("error.unavailable.detail"),
+        AppError::MethodNotAllowed => ctx.t("error.method-not-allowed.detail"),
+        AppError::PayloadTooLarge { limit_bytes } => ctx.tf1(
+            "error.payload-too-large.detail",
+            &limit_bytes.div_ceil(1024),
+        ),
         AppError::TooManyAttempts { retry_after_secs } => ctx.tf1(
             "error.too-many-attempts.detail",
             &retry_after_secs.div_ceil(60),
@@ -166,9 +175,7 @@ fn localized_detail(ctx: &Ctx, err: &AppError) -> String {
 fn foreign_error(status: StatusCode, message: &str) -> AppError {
     match status.as_u16() {
         404 => AppError::NotFound { what: "page" },
-        405 => AppError::BadRequest {
-            detail: "this method is not allowed here".into(),
-        },
+        405 => AppError::MethodNotAllowed,
         400..=499 => AppError::BadRequest {
             detail: message.to_string(),
         },

@@ -1,5 +1,5 @@
 //! `CsrfForm<T>`: an urlencoded HTML form whose `csrf_token` field must match the
-//! browser's CSRF cookie before the form is even parsed.
+//! browser's CSRF cookie (and session, once signed in) before the form is even parsed.
 use std::future::Future;
 use std::pin::Pin;
 
@@ -7,6 +7,7 @@ use actix_web::{FromRequest, HttpMessage, HttpRequest, dev::Payload, web};
 use futures_util::StreamExt;
 use serde::de::DeserializeOwned;
 
+use super::cookies;
 use super::ctx::CsrfCookie;
 use super::state::AppState;
 use crate::service::{AppError, auth};
@@ -32,15 +33,19 @@ impl<T: DeserializeOwned + 'static> FromRequest for CsrfForm<T> {
                     ),
                 });
             }
+            let too_large = AppError::PayloadTooLarge {
+                limit_bytes: MAX_FORM_BYTES,
+            };
+            if declared_length(&req).is_some_and(|length| length > MAX_FORM_BYTES) {
+                return Err(too_large);
+            }
             let mut body = web::BytesMut::new();
             while let Some(chunk) = payload.next().await {
                 let chunk = chunk.map_err(|e| AppError::BadRequest {
                     detail: format!("could not read the form: {e}"),
                 })?;
                 if body.len() + chunk.len() > MAX_FORM_BYTES {
-                    return Err(AppError::BadRequest {
-                        detail: format!("the form is larger than {MAX_FORM_BYTES} bytes"),
-                    });
+                    return Err(too_large);
                 }
                 body.extend_from_slice(&chunk);
             }
@@ -49,9 +54,11 @@ impl<T: DeserializeOwned + 'static> FromRequest for CsrfForm<T> {
                 .map(|s| s.site_secret.clone())
                 .ok_or_else(|| AppError::internal("application state missing"))?;
             let cookie = req.extensions().get::<CsrfCookie>().map(|c| c.0.clone());
+            let session = cookies::session_value(&req);
             let submitted = form_field(&body, "csrf_token");
             match (cookie, submitted) {
-                (Some(cookie), Some(token)) if auth::csrf_matches(&secret, &cookie, &token) => {}
+                (Some(cookie), Some(token))
+                    if auth::csrf_matches(&secret, &cookie, session.as_deref(), &token) => {}
                 _ => return Err(AppError::CsrfRejected),
             }
             serde_urlencoded::from_bytes::<T>(&body)
@@ -61,6 +68,16 @@ impl<T: DeserializeOwned + 'static> FromRequest for CsrfForm<T> {
                 })
         })
     }
+}
+
+/// The body length the client announced, so an oversized form is refused unread.
+fn declared_length(req: &HttpRequest) -> Option<usize> {
+    req.headers()
+        .get(actix_web::http::header::CONTENT_LENGTH)?
+        .to_str()
+        .ok()?
+        .parse()
+        .ok()
 }
 
 fn form_field(body: &[u8], name: &str) -> Option<String> {

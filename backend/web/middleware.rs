@@ -1,7 +1,8 @@
 //! Small request/response steps shared by every route.
 use actix_web::HttpMessage;
-use actix_web::body::MessageBody;
+use actix_web::body::{self, BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::Method;
 use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::middleware::Next;
 
@@ -36,6 +37,40 @@ pub async fn csrf_and_flash(
         res.response_mut().add_cookie(&removal)?;
     }
     Ok(res)
+}
+
+/// HEAD is answered by the GET route of the same path, without the body (RFC 9110
+/// 9.3.2), so every page, API read and asset answers it; and a 405 that allows GET says it
+/// allows HEAD too. The method is changed before routing, so no route needs to list HEAD.
+pub async fn answer_head(
+    mut req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let is_head = req.method() == Method::HEAD;
+    if is_head {
+        req.head_mut().method = Method::GET;
+    }
+    let mut res = next.call(req).await?;
+    add_head_to_allow(res.headers_mut());
+    if !is_head {
+        return Ok(res.map_into_boxed_body());
+    }
+    // No body and so no Content-Length: its value would only be known by producing the
+    // body (RFC 9110 allows leaving it out).
+    Ok(res.map_body(|_, _| BoxBody::new(body::None::new())))
+}
+
+fn add_head_to_allow(headers: &mut header::HeaderMap) {
+    let Some(allow) = headers.get(header::ALLOW).and_then(|v| v.to_str().ok()) else {
+        return;
+    };
+    let methods: Vec<&str> = allow.split(',').map(str::trim).collect();
+    if methods.contains(&"GET") && !methods.contains(&"HEAD") {
+        let with_head = format!("{}, HEAD", methods.join(", "));
+        if let Ok(value) = HeaderValue::from_str(&with_head) {
+            headers.insert(header::ALLOW, value);
+        }
+    }
 }
 
 /// The root span of every request carries the signed-in user's id once it is known.

@@ -12,10 +12,12 @@ pub mod openapi;
 pub mod pages;
 pub mod pairing_warnings;
 pub mod render;
+pub mod routes;
 pub mod state;
 pub mod svg;
 pub mod tiebreaks;
 
+use actix_web::error::JsonPayloadError;
 use actix_web::middleware::from_fn;
 use actix_web::{App, HttpRequest, HttpResponse, web};
 
@@ -23,17 +25,15 @@ pub use state::AppState;
 
 use crate::service::AppError;
 
+/// The largest JSON body the API reads (a TRF import is the biggest).
+pub const MAX_JSON_BYTES: usize = 256 * 1024;
+
 /// Declares every route; shared by `damka serve` and the HTTP tests.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.app_data(
         web::JsonConfig::default()
-            .limit(256 * 1024)
-            .error_handler(|err, _| {
-                AppError::BadRequest {
-                    detail: format!("the JSON body could not be read: {err}"),
-                }
-                .into()
-            }),
+            .limit(MAX_JSON_BYTES)
+            .error_handler(|err, _| json_error(err).into()),
     )
     // A malformed path segment (`/players/abc`) means the thing asked for does not exist.
     .app_data(
@@ -48,7 +48,24 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(web::scope("/api/v1").configure(api::configure))
     .configure(pages::configure)
     .configure(assets::configure)
-    .route("/healthz", web::get().to(health));
+    .service(web::resource("/healthz").route(web::get().to(health)));
+}
+
+/// A JSON body that is too large is a 413, whether its `Content-Length` said so or the
+/// stream ran over; anything else unreadable is a 400.
+fn json_error(err: JsonPayloadError) -> AppError {
+    match err {
+        JsonPayloadError::OverflowKnownLength { limit, .. }
+        | JsonPayloadError::Overflow { limit } => AppError::PayloadTooLarge { limit_bytes: limit },
+        JsonPayloadError::Payload(actix_web::error::PayloadError::Overflow) => {
+            AppError::PayloadTooLarge {
+                limit_bytes: MAX_JSON_BYTES,
+            }
+        }
+        other => AppError::BadRequest {
+            detail: format!("the JSON body could not be read: {other}"),
+        },
+    }
 }
 
 /// Builds the application with its middleware, in the order requests pass through it.
@@ -66,6 +83,7 @@ pub fn app(
     App::new()
         .app_data(web::Data::new(state))
         .wrap(from_fn(error::render_errors))
+        .wrap(from_fn(middleware::answer_head))
         .wrap(from_fn(middleware::csrf_and_flash))
         .wrap(from_fn(middleware::headers))
         .wrap(tracing_actix_web::TracingLogger::<middleware::RequestSpan>::new())

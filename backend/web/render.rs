@@ -35,13 +35,25 @@ pub fn redirect(location: &str) -> HttpResponse {
         .finish()
 }
 
-/// Only local paths are followed, so `?next=` cannot send a user to another site.
+/// The one gate for redirect targets that come from the request (`?next=`, the language
+/// switch's return path): a path on this site, written only with the printable ASCII
+/// characters a URL path, query and fragment may carry; anything else goes to the home
+/// page. Browsers treat `//host` and `/\host` as another site, and strip tabs and line
+/// breaks (`/\t/host` becomes `//host`); a line break in a header would also fail the
+/// response.
 pub fn safe_location(location: &str) -> &str {
-    if location.starts_with('/') && !location.starts_with("//") && !location.contains('\\') {
+    let mut chars = location.chars();
+    let on_this_site = chars.next() == Some('/') && !matches!(chars.next(), Some('/' | '\\'));
+    if on_this_site && location.bytes().all(is_url_byte) {
         location
     } else {
         "/"
     }
+}
+
+/// RFC 3986 unreserved and reserved characters, and `%` for escapes.
+fn is_url_byte(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/?#[]%".contains(&byte)
 }
 
 /// The message and field of a form that failed validation, for inline display.
@@ -105,5 +117,27 @@ mod tests {
         assert_eq!(safe_location("//evil.example"), "/");
         assert_eq!(safe_location("https://evil.example"), "/");
         assert_eq!(safe_location("/\\evil"), "/");
+        assert_eq!(safe_location("/"), "/");
+        assert_eq!(
+            safe_location("/events/3?tab=entries#board-2"),
+            "/events/3?tab=entries#board-2"
+        );
+        assert_eq!(safe_location("/search?q=%D0%90"), "/search?q=%D0%90");
+        for hostile in [
+            "",
+            "/\t/evil.example/",
+            "/\n/evil.example/",
+            "/a\r\nSet-Cookie: x=1",
+            "/\u{0}x",
+            "/a b",
+            "/a\\b",
+            "/ёлка",
+            "/a\"onmouseover",
+            "/<script>",
+            "evil.example",
+            "javascript:alert(1)",
+        ] {
+            assert_eq!(safe_location(hostile), "/", "{hostile:?}");
+        }
     }
 }

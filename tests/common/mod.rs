@@ -309,7 +309,9 @@ impl<'a> Client<'a> {
         self.request(Method::POST, path, None, &[]).await
     }
 
-    /// The CSRF token a page would carry for this browser (gets a CSRF cookie first).
+    /// The CSRF token a page would carry for this browser (gets a CSRF cookie first):
+    /// computed as the server does, from the CSRF cookie and, once signed in, the session
+    /// cookie.
     pub async fn csrf_token(&mut self) -> String {
         if !self.cookies.contains_key("damka_csrf") {
             self.get("/healthz").await;
@@ -319,7 +321,12 @@ impl<'a> Client<'a> {
             .get("damka_csrf")
             .cloned()
             .expect("the server sets a CSRF cookie");
-        auth::csrf_token(&self.app.state.site_secret, &cookie)
+        let session = self
+            .cookies
+            .get("damka_session")
+            .filter(|s| !s.is_empty())
+            .map(String::as_str);
+        auth::csrf_token(&self.app.state.site_secret, &cookie, session)
     }
 
     /// Posts a form with a valid CSRF token.

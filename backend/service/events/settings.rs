@@ -255,7 +255,9 @@ fn fields(conn: &mut DbConn, input: &EventInput) -> AppResult<EventFields> {
             "a Swiss event has between 1 and 30 rounds",
         ));
     };
-    if let (Some(start), Some(end)) = (input.starts_on, input.ends_on)
+    let starts_on = validate::date("starts_on", input.starts_on)?;
+    let ends_on = validate::date("ends_on", input.ends_on)?;
+    if let (Some(start), Some(end)) = (starts_on, ends_on)
         && end < start
     {
         return Err(AppError::invalid(
@@ -308,8 +310,8 @@ fn fields(conn: &mut DbConn, input: &EventInput) -> AppResult<EventFields> {
     Ok(EventFields {
         name,
         place,
-        starts_on: input.starts_on,
-        ends_on: input.ends_on,
+        starts_on,
+        ends_on,
         variant: variant.to_string(),
         local_rules: serde_json::to_string(&input.local_rules).map_err(AppError::internal)?,
         system,

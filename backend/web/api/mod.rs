@@ -13,10 +13,14 @@ pub(crate) mod tokens;
 
 use actix_web::{HttpResponse, web};
 
+use crate::web::routes::Routes;
+
 pub use auth::ApiActor;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/openapi.json", web::get().to(openapi_document))
+    let mut routes = Routes::default();
+    routes
+        .route("/openapi.json", web::get().to(openapi_document))
         .route("/me", web::get().to(me::me))
         .route("/players", web::get().to(players::list))
         .route("/players", web::post().to(players::create))
@@ -99,6 +103,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             "/admin/registration",
             web::put().to(admin::set_registration),
         );
+    routes.register(cfg);
 }
 
 async fn openapi_document() -> HttpResponse {

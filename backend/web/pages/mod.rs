@@ -14,8 +14,12 @@ mod setup;
 
 use actix_web::web;
 
+use crate::web::routes::Routes;
+
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/", web::get().to(home::home))
+    let mut routes = Routes::default();
+    routes
+        .route("/", web::get().to(home::home))
         .route("/login", web::get().to(session::login_form))
         .route("/login", web::post().to(session::login))
         .route("/logout", web::post().to(session::logout))
@@ -122,4 +126,5 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         )
         .route("/admin/invitations", web::post().to(admin::invite))
         .route("/admin/users/{id}/roles", web::post().to(admin::set_roles));
+    routes.register(cfg);
 }
