@@ -151,7 +151,7 @@ async fn exhaust_address_limit(client: &mut Client<'_>, hops_after_forged: &str)
 #[actix_web::test]
 async fn forwarded_for_from_an_untrusted_peer_does_not_evade_the_address_limit() {
     let app = TestApp::new().await;
-    let mut attacker = app.client().from_peer("203.0.113.5:40000");
+    let mut attacker = app.client().coming_from("203.0.113.5:40000");
     exhaust_address_limit(&mut attacker, "").await;
     let blocked = wrong_sign_in(&mut attacker, "another@club.org", "192.0.2.250").await;
     assert_eq!(
@@ -162,7 +162,7 @@ async fn forwarded_for_from_an_untrusted_peer_does_not_evade_the_address_limit()
     );
     assert!(blocked.headers.contains_key("retry-after"));
     // Another address is not affected.
-    let mut neighbour = app.client().from_peer("203.0.113.6:40000");
+    let mut neighbour = app.client().coming_from("203.0.113.6:40000");
     let res = wrong_sign_in(&mut neighbour, "another@club.org", "192.0.2.250").await;
     assert_eq!(res.status, StatusCode::UNAUTHORIZED, "{}", res.body);
 }
@@ -173,7 +173,7 @@ async fn forwarded_for_from_an_untrusted_peer_does_not_evade_the_address_limit()
 async fn behind_a_trusted_proxy_the_forwarded_client_is_limited() {
     let mut app = TestApp::new().await;
     app.state.trusted_proxies = TrustedProxies::parse(&["10.0.0.0/8"]).unwrap();
-    let mut through_proxy = app.client().from_peer("10.0.0.1:50000");
+    let mut through_proxy = app.client().coming_from("10.0.0.1:50000");
     exhaust_address_limit(&mut through_proxy, ", 198.51.100.7, 10.0.0.2").await;
     let blocked = wrong_sign_in(&mut through_proxy, "another@club.org", "198.51.100.7").await;
     assert_eq!(
@@ -201,10 +201,10 @@ async fn forwarded_proto_is_believed_only_from_a_trusted_proxy() {
     let mut app = TestApp::new().await;
     app.state.trusted_proxies = TrustedProxies::parse(&["10.0.0.1"]).unwrap();
     let https = [("x-forwarded-proto", "https")];
-    let mut direct = app.client().from_peer("203.0.113.5:40000");
+    let mut direct = app.client().coming_from("203.0.113.5:40000");
     let res = direct.request(Method::GET, "/login", None, &https).await;
     assert!(!set_cookie(&res, "damka_csrf").contains("Secure"));
-    let mut proxied = app.client().from_peer("10.0.0.1:50000");
+    let mut proxied = app.client().coming_from("10.0.0.1:50000");
     let res = proxied.request(Method::GET, "/login", None, &https).await;
     assert!(set_cookie(&res, "damka_csrf").contains("Secure"));
 }

@@ -183,7 +183,7 @@ async fn session_cookie_is_secure_behind_tls() {
     app.state.trusted_proxies =
         damka::web::client_address::TrustedProxies::parse(&["10.0.0.1"]).unwrap();
     app.user("tls@t.org", Role::Player).await;
-    let mut browser = app.client().from_peer("10.0.0.1:50000");
+    let mut browser = app.client().coming_from("10.0.0.1:50000");
     browser
         .headers
         .push(("x-forwarded-proto".into(), "https".into()));

@@ -308,7 +308,7 @@ impl<'a> Client<'a> {
     }
 
     /// This client's requests come from `peer` (`IP:PORT`) over TCP.
-    pub fn from_peer(mut self, peer: &str) -> Client<'a> {
+    pub fn coming_from(mut self, peer: &str) -> Client<'a> {
         self.headers.push((TEST_PEER_ADDR.into(), peer.into()));
         self
     }
