@@ -178,9 +178,12 @@ async fn responses_carry_a_request_id_and_security_headers() {
 
 #[actix_web::test]
 async fn session_cookie_is_secure_behind_tls() {
-    let app = TestApp::new().await;
+    let mut app = TestApp::new().await;
+    // `X-Forwarded-Proto` is believed from a trusted proxy only.
+    app.state.trusted_proxies =
+        damka::web::client_address::TrustedProxies::parse(&["10.0.0.1"]).unwrap();
     app.user("tls@t.org", Role::Player).await;
-    let mut browser = app.client();
+    let mut browser = app.client().coming_from("10.0.0.1:50000");
     browser
         .headers
         .push(("x-forwarded-proto".into(), "https".into()));

@@ -5,6 +5,7 @@ use clap::{Args, ValueEnum};
 
 use crate::service::accounts;
 use crate::store::{self, DatabaseUrl, RetryPolicy};
+use crate::web::client_address::TrustedProxies;
 use crate::web::{self, AppState};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -35,6 +36,15 @@ pub struct ServeArgs {
     /// Database connections per instance.
     #[arg(long, env = "DAMKA_POOL_SIZE", default_value_t = 16)]
     pub pool_size: u32,
+    /// A proxy (IP address or CIDR range) whose `X-Forwarded-For` and `X-Forwarded-Proto`
+    /// are believed; repeat the flag or separate with commas. Default: none, the TCP peer
+    /// is the client.
+    #[arg(
+        long = "trusted-proxy",
+        env = "DAMKA_TRUSTED_PROXIES",
+        value_delimiter = ','
+    )]
+    pub trusted_proxies: Vec<String>,
 }
 
 impl Default for ServeArgs {
@@ -46,6 +56,7 @@ impl Default for ServeArgs {
             demo: false,
             workers: None,
             pool_size: 16,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -66,6 +77,8 @@ pub fn init_logging(format: LogFormat) {
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     init_logging(args.log_format);
+    let trusted_proxies = TrustedProxies::parse(&args.trusted_proxies)
+        .map_err(|e| anyhow::anyhow!("--trusted-proxy: {e}"))?;
     let url_text = if args.demo {
         DEMO_DATABASE_URL
     } else {
@@ -90,6 +103,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let state = AppState {
         pool,
         site_secret: site_secret.into_bytes(),
+        trusted_proxies,
     };
     let workers = args.workers.unwrap_or_else(|| {
         std::thread::available_parallelism()
@@ -111,4 +125,47 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         Ok::<_, anyhow::Error>(())
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        serve: ServeArgs,
+    }
+
+    #[test]
+    fn trusted_proxies_repeat_or_are_separated_by_commas() {
+        let cli = Cli::try_parse_from([
+            "damka",
+            "--trusted-proxy",
+            "10.0.0.0/8",
+            "--trusted-proxy",
+            "192.168.1.7,fd00::/8",
+        ])
+        .unwrap();
+        assert_eq!(
+            cli.serve.trusted_proxies,
+            ["10.0.0.0/8", "192.168.1.7", "fd00::/8"]
+        );
+        let none = Cli::try_parse_from(["damka"]).unwrap();
+        assert!(none.serve.trusted_proxies.is_empty());
+    }
+
+    #[test]
+    fn a_trusted_proxy_that_is_no_address_stops_the_start() {
+        let err = run(ServeArgs {
+            trusted_proxies: vec!["proxy.local".into()],
+            ..ServeArgs::default()
+        })
+        .unwrap_err();
+        let message = err.to_string();
+        assert!(message.contains("--trusted-proxy"), "{message}");
+        assert!(message.contains("proxy.local"), "{message}");
+    }
 }

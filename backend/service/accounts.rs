@@ -4,15 +4,12 @@ use chrono::{Duration, NaiveDateTime};
 use serde::{Deserialize, Serialize};
 
 use super::auth::{self, token_hash};
+use super::password_limits::{self, Attempt};
 use super::{Actor, AppError, AppResult, validate};
 use crate::store::models::{ApiToken, Invitation, NewUser, User};
 use crate::store::{self, DbConn, accounts, settings};
 
 pub const SESSION_DAYS: i64 = 30;
-/// Failed sign-ins allowed per account, and per client address, within the window.
-pub const MAX_FAILURES_PER_ACCOUNT: i64 = 5;
-pub const MAX_FAILURES_PER_ADDRESS: i64 = 20;
-pub const FAILURE_WINDOW_MINUTES: i64 = 15;
 
 /// How precisely an API token's last use is recorded.
 pub const LAST_USED_RESOLUTION_SECS: i64 = 60;
@@ -214,8 +211,8 @@ pub struct NewSession {
     pub expires_at: NaiveDateTime,
 }
 
-/// Checks the password, with throttling per account and per client address that every
-/// instance sees (the failures are stored).
+/// Checks the password, within the limits of `password_limits` (per account and per client
+/// address, seen by every instance).
 pub fn sign_in(
     conn: &mut DbConn,
     email: &str,
@@ -223,52 +220,28 @@ pub fn sign_in(
     client: &str,
 ) -> AppResult<NewSession> {
     let email = email.trim().to_lowercase();
-    // No stored address contains control characters (registration refuses them), and
-    // PostgreSQL cannot even compare text holding NUL: such a sign-in is simply wrong.
-    if email.chars().any(char::is_control) {
-        auth::dummy_verify(password);
-        return Err(AppError::BadCredentials);
-    }
-    let client: String = client.chars().filter(|c| !c.is_control()).collect();
+    let attempt = Attempt::new(&email, client);
+    let user = password_limits::limited(conn, &attempt, |conn| {
+        // No stored address contains control characters (registration refuses them), and
+        // PostgreSQL cannot even compare text holding NUL: such a sign-in is simply wrong.
+        let user = if email.chars().any(char::is_control) {
+            None
+        } else {
+            accounts::user_by_email(conn, &email)?
+        };
+        Ok(match user {
+            Some(user) => auth::verify_password(password, &user.password_hash).then_some(user),
+            None => {
+                auth::dummy_verify(password);
+                None
+            }
+        })
+    })?
+    .ok_or(AppError::BadCredentials)?;
     let now = store::now();
-    let window_start = now - Duration::minutes(FAILURE_WINDOW_MINUTES);
-    let account_subject = format!("account:{email}");
-    let address_subject = format!("address:{client}");
-    for (subject, limit) in [
-        (&account_subject, MAX_FAILURES_PER_ACCOUNT),
-        (&address_subject, MAX_FAILURES_PER_ADDRESS),
-    ] {
-        let (failures, oldest) = accounts::count_login_failures_since(conn, subject, window_start)?;
-        if failures >= limit {
-            let free_at = oldest.unwrap_or(now) + Duration::minutes(FAILURE_WINDOW_MINUTES);
-            let retry_after_secs = (free_at - now).num_seconds().max(1) as u64;
-            return Err(AppError::TooManyAttempts { retry_after_secs });
-        }
-    }
-    let user = accounts::user_by_email(conn, &email)?;
-    let ok = match &user {
-        Some(user) => auth::verify_password(password, &user.password_hash),
-        None => {
-            auth::dummy_verify(password);
-            false
-        }
-    };
-    let user = match (ok, user) {
-        (true, Some(user)) => user,
-        _ => {
-            conn.write_transaction(|conn| {
-                accounts::record_login_failure(conn, &account_subject, now)?;
-                accounts::record_login_failure(conn, &address_subject, now)?;
-                accounts::prune_login_failures(conn, now - Duration::days(1))?;
-                Ok::<_, AppError>(())
-            })?;
-            return Err(AppError::BadCredentials);
-        }
-    };
     let token = auth::random_token(32);
     let expires_at = now + Duration::days(SESSION_DAYS);
     conn.write_transaction(|conn| {
-        accounts::clear_login_failures(conn, &account_subject)?;
         accounts::insert_session(conn, &token_hash(&token), user.id, now, expires_at)?;
         accounts::delete_expired_sessions(conn, now)?;
         Ok::<_, AppError>(())
@@ -317,34 +290,39 @@ pub struct PasswordChange {
     pub new_password: String,
 }
 
-/// Changes the password and ends the user's other sessions.
+/// Changes the password, ends the user's other sessions and revokes their API tokens (a
+/// password is changed when it may be known to someone else, and a token made with it
+/// must not outlive it). The current password is compared within the same limits as a
+/// sign-in, so a stolen session cannot be used to guess it.
 pub fn change_password(
     conn: &mut DbConn,
     actor: &Actor,
     change: &PasswordChange,
     current_session: Option<&str>,
+    client: &str,
 ) -> AppResult<()> {
     let user = actor.require_user()?;
-    if !auth::verify_password(&change.current_password, &user.password_hash) {
+    auth::check_new_password(&change.new_password).map_err(|err| match err {
+        AppError::Invalid { reason, .. } => AppError::invalid("new_password", reason),
+        other => other,
+    })?;
+    let attempt = Attempt::new(&user.email, client);
+    let current_is_right = password_limits::limited(conn, &attempt, |_| {
+        Ok(auth::verify_password(&change.current_password, &user.password_hash).then_some(()))
+    })?
+    .is_some();
+    if !current_is_right {
         return Err(AppError::invalid(
             "current_password",
             "is not your current password",
         ));
     }
-    auth::check_new_password(&change.new_password).map_err(|_| {
-        AppError::invalid(
-            "new_password",
-            format!(
-                "must be at least {} characters long",
-                auth::MIN_PASSWORD_LEN
-            ),
-        )
-    })?;
     let hash = auth::hash_password(&change.new_password)?;
     let keep = current_session.map(token_hash).unwrap_or_default();
     conn.write_transaction(|conn| {
         accounts::set_password_hash(conn, user.id, &hash)?;
-        accounts::delete_other_sessions(conn, user.id, &keep)
+        accounts::delete_other_sessions(conn, user.id, &keep)?;
+        accounts::delete_api_tokens_of(conn, user.id)
     })?;
     Ok(())
 }

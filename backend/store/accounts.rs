@@ -1,11 +1,11 @@
-//! Accounts: users, login sessions, API tokens, failed-login records and invitations.
+//! Accounts: users, login sessions, API tokens, password attempts and invitations.
 //! Secrets are never stored: sessions, tokens and invitation codes are kept as SHA-256
 //! hashes, passwords as argon2id hashes made by the service.
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use super::models::{ApiToken, Invitation, NewUser, User};
-use super::schema::{api_tokens, invitations, login_failures, sessions, users};
+use super::schema::{api_tokens, invitations, sessions, sign_in_attempts, users};
 use super::{DbConn, QueryResult};
 
 pub fn insert_user(conn: &mut DbConn, new: &NewUser<'_>) -> QueryResult<User> {
@@ -198,45 +198,72 @@ pub fn delete_api_token(conn: &mut DbConn, user_id: i64, token_id: i64) -> Query
     .map(|n| n > 0)
 }
 
-// --- failed logins (rate limiting shared by every instance) ------------------------------
-
-pub fn record_login_failure(
-    conn: &mut DbConn,
-    subject: &str,
-    at: NaiveDateTime,
-) -> QueryResult<()> {
-    diesel::insert_into(login_failures::table)
-        .values((
-            login_failures::subject.eq(subject),
-            login_failures::failed_at.eq(at),
-        ))
+/// Revokes every token of a user (after a password change).
+pub fn delete_api_tokens_of(conn: &mut DbConn, user_id: i64) -> QueryResult<()> {
+    diesel::delete(api_tokens::table.filter(api_tokens::user_id.eq(user_id)))
         .execute(conn)
         .map(|_| ())
 }
 
-pub fn count_login_failures_since(
+// --- password attempts (limits shared by every instance) ---------------------------------
+
+/// Records a password attempt before the password is compared; it counts as a failure
+/// until `mark_attempt_succeeded`. Returns the attempt's id.
+pub fn record_attempt(
     conn: &mut DbConn,
-    subject: &str,
+    account: &str,
+    address: &str,
+    at: NaiveDateTime,
+) -> QueryResult<i64> {
+    diesel::insert_into(sign_in_attempts::table)
+        .values((
+            sign_in_attempts::account.eq(account),
+            sign_in_attempts::address.eq(address),
+            sign_in_attempts::attempted_at.eq(at),
+        ))
+        .returning(sign_in_attempts::id)
+        .get_result(conn)
+}
+
+/// Whose attempts to count: one account's, or one client address's.
+#[derive(Debug, Clone, Copy)]
+pub enum AttemptsOf<'a> {
+    Account(&'a str),
+    Address(&'a str),
+}
+
+/// The attempts after `since` that did not succeed (failed, or still being checked), and
+/// when the oldest of them was made.
+pub fn count_unsucceeded_attempts(
+    conn: &mut DbConn,
+    of: AttemptsOf<'_>,
     since: NaiveDateTime,
 ) -> QueryResult<(i64, Option<NaiveDateTime>)> {
-    let rows = login_failures::table
-        .filter(login_failures::subject.eq(subject))
-        .filter(login_failures::failed_at.gt(since));
-    let count = rows.count().get_result(conn)?;
-    let oldest = rows
-        .select(diesel::dsl::min(login_failures::failed_at))
-        .first::<Option<NaiveDateTime>>(conn)?;
-    Ok((count, oldest))
+    let recent = sign_in_attempts::table
+        .filter(sign_in_attempts::attempted_at.gt(since))
+        .filter(sign_in_attempts::succeeded.eq(false))
+        .into_boxed();
+    let rows = match of {
+        AttemptsOf::Account(account) => recent.filter(sign_in_attempts::account.eq(account)),
+        AttemptsOf::Address(address) => recent.filter(sign_in_attempts::address.eq(address)),
+    };
+    rows.select((
+        diesel::dsl::count_star(),
+        diesel::dsl::min(sign_in_attempts::attempted_at),
+    ))
+    .first(conn)
 }
 
-pub fn clear_login_failures(conn: &mut DbConn, subject: &str) -> QueryResult<()> {
-    diesel::delete(login_failures::table.filter(login_failures::subject.eq(subject)))
+pub fn mark_attempt_succeeded(conn: &mut DbConn, id: i64) -> QueryResult<()> {
+    diesel::update(sign_in_attempts::table.find(id))
+        .set(sign_in_attempts::succeeded.eq(true))
         .execute(conn)
         .map(|_| ())
 }
 
-pub fn prune_login_failures(conn: &mut DbConn, before: NaiveDateTime) -> QueryResult<usize> {
-    diesel::delete(login_failures::table.filter(login_failures::failed_at.le(before))).execute(conn)
+pub fn prune_attempts(conn: &mut DbConn, before: NaiveDateTime) -> QueryResult<usize> {
+    diesel::delete(sign_in_attempts::table.filter(sign_in_attempts::attempted_at.le(before)))
+        .execute(conn)
 }
 
 // --- invitations --------------------------------------------------------------------------

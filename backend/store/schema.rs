@@ -92,10 +92,12 @@ diesel::table! {
 }
 
 diesel::table! {
-    login_failures (id) {
+    sign_in_attempts (id) {
         id -> BigInt,
-        subject -> Text,
-        failed_at -> Timestamp,
+        account -> Text,
+        address -> Text,
+        attempted_at -> Timestamp,
+        succeeded -> Bool,
     }
 }
 
@@ -252,7 +254,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     club_members,
     sessions,
     api_tokens,
-    login_failures,
+    sign_in_attempts,
     invitations,
     events,
     event_arbiters,

@@ -2,6 +2,8 @@
 use actix_web::HttpRequest;
 use actix_web::cookie::{Cookie, SameSite, time};
 
+use super::client_address::is_tls;
+
 pub const SESSION: &str = "damka_session";
 pub const CSRF: &str = "damka_csrf";
 pub const LANG: &str = "damka_lang";
@@ -11,17 +13,13 @@ pub const FLASH: &str = "damka_flash";
 pub const NEW_TOKEN: &str = "damka_new_token";
 const NEW_TOKEN_PATH: &str = "/account";
 
-/// Secure when the client reached us over TLS (directly or via a proxy that says so in
-/// `X-Forwarded-Proto`/`Forwarded`).
-fn is_tls(req: &HttpRequest) -> bool {
-    req.connection_info().scheme() == "https"
-}
-
 fn base<'a>(req: &HttpRequest, name: &'a str, value: String) -> Cookie<'a> {
     Cookie::build(name, value)
         .path("/")
         .http_only(true)
         .same_site(SameSite::Lax)
+        // Secure when the client reached us over TLS (directly, or via a trusted proxy that
+        // says so).
         .secure(is_tls(req))
         .finish()
 }

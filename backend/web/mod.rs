@@ -2,6 +2,7 @@
 //! Handlers parse the request, call one use case in `service`, and render the answer.
 pub mod api;
 pub mod assets;
+pub mod client_address;
 pub mod cookies;
 pub mod ctx;
 pub mod error;

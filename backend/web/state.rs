@@ -1,5 +1,8 @@
-//! What every handler shares: the connection pool and the CSRF signing secret.
+//! What every handler shares: the connection pool, the CSRF signing secret and the
+//! proxies whose forwarded headers are believed.
 use actix_web::web;
+
+use super::client_address::TrustedProxies;
 
 use crate::service::{AppError, AppResult};
 use crate::store::{DbConn, DbPool};
@@ -8,6 +11,7 @@ use crate::store::{DbConn, DbPool};
 pub struct AppState {
     pub pool: DbPool,
     pub site_secret: Vec<u8>,
+    pub trusted_proxies: TrustedProxies,
 }
 
 impl AppState {

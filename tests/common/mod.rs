@@ -116,6 +116,7 @@ impl TestApp {
             state: AppState {
                 pool: pool.clone(),
                 site_secret: secret.into_bytes(),
+                trusted_proxies: Default::default(),
             },
             pool,
             db,
@@ -237,6 +238,10 @@ impl Response {
     }
 }
 
+/// A pseudo-header of the test client, never sent: its value (`IP:PORT`) becomes the TCP
+/// peer address of the request (`HttpRequest::peer_addr`); without it there is none.
+pub const TEST_PEER_ADDR: &str = "x-test-peer-addr";
+
 /// A browser (or API client): keeps cookies, adds its default headers to every request.
 pub struct Client<'a> {
     pub app: &'a TestApp,
@@ -263,11 +268,13 @@ impl<'a> Client<'a> {
                 .join("; ");
             req = req.insert_header((header::COOKIE, cookie));
         }
-        for (k, v) in &self.headers {
-            req = req.insert_header((k.as_str(), v.as_str()));
-        }
-        for (k, v) in extra {
-            req = req.insert_header((*k, *v));
+        let defaults = self.headers.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+        for (k, v) in defaults.chain(extra.iter().copied()) {
+            if k == TEST_PEER_ADDR {
+                req = req.peer_addr(v.parse().expect("the test peer is IP:PORT"));
+            } else {
+                req = req.insert_header((k, v));
+            }
         }
         if let Some((content_type, body)) = body {
             req = req
@@ -298,6 +305,12 @@ impl<'a> Client<'a> {
             headers,
             body: String::from_utf8_lossy(&bytes).into_owned(),
         }
+    }
+
+    /// This client's requests come from `peer` (`IP:PORT`) over TCP.
+    pub fn coming_from(mut self, peer: &str) -> Client<'a> {
+        self.headers.push((TEST_PEER_ADDR.into(), peer.into()));
+        self
     }
 
     pub async fn get(&mut self, path: &str) -> Response {

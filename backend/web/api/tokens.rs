@@ -1,5 +1,6 @@
+use actix_web::HttpResponse;
+use actix_web::http::{StatusCode, header};
 use actix_web::web::{self, Json};
-use actix_web::{HttpResponse, http::StatusCode};
 use chrono::NaiveDateTime;
 use serde::{Deserialize, Serialize};
 
@@ -65,7 +66,10 @@ pub async fn create(
     let created = state
         .db(move |conn| accounts::create_api_token(conn, &actor, &name))
         .await?;
-    Ok(HttpResponse::build(StatusCode::CREATED).json(created))
+    // The only copy of the secret: no cache may keep it.
+    Ok(HttpResponse::build(StatusCode::CREATED)
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .json(created))
 }
 
 /// Revokes one of the caller's tokens.

@@ -1,5 +1,5 @@
 //! The account page: profile summary, language, password, API tokens.
-use actix_web::http::StatusCode;
+use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
@@ -7,6 +7,7 @@ use serde::Deserialize;
 use crate::service::accounts::{self, CreatedToken, PasswordChange};
 use crate::service::{AppError, AppResult};
 use crate::store::models::ApiToken;
+use crate::web::client_address::client_address;
 use crate::web::cookies;
 use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
@@ -21,6 +22,16 @@ struct AccountPage {
     tokens: Vec<ApiToken>,
     new_token: Option<CreatedToken>,
     errors: FormErrors,
+}
+
+/// The account page is never stored by a browser or a proxy cache: it may show a new API
+/// token, which must not be readable from a cache once the page is left.
+fn uncached(mut response: HttpResponse) -> HttpResponse {
+    response.headers_mut().insert(
+        header::CACHE_CONTROL,
+        header::HeaderValue::from_static("no-store"),
+    );
+    response
 }
 
 async fn page(
@@ -43,6 +54,7 @@ async fn page(
             errors,
         },
     )
+    .map(uncached)
 }
 
 pub async fn show(
@@ -69,7 +81,7 @@ pub async fn show(
             token: token.to_string(),
         })
     });
-    let mut response = render::page(
+    let mut response = uncached(render::page(
         StatusCode::OK,
         &AccountPage {
             ctx,
@@ -77,7 +89,7 @@ pub async fn show(
             new_token,
             errors: FormErrors::none(),
         },
-    )?;
+    )?);
     response
         .add_cookie(&cookies::new_token_removal(&req))
         .map_err(AppError::internal)?;
@@ -99,12 +111,15 @@ pub async fn change_password(
     let actor = ctx.actor();
     actor.require_user()?;
     let session = ctx.session_token.clone();
+    let client = client_address(&req);
     let change = PasswordChange {
         current_password: form.current_password,
         new_password: form.new_password,
     };
     let result = state
-        .db(move |conn| accounts::change_password(conn, &actor, &change, session.as_deref()))
+        .db(move |conn| {
+            accounts::change_password(conn, &actor, &change, session.as_deref(), &client)
+        })
         .await;
     match result {
         Ok(()) => Ok(render::redirect_with_flash(

@@ -6,6 +6,7 @@ use serde::Deserialize;
 
 use crate::service::accounts::{self, Registration, RegistrationMode};
 use crate::service::{AppError, AppResult};
+use crate::web::client_address::client_address;
 use crate::web::cookies;
 use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
@@ -48,15 +49,6 @@ pub struct LoginForm {
     password: String,
     #[serde(default)]
     next: String,
-}
-
-/// The client address used to throttle failed sign-ins: the peer, or the first
-/// `X-Forwarded-For` hop when a proxy in front of several instances sets it.
-fn client_address(req: &HttpRequest) -> String {
-    req.connection_info()
-        .realip_remote_addr()
-        .unwrap_or("unknown")
-        .to_string()
 }
 
 pub async fn login(
