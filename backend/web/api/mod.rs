@@ -43,7 +43,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         )
         .route("/events", web::get().to(events::list))
         .route("/events", web::post().to(events::create))
-        .route("/events/import", web::post().to(event_import::import))
+        .service(
+            web::resource("/events/import")
+                .app_data(event_import::json_config())
+                .route(web::post().to(event_import::import)),
+        )
         .route("/events/{id}", web::get().to(events::get))
         .route("/events/{id}", web::put().to(events::update))
         .route("/events/{id}/entries", web::get().to(events::entries))
