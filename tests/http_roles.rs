@@ -73,7 +73,7 @@ async fn fixture(app: &TestApp) -> (Fixture, Vec<(Who, Client<'_>)>) {
         )
         .await;
     assert_eq!(added.status.as_u16(), 204, "{}", added.body);
-    // The player creates their own profile, in the club.
+    // The player creates their own profile and asks to join the club; its organiser accepts.
     let player_client = &mut clients
         .iter_mut()
         .find(|(w, _)| *w == Who::Player)
@@ -83,11 +83,27 @@ async fn fixture(app: &TestApp) -> (Fixture, Vec<(Who, Client<'_>)>) {
         .json(
             Method::POST,
             "/api/v1/players",
-            json!({"name": "Player One", "club_id": club_id}),
+            json!({"name": "Player One"}),
         )
         .await;
     assert_eq!(own.status.as_u16(), 201, "{}", own.body);
     let player_id = own.json()["id"].as_i64().unwrap();
+    let asked = player_client
+        .post(&format!("/api/v1/clubs/{club_id}/requests"))
+        .await;
+    assert_eq!(asked.status.as_u16(), 201, "{}", asked.body);
+    let club_organiser = &mut clients
+        .iter_mut()
+        .find(|(w, _)| *w == Who::ClubOrganiser)
+        .unwrap()
+        .1;
+    let accepted = club_organiser
+        .post(&format!(
+            "/api/v1/clubs/{club_id}/requests/{}/accept",
+            asked.json()["id"]
+        ))
+        .await;
+    assert_eq!(accepted.status.as_u16(), 200, "{}", accepted.body);
     let admin_id = admin_api.get("/api/v1/me").await.json()["id"]
         .as_i64()
         .unwrap();
@@ -115,6 +131,7 @@ async fn api_permissions_by_role() {
     let player = format!("/api/v1/players/{}", fx.player_id);
     let club = format!("/api/v1/clubs/{}", fx.club_id);
     let members = format!("/api/v1/clubs/{}/members", fx.club_id);
+    let requests = format!("/api/v1/clubs/{}/requests", fx.club_id);
     let roles_of_admin = format!("/api/v1/admin/users/{}/roles", fx.admin_id);
     use Who::*;
     // (method, path, body, [(who, expected status)])
@@ -193,6 +210,31 @@ async fn api_permissions_by_role() {
                 (Organiser, 403),
                 (ClubOrganiser, 204),
                 (Admin, 204),
+            ],
+        ),
+        (
+            Method::GET,
+            &requests,
+            json!(null),
+            vec![
+                (Anonymous, 401),
+                (Player, 403),
+                (OtherPlayer, 403),
+                (Organiser, 403),
+                (ClubOrganiser, 200),
+                (Admin, 200),
+            ],
+        ),
+        (
+            Method::POST,
+            &requests,
+            json!(null),
+            vec![
+                (Anonymous, 401),
+                // Already in the club.
+                (Player, 409),
+                // No profile to ask for.
+                (OtherPlayer, 422),
             ],
         ),
         (

@@ -29,8 +29,10 @@ async fn import_ok(api: &mut Client<'_>, trf: &str) -> Value {
     res.json()
 }
 
+/// The export through the API: with the client's token when it has one (the organiser's
+/// export carries the forbidden pairs), anonymous otherwise.
 async fn export(client: &mut Client<'_>, id: i64) -> String {
-    let res = client.get(&format!("/events/{id}/export.trf")).await;
+    let res = client.get(&format!("/api/v1/events/{id}/export.trf")).await;
     assert_eq!(res.status.as_u16(), 200, "{}", res.body);
     res.body
 }
@@ -228,7 +230,7 @@ async fn corpus_file_imports_players_rounds_results_and_standings() {
     );
 
     // Export again: the same history (a blank cell comes back as `0000 - Z`).
-    let exported = export(&mut public, id).await;
+    let exported = export(&mut org, id).await;
     let original = damka_domain::trf::parse(SWISS_14).unwrap();
     let again = damka_domain::trf::parse(&exported).unwrap();
     assert_eq!(normalised(&again), normalised(&original));
@@ -240,7 +242,19 @@ async fn corpus_file_imports_players_rounds_results_and_standings() {
     // And the exported file is a fixed point: import it, export it, same text.
     let second = import_ok(&mut org, &exported).await;
     let second_id = second["id"].as_i64().unwrap();
-    assert_eq!(export(&mut public, second_id).await, exported);
+    assert_eq!(export(&mut org, second_id).await, exported);
+    // The public export is the same file without the forbidden pair.
+    let public_file = export(&mut public, second_id).await;
+    assert!(exported.contains("\nXXP "), "{exported}");
+    assert!(!public_file.contains("XXP"), "{public_file}");
+    assert_eq!(
+        public_file,
+        exported
+            .lines()
+            .filter(|l| !l.starts_with("XXP"))
+            .map(|l| format!("{l}\n"))
+            .collect::<String>()
+    );
 }
 
 #[actix_web::test]
@@ -360,7 +374,8 @@ async fn exported_events_round_trip() {
     absence(&mut org, id, entries[3], 4, "Z").await;
 
     let mut public = app.client();
-    let original = export(&mut public, id).await;
+    let original = export(&mut org, id).await;
+    assert!(original.contains("\nXXP "), "{original}");
     for code in ["+", "- H", "- Z", "- U"] {
         assert!(original.contains(code), "{code} in {original}");
     }
@@ -369,7 +384,7 @@ async fn exported_events_round_trip() {
     assert_eq!(imported["system"], "swiss");
     assert_eq!(imported["rounds"], 5);
     assert_eq!(imported["first_colour"], "black");
-    assert_eq!(export(&mut public, new_id).await, original);
+    assert_eq!(export(&mut org, new_id).await, original);
     // The standings match too, tie-breaks included.
     let before = get_json(&mut public, &format!("/api/v1/events/{id}/standings")).await;
     let after = get_json(&mut public, &format!("/api/v1/events/{new_id}/standings")).await;
@@ -488,7 +503,12 @@ async fn bad_files_are_422_naming_the_line_and_nothing_is_stored() {
 #[actix_web::test]
 async fn profiles_are_reused_by_federation_id() {
     let app = TestApp::new().await;
-    let mut org = organiser_api(&app, "org@t.org").await;
+    // An administrator may edit every profile, so every match is linked.
+    let mut org = app
+        .user("admin@t.org", Role::Admin)
+        .await
+        .api_client()
+        .await;
     let trf = [
         "012 Club championship".to_string(),
         "XXR 2".to_string(),
@@ -566,6 +586,12 @@ fn columns(line: &str, from: usize, to: usize) -> String {
 async fn exported_profiles_come_back_and_are_reused() {
     let app = TestApp::new().await;
     let mut org = organiser_api(&app, "org@t.org").await;
+    // The organiser's own club: its profiles are theirs to edit, so an import links them.
+    let club = org
+        .json(Method::POST, "/api/v1/clubs", json!({"name": "Home Club"}))
+        .await;
+    assert_eq!(club.status.as_u16(), 201, "{}", club.body);
+    let club_id = club.json()["id"].as_i64().unwrap();
     let created = org
         .json(
             Method::POST,
@@ -581,7 +607,7 @@ async fn exported_profiles_come_back_and_are_reused() {
             .json(
                 Method::POST,
                 "/api/v1/players",
-                json!({"name": name, "title": title, "country": country,
+                json!({"name": name, "title": title, "country": country, "club_id": club_id,
                        "federation_id": federation_id, "birth_year": birth_year}),
             )
             .await;
@@ -788,4 +814,235 @@ async fn html_form_imports_and_shows_errors() {
     let mut public = app.client();
     let json = get_json(&mut public, &format!("/api/v1/events/{id}")).await;
     assert_eq!(json["variant"], "international");
+}
+
+/// `n` players without rounds, one short line each.
+fn bare_players(n: u32) -> String {
+    (1..=n)
+        .map(|no| format!("001 {no:>4}      P{no}\n"))
+        .collect()
+}
+
+fn detail_of(res: &common::Response) -> String {
+    res.assert_problem(422, "invalid")["detail"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[actix_web::test]
+async fn hostile_files_cost_their_length_and_are_refused_over_the_limits() {
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+
+    // An `XXP` line of 10,000 numbers (20 KB) naming 10 players: 45 pairs, each stored
+    // once. It used to list 50 million pairs and run for minutes.
+    let numbers: Vec<String> = (0..10_000).map(|i| (i % 10 + 1).to_string()).collect();
+    let trf = format!(
+        "012 Hostile\n{}XXP {}\n",
+        bare_players(10),
+        numbers.join(" ")
+    );
+    let event = import_ok(&mut org, &trf).await;
+    let pairs = get_json(
+        &mut org,
+        &format!("/api/v1/events/{}/forbidden-pairs", event["id"]),
+    )
+    .await;
+    assert_eq!(pairs.as_array().unwrap().len(), 45);
+
+    // 200 players all forbidden to meet: 19,900 pairs, over the limit of 10,000.
+    let numbers: Vec<String> = (1..=200).map(|n| n.to_string()).collect();
+    let trf = format!("{}XXP {}\n", bare_players(200), numbers.join(" "));
+    let detail = detail_of(&import(&mut org, &trf).await);
+    assert!(
+        detail.contains("the file has 19900 forbidden pairs, more than the 10000 allowed"),
+        "{detail}"
+    );
+    // 5,001 players (45 KB).
+    let detail = detail_of(&import(&mut org, &bare_players(5001)).await);
+    assert!(
+        detail.contains("the file has 5001 players, more than the 5000 allowed"),
+        "{detail}"
+    );
+    // 51 rounds.
+    let detail = detail_of(&import(&mut org, &format!("XXR 51\n{}", bare_players(2))).await);
+    assert!(
+        detail.contains("the file has 51 rounds, more than the 50 allowed"),
+        "{detail}"
+    );
+    let events = get_json(&mut org, "/api/v1/events").await;
+    assert_eq!(events.as_array().unwrap().len(), 1, "{events}");
+}
+
+#[actix_web::test]
+async fn a_file_over_the_size_limit_is_413_on_the_api_and_the_page() {
+    let app = TestApp::new().await;
+    let mut browser = app.user("org@t.org", Role::Organiser).await;
+    let mut org = browser.api_client().await;
+    let limit = damka::service::events::import::MAX_TRF_BYTES;
+    let big = format!("012 {}\n", "x".repeat(limit));
+    let size = big.len();
+
+    let res = import(&mut org, &big).await;
+    let problem = res.assert_problem(413, "too-large");
+    assert_eq!(
+        problem["detail"],
+        format!("trf: the file is {size} bytes, more than the {limit} allowed")
+    );
+    assert_eq!(problem["field"], "trf");
+
+    // The page: the form again, with the refusal in the reader's language.
+    browser
+        .headers
+        .push(("accept-language".into(), "ru".into()));
+    let res = browser
+        .post_form("/events/import", &[("trf", &big), ("variant", "russian")])
+        .await;
+    assert_eq!(res.status.as_u16(), 413);
+    assert_eq!(
+        res.element_text("import-error").as_deref(),
+        Some(format!("размер файла в байтах: {size}, а допускается не более {limit}").as_str())
+    );
+    let numbers: Vec<String> = (1..=200).map(|n| n.to_string()).collect();
+    let pairs = format!("{}XXP {}\n", bare_players(200), numbers.join(" "));
+    let res = browser
+        .post_form("/events/import", &[("trf", &pairs), ("variant", "russian")])
+        .await;
+    assert_eq!(res.status.as_u16(), 422);
+    assert_eq!(
+        res.element_text("import-error").as_deref(),
+        Some("запрещённых пар в файле: 19900, а допускается не более 10000")
+    );
+    let events = get_json(&mut org, "/api/v1/events").await;
+    assert_eq!(events.as_array().unwrap().len(), 0, "{events}");
+}
+
+#[actix_web::test]
+async fn a_profile_the_importer_may_not_edit_is_not_linked_and_the_match_is_reported() {
+    let app = TestApp::new().await;
+    let mut club_org = organiser_api(&app, "cluborg@t.org").await;
+    let club = club_org
+        .json(
+            Method::POST,
+            "/api/v1/clubs",
+            json!({"name": "Chigorin Club"}),
+        )
+        .await;
+    assert_eq!(club.status.as_u16(), 201, "{}", club.body);
+    let member = club_org
+        .json(
+            Method::POST,
+            "/api/v1/players",
+            json!({"name": "Petrov, Ivan", "club_id": club.json()["id"], "federation_id": "4100018"}),
+        )
+        .await;
+    assert_eq!(member.status.as_u16(), 201, "{}", member.body);
+    let member_id = member.json()["id"].as_i64().unwrap();
+    let trf = [
+        "012 Open".to_string(),
+        player_line(1, "Petrov, Ivan", "2100", "RUS", "4100018", "", &[]),
+        player_line(2, "Sidorov, Oleg", "1900", "RUS", "", "", &[]),
+    ]
+    .join("\n");
+
+    // Another organiser imports the file: the club's profile is left alone (no rating
+    // written, no entry linked), a new profile is made, and the match is reported.
+    let mut other_browser = app.user("org@t.org", Role::Organiser).await;
+    let mut other = other_browser.api_client().await;
+    let imported = import_ok(&mut other, &trf).await;
+    assert_eq!(imported["name"], "Open");
+    let unlinked = imported["unlinked_matches"].as_array().unwrap();
+    assert_eq!(unlinked.len(), 1, "{imported}");
+    assert_eq!(unlinked[0]["start_no"], 1);
+    assert_eq!(unlinked[0]["federation_id"], "4100018");
+    assert_eq!(unlinked[0]["existing_player_id"], member_id);
+    let new_id = unlinked[0]["new_player_id"].as_i64().unwrap();
+    assert_ne!(new_id, member_id);
+    let profile = get_json(&mut other, &format!("/api/v1/players/{member_id}")).await;
+    assert_eq!(profile["ratings"], json!([]), "{profile}");
+    let entries = get_json(
+        &mut other,
+        &format!("/api/v1/events/{}/entries", imported["id"]),
+    )
+    .await;
+    assert_eq!(entries[0]["player_id"], new_id);
+    let created = get_json(&mut other, &format!("/api/v1/players/{new_id}")).await;
+    assert_eq!(created["ratings"][0]["rating"], 2100);
+
+    // The club's organiser imports it: linked to the club's profile, rated from the file.
+    let mine = import_ok(&mut club_org, &trf).await;
+    assert_eq!(mine["unlinked_matches"], json!([]));
+    let entries = get_json(
+        &mut club_org,
+        &format!("/api/v1/events/{}/entries", mine["id"]),
+    )
+    .await;
+    assert_eq!(entries[0]["player_id"], member_id);
+    let profile = get_json(&mut club_org, &format!("/api/v1/players/{member_id}")).await;
+    assert_eq!(profile["ratings"][0]["rating"], 2100);
+
+    // The page lists the unlinked player before going on to the event.
+    other_browser
+        .headers
+        .push(("accept-language".into(), "ru".into()));
+    let page = other_browser
+        .post_form("/events/import", &[("trf", &trf), ("variant", "russian")])
+        .await;
+    assert_eq!(page.status.as_u16(), 201, "{}", page.body);
+    assert!(
+        page.body.contains("id=\"unlinked-matches\""),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains("Petrov, Ivan"));
+    assert!(
+        page.body
+            .contains(&format!("href=\"/players/{member_id}\""))
+    );
+    assert!(
+        page.body
+            .contains("найден существующий профиль, который вы не можете изменять; создан новый")
+    );
+}
+
+#[actix_web::test]
+async fn forbidden_pairs_are_exported_to_the_organiser_and_arbiters_only() {
+    let app = TestApp::new().await;
+    let mut org_browser = app.user("org@t.org", Role::Organiser).await;
+    let mut org = org_browser.api_client().await;
+    let id = import_ok(&mut org, SWISS_12_HALF_PAB).await["id"]
+        .as_i64()
+        .unwrap();
+    let page_path = format!("/events/{id}/export.trf");
+    let xxp = |text: &str| text.lines().filter(|l| l.starts_with("XXP")).count();
+    let page_export = |res: common::Response| {
+        assert_eq!(res.status.as_u16(), 200, "{}", res.body);
+        res.body
+    };
+
+    // Everybody else: the file without the XXP lines, on the page and over the API.
+    let mut public = app.client();
+    assert_eq!(xxp(&export(&mut public, id).await), 0);
+    assert_eq!(xxp(&page_export(public.get(&page_path).await)), 0);
+    let mut player_browser = app.user("player@t.org", Role::Player).await;
+    let mut player = player_browser.api_client().await;
+    assert_eq!(xxp(&export(&mut player, id).await), 0);
+    assert_eq!(xxp(&page_export(player_browser.get(&page_path).await)), 0);
+
+    // The organiser and the event's arbiters: the whole file.
+    assert_eq!(xxp(&export(&mut org, id).await), 3);
+    assert_eq!(xxp(&page_export(org_browser.get(&page_path).await)), 3);
+    let mut arbiter_browser = app.user("arbiter@t.org", Role::Player).await;
+    let added = org
+        .json(
+            Method::POST,
+            &format!("/api/v1/events/{id}/arbiters"),
+            json!({"email": "arbiter@t.org"}),
+        )
+        .await;
+    assert!(added.status.is_success(), "{}", added.body);
+    let mut arbiter = arbiter_browser.api_client().await;
+    assert_eq!(xxp(&export(&mut arbiter, id).await), 3);
+    assert_eq!(xxp(&page_export(arbiter_browser.get(&page_path).await)), 3);
 }

@@ -1010,7 +1010,7 @@ fn play(conn: &mut DbConn, actor: &Actor, case: Case) -> Summary {
         }
 
         let pairable = model.pairable(r);
-        let trf_before = reports::trf(conn, id).unwrap();
+        let trf_before = reports::trf(conn, actor, id).unwrap();
         let round = match rounds::pair_next(conn, actor, id) {
             Ok(round) => round,
             Err(e) if is_no_valid_pairing(&e) => {
@@ -1056,7 +1056,7 @@ fn play(conn: &mut DbConn, actor: &Actor, case: Case) -> Summary {
         let violations = model.check(r, &all, &entries_now, &standings);
         if !violations.is_empty() {
             // Keep playing: a later round may break another criterion.
-            let trf_after = reports::trf(conn, id).unwrap();
+            let trf_after = reports::trf(conn, actor, id).unwrap();
             let first = summary.reports.is_empty();
             let trfs = first.then_some((trf_before.as_str(), trf_after.as_str()));
             summary.reports.push(model.report(r, &violations, trfs));

@@ -1,8 +1,10 @@
-//! Clubs: list, view, create, edit, and their organisers and members.
+//! Clubs: list, view, create, edit, their organisers and members, and players' requests
+//! to join them.
+use chrono::NaiveDateTime;
 use serde::{Deserialize, Serialize};
 
 use super::{Actor, AppError, AppResult, validate};
-use crate::store::models::{Club, ClubFields};
+use crate::store::models::{Club, ClubFields, ClubJoinRequest};
 use crate::store::{self, DbConn, clubs};
 
 #[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
@@ -163,5 +165,160 @@ pub fn add_member(
             .ok_or_else(|| AppError::invalid("email", "no account has this e-mail"))?;
         clubs::add_member(conn, club_id, user.id, role)?;
         Ok(())
+    })
+}
+
+/// A player's request to have their profile in a club.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct JoinRequestView {
+    pub id: i64,
+    pub club_id: i64,
+    pub player_id: i64,
+    pub player_name: String,
+    /// The display name of the account that asked.
+    pub requested_by: String,
+    pub requested_at: NaiveDateTime,
+    /// `pending`, `accepted` or `declined`.
+    pub status: String,
+}
+
+fn request_view(
+    request: ClubJoinRequest,
+    player_name: String,
+    requested_by: String,
+) -> JoinRequestView {
+    JoinRequestView {
+        id: request.id,
+        club_id: request.club_id,
+        player_id: request.player_id,
+        player_name,
+        requested_by,
+        requested_at: request.requested_at,
+        status: clubs::RequestStatus::parse(&request.status)
+            .as_str()
+            .to_string(),
+    }
+}
+
+fn require_club_organiser(conn: &mut DbConn, actor: &Actor, club_id: i64) -> AppResult<()> {
+    actor.require_user()?;
+    clubs::by_id(conn, club_id)?.ok_or(AppError::NotFound { what: "club" })?;
+    if can_edit(conn, actor, club_id)? {
+        Ok(())
+    } else {
+        Err(AppError::forbidden(
+            "only this club's organisers may answer requests to join it",
+        ))
+    }
+}
+
+/// The club's open requests, oldest first (its organisers and administrators).
+pub fn join_requests(
+    conn: &mut DbConn,
+    actor: &Actor,
+    club_id: i64,
+) -> AppResult<Vec<JoinRequestView>> {
+    require_club_organiser(conn, actor, club_id)?;
+    Ok(clubs::pending_requests(conn, club_id)?
+        .into_iter()
+        .map(|(request, player, by)| request_view(request, player, by))
+        .collect())
+}
+
+/// Where the actor's own profile stands with this club, for the club page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OwnMembership {
+    /// Not signed in, or signed in without a profile.
+    NoProfile,
+    Member,
+    Pending,
+    /// May ask to join.
+    Outside,
+}
+
+pub fn own_membership(conn: &mut DbConn, actor: &Actor, club_id: i64) -> AppResult<OwnMembership> {
+    let Some(player_id) = actor.user.as_ref().and_then(|u| u.player_id) else {
+        return Ok(OwnMembership::NoProfile);
+    };
+    let Some(player) = store::players::by_id(conn, player_id)? else {
+        return Ok(OwnMembership::NoProfile);
+    };
+    Ok(if player.club_id == Some(club_id) {
+        OwnMembership::Member
+    } else if clubs::pending_request(conn, club_id, player_id)?.is_some() {
+        OwnMembership::Pending
+    } else {
+        OwnMembership::Outside
+    })
+}
+
+/// A player asks for their own profile to be in this club. Nothing changes on the profile
+/// until one of the club's organisers accepts.
+pub fn request_to_join(
+    conn: &mut DbConn,
+    actor: &Actor,
+    club_id: i64,
+) -> AppResult<JoinRequestView> {
+    let user = actor.require_user()?;
+    let player_id = user.player_id.ok_or_else(|| {
+        AppError::invalid(
+            "player_id",
+            "you have no player profile: create yours before asking to join a club",
+        )
+    })?;
+    conn.write_transaction(|conn| {
+        clubs::by_id(conn, club_id)?.ok_or(AppError::NotFound { what: "club" })?;
+        let player =
+            store::players::by_id(conn, player_id)?.ok_or(AppError::NotFound { what: "player" })?;
+        if player.club_id == Some(club_id) {
+            return Err(AppError::conflict("your profile is already in this club"));
+        }
+        if clubs::pending_request(conn, club_id, player_id)?.is_some() {
+            return Err(AppError::conflict(
+                "you have already asked to join this club; its organisers have not answered yet",
+            ));
+        }
+        let request = clubs::insert_request(conn, club_id, player_id, user.id, store::now())?;
+        Ok(request_view(
+            request,
+            player.name,
+            user.display_name.clone(),
+        ))
+    })
+}
+
+/// Accepts (the profile moves into the club) or declines (nothing changes) an open
+/// request. The club's organisers and administrators.
+pub fn answer_join_request(
+    conn: &mut DbConn,
+    actor: &Actor,
+    club_id: i64,
+    request_id: i64,
+    accept: bool,
+) -> AppResult<JoinRequestView> {
+    let user = actor.require_user()?;
+    conn.write_transaction(|conn| {
+        require_club_organiser(conn, actor, club_id)?;
+        let request = clubs::request(conn, club_id, request_id)?
+            .ok_or(AppError::NotFound { what: "request" })?;
+        let status = if accept {
+            clubs::RequestStatus::Accepted
+        } else {
+            clubs::RequestStatus::Declined
+        };
+        if !clubs::decide_request(conn, request.id, status, user.id, store::now())? {
+            return Err(AppError::conflict("this request has already been answered"));
+        }
+        if accept {
+            clubs::set_player_club(conn, request.player_id, Some(club_id))?;
+        }
+        let player = store::players::by_id(conn, request.player_id)?
+            .ok_or(AppError::NotFound { what: "player" })?;
+        let requester = store::accounts::user_by_id(conn, request.requested_by)?
+            .map(|u| u.display_name)
+            .unwrap_or_default();
+        let decided = clubs::request(conn, club_id, request.id)?
+            .ok_or(AppError::NotFound { what: "request" })?;
+        Ok(request_view(decided, player.name, requester))
     })
 }

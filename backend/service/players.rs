@@ -1,4 +1,6 @@
 //! Player profiles: list, view, create, edit, with their per-variant ratings.
+use std::collections::HashSet;
+
 use serde::{Deserialize, Serialize};
 
 use super::{Actor, AppError, AppResult, validate};
@@ -82,20 +84,59 @@ fn fields(conn: &mut DbConn, input: &PlayerInput) -> AppResult<PlayerFields> {
     })
 }
 
-/// Who may edit a profile: administrators, the account linked to it, and organisers of
-/// the player's club.
-fn may_edit(conn: &mut DbConn, actor: &Actor, player: &Player) -> AppResult<bool> {
-    let Some(user) = &actor.user else {
-        return Ok(false);
-    };
-    if user.is_admin || user.player_id == Some(player.id) {
-        return Ok(true);
+/// What one actor may do to profiles, looked up once: an import checks hundreds.
+#[derive(Debug, Clone, Default)]
+pub struct ProfileRights {
+    admin: bool,
+    own_profile: Option<i64>,
+    organised_clubs: HashSet<i64>,
+}
+
+impl ProfileRights {
+    pub fn of(conn: &mut DbConn, actor: &Actor) -> AppResult<ProfileRights> {
+        let Some(user) = &actor.user else {
+            return Ok(ProfileRights::default());
+        };
+        Ok(ProfileRights {
+            admin: user.is_admin,
+            own_profile: user.player_id,
+            organised_clubs: clubs::organised_by(conn, user.id)?.into_iter().collect(),
+        })
     }
-    match player.club_id {
-        Some(club) => {
-            Ok(clubs::role_of(conn, club, user.id)?.as_deref() == Some(clubs::ROLE_ORGANISER))
-        }
-        None => Ok(false),
+
+    /// Who may edit a profile: administrators, the account linked to it, and organisers
+    /// of the player's club.
+    pub fn may_edit(&self, player: &Player) -> bool {
+        self.admin
+            || self.own_profile == Some(player.id)
+            || player
+                .club_id
+                .is_some_and(|club| self.organised_clubs.contains(&club))
+    }
+
+    /// Who may put a profile in a club without asking: administrators and the club's
+    /// organisers. A player asks to join (`clubs::request_to_join`) and waits for them.
+    pub fn may_add_to_club(&self, club_id: i64) -> bool {
+        self.admin || self.organised_clubs.contains(&club_id)
+    }
+}
+
+fn may_edit(conn: &mut DbConn, actor: &Actor, player: &Player) -> AppResult<bool> {
+    Ok(ProfileRights::of(conn, actor)?.may_edit(player))
+}
+
+/// Refuses to move a profile into a club that did not agree to it.
+fn check_club_change(
+    rights: &ProfileRights,
+    current: Option<i64>,
+    wanted: Option<i64>,
+) -> AppResult<()> {
+    match wanted {
+        Some(club) if wanted != current && !rights.may_add_to_club(club) => Err(AppError::invalid(
+            "club_id",
+            "only the club's organisers may put a profile in it: ask to join on the club's page",
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -108,16 +149,16 @@ pub fn can_edit(conn: &mut DbConn, actor: &Actor, player_id: i64) -> AppResult<b
 
 /// Administrators and organisers create any profile; a club organiser creates profiles in
 /// their club; any signed-in user without a profile creates their own (linked to them).
+/// Only administrators and a club's organisers put a profile in that club.
 pub fn create(conn: &mut DbConn, actor: &Actor, input: &PlayerInput) -> AppResult<PlayerView> {
     let user = actor.require_user()?;
     conn.write_transaction(|conn| {
         let fields = fields(conn, input)?;
-        let club_organiser = match fields.club_id {
-            Some(club) => {
-                clubs::role_of(conn, club, user.id)?.as_deref() == Some(clubs::ROLE_ORGANISER)
-            }
-            None => false,
-        };
+        let rights = ProfileRights::of(conn, actor)?;
+        check_club_change(&rights, None, fields.club_id)?;
+        let club_organiser = fields
+            .club_id
+            .is_some_and(|club| rights.may_add_to_club(club));
         let own_profile = !actor.is_organiser() && !club_organiser;
         if own_profile && user.player_id.is_some() {
             return Err(AppError::forbidden(
@@ -142,12 +183,14 @@ pub fn update(
     conn.write_transaction(|conn| {
         let player =
             players::by_id(conn, player_id)?.ok_or(AppError::NotFound { what: "player" })?;
-        if !may_edit(conn, actor, &player)? {
+        let rights = ProfileRights::of(conn, actor)?;
+        if !rights.may_edit(&player) {
             return Err(AppError::forbidden(
                 "you may not edit this player's profile",
             ));
         }
         let fields = fields(conn, input)?;
+        check_club_change(&rights, player.club_id, fields.club_id)?;
         let updated = players::update(conn, player_id, &fields)?;
         view_of(conn, updated)
     })

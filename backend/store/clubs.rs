@@ -1,12 +1,39 @@
 //! Clubs and their members (organisers and plain members).
 use diesel::prelude::*;
 
-use super::models::{Club, ClubFields, User};
-use super::schema::{club_members, clubs, users};
+use super::models::{Club, ClubFields, ClubJoinRequest, User};
+use super::schema::{club_join_requests, club_members, clubs, players, users};
 use super::{DbConn, QueryResult};
 
 pub const ROLE_ORGANISER: &str = "organiser";
 pub const ROLE_MEMBER: &str = "member";
+
+/// Where a request to join a club stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RequestStatus {
+    Pending,
+    Accepted,
+    Declined,
+}
+
+impl RequestStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RequestStatus::Pending => "pending",
+            RequestStatus::Accepted => "accepted",
+            RequestStatus::Declined => "declined",
+        }
+    }
+
+    /// The stored text; anything unknown reads as declined (never as accepted).
+    pub fn parse(text: &str) -> RequestStatus {
+        match text {
+            "pending" => RequestStatus::Pending,
+            "accepted" => RequestStatus::Accepted,
+            _ => RequestStatus::Declined,
+        }
+    }
+}
 
 pub fn insert(
     conn: &mut DbConn,
@@ -86,4 +113,112 @@ pub fn members(conn: &mut DbConn, club_id: i64) -> QueryResult<Vec<(User, String
         .order(users::display_name)
         .select((User::as_select(), club_members::role))
         .load(conn)
+}
+
+/// The clubs in which this account is an organiser.
+pub fn organised_by(conn: &mut DbConn, user_id: i64) -> QueryResult<Vec<i64>> {
+    club_members::table
+        .filter(club_members::user_id.eq(user_id))
+        .filter(club_members::role.eq(ROLE_ORGANISER))
+        .select(club_members::club_id)
+        .load(conn)
+}
+
+pub fn insert_request(
+    conn: &mut DbConn,
+    club_id: i64,
+    player_id: i64,
+    requested_by: i64,
+    at: chrono::NaiveDateTime,
+) -> QueryResult<ClubJoinRequest> {
+    diesel::insert_into(club_join_requests::table)
+        .values((
+            club_join_requests::club_id.eq(club_id),
+            club_join_requests::player_id.eq(player_id),
+            club_join_requests::requested_by.eq(requested_by),
+            club_join_requests::requested_at.eq(at),
+            club_join_requests::status.eq(RequestStatus::Pending.as_str()),
+        ))
+        .returning(club_join_requests::all_columns)
+        .get_result(conn)
+}
+
+/// The open request of this profile to this club, if any.
+pub fn pending_request(
+    conn: &mut DbConn,
+    club_id: i64,
+    player_id: i64,
+) -> QueryResult<Option<ClubJoinRequest>> {
+    club_join_requests::table
+        .filter(club_join_requests::club_id.eq(club_id))
+        .filter(club_join_requests::player_id.eq(player_id))
+        .filter(club_join_requests::status.eq(RequestStatus::Pending.as_str()))
+        .select(ClubJoinRequest::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// One request of this club.
+pub fn request(
+    conn: &mut DbConn,
+    club_id: i64,
+    request_id: i64,
+) -> QueryResult<Option<ClubJoinRequest>> {
+    club_join_requests::table
+        .find(request_id)
+        .filter(club_join_requests::club_id.eq(club_id))
+        .select(ClubJoinRequest::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// (request, profile name, requester's display name) of the club's open requests, oldest
+/// first.
+pub fn pending_requests(
+    conn: &mut DbConn,
+    club_id: i64,
+) -> QueryResult<Vec<(ClubJoinRequest, String, String)>> {
+    club_join_requests::table
+        .inner_join(players::table)
+        .inner_join(users::table)
+        .filter(club_join_requests::club_id.eq(club_id))
+        .filter(club_join_requests::status.eq(RequestStatus::Pending.as_str()))
+        .order((club_join_requests::requested_at, club_join_requests::id))
+        .select((
+            ClubJoinRequest::as_select(),
+            players::name,
+            users::display_name,
+        ))
+        .load(conn)
+}
+
+/// Closes a pending request; returns whether it was still pending (of two organisers
+/// deciding at once, one decides).
+pub fn decide_request(
+    conn: &mut DbConn,
+    request_id: i64,
+    status: RequestStatus,
+    decided_by: i64,
+    at: chrono::NaiveDateTime,
+) -> QueryResult<bool> {
+    diesel::update(
+        club_join_requests::table
+            .find(request_id)
+            .filter(club_join_requests::status.eq(RequestStatus::Pending.as_str())),
+    )
+    .set((
+        club_join_requests::status.eq(status.as_str()),
+        club_join_requests::decided_by.eq(decided_by),
+        club_join_requests::decided_at.eq(at),
+    ))
+    .execute(conn)
+    .map(|n| n == 1)
+}
+
+/// Puts a profile in a club (or in none).
+pub fn set_player_club(conn: &mut DbConn, player_id: i64, club_id: Option<i64>) -> QueryResult<()> {
+    diesel::update(players::table.find(player_id))
+        .set(players::club_id.eq(club_id))
+        .execute(conn)
+        .map(|_| ())
 }

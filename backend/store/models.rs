@@ -75,6 +75,20 @@ pub struct ClubFields {
     pub description: String,
 }
 
+/// A player's request to have their profile in a club (see `clubs::REQUEST_*`).
+#[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = club_join_requests)]
+pub struct ClubJoinRequest {
+    pub id: i64,
+    pub club_id: i64,
+    pub player_id: i64,
+    pub requested_by: i64,
+    pub requested_at: NaiveDateTime,
+    pub status: String,
+    pub decided_by: Option<i64>,
+    pub decided_at: Option<NaiveDateTime>,
+}
+
 #[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = players)]
 pub struct Player {

@@ -130,3 +130,35 @@ pub fn set_rating(conn: &mut DbConn, rating: &PlayerRating) -> QueryResult<()> {
         .execute(conn)
         .map(|_| ())
 }
+
+/// Ids per query: well under the bound-parameter limits of SQLite and PostgreSQL.
+const IDS_PER_QUERY: usize = 1000;
+
+/// The profiles carrying any of these federation ids, by id.
+pub fn by_federation_ids(conn: &mut DbConn, federation_ids: &[String]) -> QueryResult<Vec<Player>> {
+    let mut found = Vec::new();
+    for chunk in federation_ids.chunks(IDS_PER_QUERY) {
+        found.extend(
+            players::table
+                .filter(players::federation_id.eq_any(chunk))
+                .order(players::id)
+                .select(Player::as_select())
+                .load(conn)?,
+        );
+    }
+    Ok(found)
+}
+
+/// The profiles with these ids (those that still exist).
+pub fn by_ids(conn: &mut DbConn, ids: &[i64]) -> QueryResult<Vec<Player>> {
+    let mut found = Vec::new();
+    for chunk in ids.chunks(IDS_PER_QUERY) {
+        found.extend(
+            players::table
+                .filter(players::id.eq_any(chunk))
+                .select(Player::as_select())
+                .load(conn)?,
+        );
+    }
+    Ok(found)
+}

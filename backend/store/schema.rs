@@ -223,6 +223,19 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    club_join_requests (id) {
+        id -> BigInt,
+        club_id -> BigInt,
+        player_id -> BigInt,
+        requested_by -> BigInt,
+        requested_at -> Timestamp,
+        status -> Text,
+        decided_by -> Nullable<BigInt>,
+        decided_at -> Nullable<Timestamp>,
+    }
+}
+
 diesel::joinable!(players -> clubs (club_id));
 diesel::joinable!(player_ratings -> players (player_id));
 diesel::joinable!(users -> players (player_id));
@@ -243,6 +256,9 @@ diesel::joinable!(result_changes -> pairings (pairing_id));
 diesel::joinable!(result_changes -> users (user_id));
 diesel::joinable!(pairing_changes -> rounds (round_id));
 diesel::joinable!(pairing_changes -> users (user_id));
+diesel::joinable!(club_join_requests -> clubs (club_id));
+diesel::joinable!(club_join_requests -> players (player_id));
+diesel::joinable!(club_join_requests -> users (requested_by));
 
 diesel::allow_tables_to_appear_in_same_query!(
     site_settings,
@@ -265,4 +281,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     pairings,
     result_changes,
     pairing_changes,
+    club_join_requests,
 );

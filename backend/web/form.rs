@@ -13,13 +13,15 @@ use super::state::AppState;
 use crate::service::{AppError, auth};
 
 /// Forms are small; anything larger is refused before it is read whole.
-const MAX_FORM_BYTES: usize = 64 * 1024;
+pub const MAX_FORM_BYTES: usize = 64 * 1024;
 
-pub struct CsrfForm<T>(pub T);
+/// `MAX_BYTES` is the largest body read; a form that carries a whole file (the TRF
+/// import) names its own.
+pub struct CsrfForm<T, const MAX_BYTES: usize = MAX_FORM_BYTES>(pub T);
 
-impl<T: DeserializeOwned + 'static> FromRequest for CsrfForm<T> {
+impl<T: DeserializeOwned + 'static, const MAX_BYTES: usize> FromRequest for CsrfForm<T, MAX_BYTES> {
     type Error = AppError;
-    type Future = Pin<Box<dyn Future<Output = Result<CsrfForm<T>, AppError>>>>;
+    type Future = Pin<Box<dyn Future<Output = Result<CsrfForm<T, MAX_BYTES>, AppError>>>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
         let req = req.clone();
@@ -34,9 +36,9 @@ impl<T: DeserializeOwned + 'static> FromRequest for CsrfForm<T> {
                 });
             }
             let too_large = AppError::PayloadTooLarge {
-                limit_bytes: MAX_FORM_BYTES,
+                limit_bytes: MAX_BYTES,
             };
-            if declared_length(&req).is_some_and(|length| length > MAX_FORM_BYTES) {
+            if declared_length(&req).is_some_and(|length| length > MAX_BYTES) {
                 return Err(too_large);
             }
             let mut body = web::BytesMut::new();
@@ -44,7 +46,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for CsrfForm<T> {
                 let chunk = chunk.map_err(|e| AppError::BadRequest {
                     detail: format!("could not read the form: {e}"),
                 })?;
-                if body.len() + chunk.len() > MAX_FORM_BYTES {
+                if body.len() + chunk.len() > MAX_BYTES {
                     return Err(too_large);
                 }
                 body.extend_from_slice(&chunk);

@@ -54,7 +54,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 
 /// A JSON body that is too large is a 413, whether its `Content-Length` said so or the
 /// stream ran over; anything else unreadable is a 400.
-fn json_error(err: JsonPayloadError) -> AppError {
+pub(crate) fn json_error(err: JsonPayloadError) -> AppError {
     match err {
         JsonPayloadError::OverflowKnownLength { limit, .. }
         | JsonPayloadError::Overflow { limit } => AppError::PayloadTooLarge { limit_bytes: limit },

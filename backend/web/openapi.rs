@@ -16,6 +16,7 @@ use super::api;
         api::players::list, api::players::get, api::players::create, api::players::update,
         api::clubs::list, api::clubs::get, api::clubs::create, api::clubs::update,
         api::clubs::members, api::clubs::add_member,
+        api::clubs::requests, api::clubs::request_to_join, api::clubs::accept_request, api::clubs::decline_request,
         api::events::list, api::events::get, api::events::create, api::events::update,
         api::events::entries, api::events::add_entry, api::events::withdraw, api::events::absence,
         api::events::forbid, api::events::forbidden_pairs, api::events::allow, api::events::add_arbiter, api::events::rounds, api::events::pair,

@@ -9,11 +9,16 @@
 //! requested bye or absence for the round about to be paired.
 //!
 //! Errors name the 1-based line and column.
+//!
+//! Reading is linear in the size of the file, and [`Limits`] bound what one file may hold
+//! (players, rounds, forbidden pairs): an `XXP` line of n numbers forbids n(n-1)/2 pairs,
+//! so the pairs are counted before they are listed.
 
 use crate::tournament::{
     ByeKind, Colour, HalfPoints, NextRoundAbsence, Outcome, Player, PointSystem, RoundEntry,
     StartNo, Tournament,
 };
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
 /// A TRF that could not be read: where and why.
@@ -25,6 +30,8 @@ pub struct TrfError {
     /// 1-based column (0 when the problem concerns the whole line).
     pub column: usize,
     pub message: String,
+    /// Set when the file is readable but holds more than [`Limits`] allow.
+    pub exceeded: Option<LimitExceeded>,
 }
 
 fn err(line: usize, column: usize, message: impl Into<String>) -> TrfError {
@@ -32,6 +39,65 @@ fn err(line: usize, column: usize, message: impl Into<String>) -> TrfError {
         line,
         column,
         message: message.into(),
+        exceeded: None,
+    }
+}
+
+/// The most one file may hold. The defaults fit any real event (the largest opens have a
+/// few thousand players and a dozen rounds; a double round-robin of 26 has 50 rounds) and
+/// keep the cost of a hostile file to well under a second.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    pub players: usize,
+    pub rounds: usize,
+    pub forbidden_pairs: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            players: 5000,
+            rounds: 50,
+            forbidden_pairs: 10_000,
+        }
+    }
+}
+
+/// What a file holds too much of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Limited {
+    Players,
+    Rounds,
+    ForbiddenPairs,
+}
+
+impl Limited {
+    pub fn noun(self) -> &'static str {
+        match self {
+            Limited::Players => "players",
+            Limited::Rounds => "rounds",
+            Limited::ForbiddenPairs => "forbidden pairs",
+        }
+    }
+}
+
+/// A file over one of the [`Limits`]: how many it has and how many are allowed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LimitExceeded {
+    pub what: Limited,
+    pub found: usize,
+    pub limit: usize,
+}
+
+fn exceeded(line: usize, what: Limited, found: usize, limit: usize) -> TrfError {
+    TrfError {
+        line,
+        column: 0,
+        message: format!(
+            "the file has {found} {}, more than the {limit} allowed",
+            what.noun()
+        ),
+        exceeded: Some(LimitExceeded { what, found, limit }),
     }
 }
 
@@ -321,8 +387,14 @@ fn parse_162(
     Ok(())
 }
 
-/// Reads a TRF. Lines may end with `\n`, `\r\n` or `\r` (bbpPairings writes `\r`).
+/// Reads a TRF within the default [`Limits`]. Lines may end with `\n`, `\r\n` or `\r`
+/// (bbpPairings writes `\r`).
 pub fn parse(text: &str) -> Result<Tournament, TrfError> {
+    parse_with_limits(text, &Limits::default())
+}
+
+/// Reads a TRF, refusing one that holds more than `limits` allow.
+pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Tournament, TrfError> {
     let mut t = Tournament::default();
     let mut raw_players: Vec<RawPlayer> = Vec::new();
     let mut pab_set = false;
@@ -401,6 +473,14 @@ pub fn parse(text: &str) -> Result<Tournament, TrfError> {
         }
     }
 
+    if raw_players.len() > limits.players {
+        return Err(exceeded(
+            0,
+            Limited::Players,
+            raw_players.len(),
+            limits.players,
+        ));
+    }
     // Players, sorted by start number; numbers must be unique.
     raw_players.sort_by_key(|p| p.player.start_no);
     for w in raw_players.windows(2) {
@@ -430,24 +510,7 @@ pub fn parse(text: &str) -> Result<Tournament, TrfError> {
             }
         }
     }
-    for (line, group) in &forbidden_groups {
-        for &a in group {
-            if !known(a) {
-                return Err(err(
-                    *line,
-                    4,
-                    format!("forbidden pair names unknown player {a}"),
-                ));
-            }
-        }
-        for (i, &a) in group.iter().enumerate() {
-            for &b in &group[i + 1..] {
-                if a != b {
-                    t.forbidden_pairs.push((a.min(b), a.max(b)));
-                }
-            }
-        }
-    }
+    t.forbidden_pairs = forbidden_pairs(&forbidden_groups, known, limits)?;
 
     // Rounds paired so far: the last column where someone took part in a pairing. A
     // non-empty column beyond that holds requests for the next round.
@@ -460,6 +523,10 @@ pub fn parse(text: &str) -> Result<Tournament, TrfError> {
                 played = played.max(r + 1);
             }
         }
+    }
+    let rounds = played.max(t.total_rounds as usize);
+    if rounds > limits.rounds {
+        return Err(exceeded(0, Limited::Rounds, rounds, limits.rounds));
     }
     for p in &raw_players {
         for (r, cell) in p.cells.iter().enumerate() {
@@ -503,6 +570,10 @@ pub fn parse(text: &str) -> Result<Tournament, TrfError> {
         }
         t.players.push(player);
     }
+    // The players are sorted by start number: an opponent is found by binary search, so
+    // the checks below cost players x rounds x log(players), not players squared.
+    let index_of =
+        |players: &[Player], n: StartNo| players.binary_search_by_key(&n, |q| q.start_no).ok();
     // Two forfeit losses against each other are a double forfeit.
     let snapshot = t.players.clone();
     for p in &mut t.players {
@@ -512,10 +583,8 @@ pub fn parse(text: &str) -> Result<Tournament, TrfError> {
                 colour,
                 won: false,
             } = *entry
-                && snapshot
-                    .iter()
-                    .find(|q| q.start_no == opponent)
-                    .and_then(|q| q.rounds.get(r))
+                && index_of(&snapshot, opponent)
+                    .and_then(|i| snapshot[i].rounds.get(r))
                     .is_some_and(|e| matches!(e, RoundEntry::Forfeit { won: false, .. }))
             {
                 *entry = RoundEntry::DoubleForfeit { opponent, colour };
@@ -526,7 +595,7 @@ pub fn parse(text: &str) -> Result<Tournament, TrfError> {
     for p in &t.players {
         for (r, entry) in p.rounds.iter().enumerate() {
             if let Some(opp) = entry.opponent() {
-                let Some(o) = t.players.iter().find(|q| q.start_no == opp) else {
+                let Some(o) = index_of(&t.players, opp).map(|i| &t.players[i]) else {
                     continue;
                 };
                 let back = o.rounds[r];
@@ -554,6 +623,62 @@ pub fn parse(text: &str) -> Result<Tournament, TrfError> {
         }
     }
     Ok(t)
+}
+
+/// The pairs forbidden by the `XXP` lines, each once, in the order first named. A line of
+/// n different players forbids all n(n-1)/2 pairs among them: the pairs are counted, and
+/// refused over the limit, before any is listed, so a long line costs its length only.
+fn forbidden_pairs(
+    groups: &[(usize, Vec<StartNo>)],
+    known: impl Fn(StartNo) -> bool,
+    limits: &Limits,
+) -> Result<Vec<(StartNo, StartNo)>, TrfError> {
+    let mut distinct_groups = Vec::with_capacity(groups.len());
+    let mut count = 0usize;
+    for (line, group) in groups {
+        if let Some(&a) = group.iter().find(|&&a| !known(a)) {
+            return Err(err(
+                *line,
+                4,
+                format!("forbidden pair names unknown player {a}"),
+            ));
+        }
+        let mut seen = HashSet::with_capacity(group.len());
+        let distinct: Vec<StartNo> = group.iter().copied().filter(|a| seen.insert(*a)).collect();
+        let n = distinct.len();
+        count = count.saturating_add(n.saturating_mul(n.saturating_sub(1)) / 2);
+        if count > limits.forbidden_pairs {
+            // Count the remaining lines too, so the message gives the file's real number.
+            let rest: usize = groups
+                .iter()
+                .skip(distinct_groups.len() + 1)
+                .map(|(_, g)| {
+                    let n = g.iter().collect::<HashSet<_>>().len();
+                    n.saturating_mul(n.saturating_sub(1)) / 2
+                })
+                .fold(0usize, usize::saturating_add);
+            return Err(exceeded(
+                *line,
+                Limited::ForbiddenPairs,
+                count.saturating_add(rest),
+                limits.forbidden_pairs,
+            ));
+        }
+        distinct_groups.push(distinct);
+    }
+    let mut seen = HashSet::with_capacity(count);
+    let mut pairs = Vec::with_capacity(count);
+    for group in &distinct_groups {
+        for (i, &a) in group.iter().enumerate() {
+            for &b in &group[i + 1..] {
+                let pair = (a.min(b), a.max(b));
+                if seen.insert(pair) {
+                    pairs.push(pair);
+                }
+            }
+        }
+    }
+    Ok(pairs)
 }
 
 /// The score of a player after all recorded rounds.
@@ -666,11 +791,20 @@ pub fn write(t: &Tournament) -> String {
         .map(|pl| (score(t, pl), pl.start_no))
         .collect();
     order.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let rank_of: HashMap<StartNo, usize> = order
+        .iter()
+        .enumerate()
+        .map(|(i, (_, n))| (*n, i + 1))
+        .collect();
+    let absence_of: HashMap<StartNo, ByeKind> = t
+        .next_round_absences
+        .iter()
+        .map(|a| (a.player, a.kind))
+        .rev() // the first request of a player wins, as it did when searched in order
+        .collect();
+    let max_rounds = t.players.iter().map(|q| q.rounds.len()).max().unwrap_or(0);
     for pl in &t.players {
-        let rank = order
-            .iter()
-            .position(|(_, n)| *n == pl.start_no)
-            .map_or(0, |i| i + 1);
+        let rank = rank_of.get(&pl.start_no).copied().unwrap_or(0);
         let mut line = format!(
             "001 {:>4} {}{:>3} {} {:>4} {} {:>11} {} {:>4} {:>4}",
             pl.start_no,
@@ -688,16 +822,11 @@ pub fn write(t: &Tournament) -> String {
             line.push_str("  ");
             line.push_str(&cell_text(entry));
         }
-        if let Some(a) = t
-            .next_round_absences
-            .iter()
-            .find(|a| a.player == pl.start_no)
-        {
-            let max_rounds = t.players.iter().map(|q| q.rounds.len()).max().unwrap_or(0);
+        if let Some(&kind) = absence_of.get(&pl.start_no) {
             for _ in pl.rounds.len()..max_rounds {
                 line.push_str("  0000 - Z");
             }
-            let _ = write!(line, "  0000 - {}", bye_code(a.kind));
+            let _ = write!(line, "  0000 - {}", bye_code(kind));
         }
         let _ = writeln!(out, "{}", line.trim_end());
     }
@@ -866,6 +995,78 @@ mod tests {
         assert_eq!(p.federation.as_deref(), Some("UKR"));
         assert_eq!(p.federation_id.as_deref(), Some("14109622"));
         assert_eq!(p.birth_date.as_deref(), Some("1999/03/21"));
+    }
+
+    fn players(n: u32) -> String {
+        (1..=n)
+            .map(|no| format!("{}\n", line(&format!("001 {no:>4}      P{no}"), &[])))
+            .collect()
+    }
+
+    /// An `XXP` line of 100,000 numbers naming 100 players: read once, each pair listed
+    /// once. Listing pairs of positions instead of pairs of players took minutes and
+    /// gigabytes for this line.
+    #[test]
+    fn a_long_forbidden_pairs_line_costs_its_length() {
+        let numbers: Vec<String> = (0..100_000).map(|i| (i % 100 + 1).to_string()).collect();
+        let text = format!("{}XXP {}\n", players(100), numbers.join(" "));
+        let t = parse(&text).expect("parse");
+        assert_eq!(t.forbidden_pairs.len(), 100 * 99 / 2);
+        assert_eq!(t.forbidden_pairs[0], (1, 2));
+        let unique: HashSet<_> = t.forbidden_pairs.iter().collect();
+        assert_eq!(unique.len(), t.forbidden_pairs.len());
+    }
+
+    #[test]
+    fn too_many_forbidden_pairs_are_refused_with_the_count_and_the_limit() {
+        let numbers: Vec<String> = (1..=200).map(|n| n.to_string()).collect();
+        let text = format!("{}XXP 1 2\nXXP {}\n", players(200), numbers.join(" "));
+        let e = parse(&text).expect_err("19,901 pairs");
+        assert_eq!(
+            e.exceeded,
+            Some(LimitExceeded {
+                what: Limited::ForbiddenPairs,
+                found: 1 + 200 * 199 / 2,
+                limit: 10_000
+            })
+        );
+        assert_eq!(e.line, 202, "{e}");
+    }
+
+    #[test]
+    fn too_many_players_or_rounds_are_refused() {
+        let limits = Limits {
+            players: 3,
+            rounds: 2,
+            forbidden_pairs: 1,
+        };
+        let e = parse_with_limits(&players(4), &limits).expect_err("4 players");
+        assert_eq!(
+            e.exceeded,
+            Some(LimitExceeded {
+                what: Limited::Players,
+                found: 4,
+                limit: 3
+            })
+        );
+        assert!(e.message.contains("4 players"), "{e}");
+        let e = parse_with_limits(&format!("XXR 3\n{}", players(2)), &limits).expect_err("XXR");
+        assert_eq!(
+            e.exceeded.map(|x| (x.what, x.found)),
+            Some((Limited::Rounds, 3))
+        );
+        let played = format!(
+            "{}\n{}\n",
+            line("001    1      A", &["   2 w 1", "   2 b 1", "   2 w 1"]),
+            line("001    2      B", &["   1 b 0", "   1 w 0", "   1 b 0"])
+        );
+        let e = parse_with_limits(&played, &limits).expect_err("3 rounds played");
+        assert_eq!(
+            e.exceeded.map(|x| (x.what, x.found)),
+            Some((Limited::Rounds, 3))
+        );
+        assert!(parse_with_limits(&players(3), &limits).is_ok());
+        assert!(parse(&format!("XXR 51\n{}", players(2))).is_err());
     }
 
     #[test]

@@ -2,22 +2,63 @@
 //! byes for the next round and forbidden pairs, in one transaction. The exact inverse of
 //! the export (`reports::trf`, through `history::History::tournament`): importing an
 //! exported event and exporting it again gives the same file.
-use std::collections::HashMap;
+//!
+//! The file is read, checked and planned before the write transaction opens; the
+//! transaction only writes, after checking again that the profiles it links to are still
+//! the importer's to change. A file is bounded in size (`MAX_TRF_BYTES`) and in what it
+//! holds (`trf::Limits`), so no file costs more than a real event.
+use std::collections::{HashMap, HashSet};
 
 use damka_domain::tiebreak::EventKind;
 use damka_domain::tournament::{
     ByeKind, Colour, HalfPoints, Outcome, PointSystem, RoundEntry, StartNo, Tournament,
 };
+use damka_domain::trf::{self, Limits};
+use serde::Serialize;
 
 use super::history::{BYES, RESULTS};
 use super::settings::{self, EventInput, EventView};
 use super::{STATUS_REGISTRATION, STATUS_RUNNING, load};
+use crate::service::players::ProfileRights;
 use crate::service::{Actor, AppError, AppResult};
-use crate::store::models::{NewPairing, PlayerFields, PlayerRating};
+use crate::store::models::{NewPairing, Player, PlayerFields, PlayerRating};
 use crate::store::{self, DbConn, events, players};
 
 /// The name given to an event whose TRF has no `012` line.
 pub const DEFAULT_NAME: &str = "Imported event";
+
+/// The largest TRF accepted: 1 MiB holds 5,000 players with 9 rounds, or 1,000 players
+/// with 50; the largest real opens are a fraction of that.
+pub const MAX_TRF_BYTES: usize = 1024 * 1024;
+
+/// A TRF larger than `MAX_TRF_BYTES`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TrfTooLarge {
+    pub bytes: usize,
+    pub limit: usize,
+}
+
+impl TrfTooLarge {
+    pub fn reason(&self) -> String {
+        format!(
+            "the file is {} bytes, more than the {} allowed",
+            self.bytes, self.limit
+        )
+    }
+}
+
+/// Refuses a file over `MAX_TRF_BYTES` before anything reads it. The web layer calls it
+/// first to answer 413; `import_trf` calls it again for any other caller.
+pub fn check_size(text: &str) -> Result<(), TrfTooLarge> {
+    if text.len() > MAX_TRF_BYTES {
+        Err(TrfTooLarge {
+            bytes: text.len(),
+            limit: MAX_TRF_BYTES,
+        })
+    } else {
+        Ok(())
+    }
+}
 
 /// One board of an imported round, by start numbers, with the stored codes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,31 +83,169 @@ pub struct ImportPlan {
     pub next_round_absences: Vec<(StartNo, &'static str)>,
 }
 
+/// The event an import created, and the players it did not link to the profile their
+/// federation id matched.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct ImportView {
+    #[serde(flatten)]
+    pub event: EventView,
+    /// Players whose federation id belongs to a profile the importer may not edit (another
+    /// club's player, say): each got a new profile, so nothing was written into that one.
+    pub unlinked_matches: Vec<UnlinkedMatch>,
+}
+
+/// A player of the file matched, by federation id, a profile the importer may not edit.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct UnlinkedMatch {
+    pub start_no: u32,
+    pub name: String,
+    pub federation_id: String,
+    /// The profile with that federation id, left untouched.
+    pub existing_player_id: i64,
+    /// The profile created for this player instead.
+    pub new_player_id: i64,
+}
+
+/// Where a player of the file goes: a profile the importer may edit, or a new one.
+#[derive(Debug, Clone)]
+enum PlannedProfile {
+    Existing {
+        player_id: i64,
+        federation_id: String,
+    },
+    New {
+        fields: PlayerFields,
+        /// A profile with this player's federation id that the importer may not edit.
+        unlinked_match: Option<i64>,
+    },
+}
+
 /// Creates an event from a TRF (organisers and administrators); the caller owns it.
 pub fn import_trf(
     conn: &mut DbConn,
     actor: &Actor,
     text: &str,
     variant: &str,
-) -> AppResult<EventView> {
+) -> AppResult<ImportView> {
     actor.require_user()?;
     if !actor.is_organiser() {
         return Err(AppError::forbidden(
             "only organisers and administrators may import events",
         ));
     }
-    let t = damka_domain::trf::parse(text).map_err(|e| AppError::invalid("trf", trf_error(&e)))?;
+    check_size(text).map_err(|e| AppError::invalid("trf", e.reason()))?;
+    let t = trf::parse_with_limits(text, &Limits::default())
+        .map_err(|e| AppError::invalid("trf", trf_error(&e)))?;
     let lines = player_lines(text);
     let plan = plan(&t, &lines, variant)?;
-    conn.write_transaction(|conn| store_plan(conn, actor, &t, &lines, &plan))
+    let profiles = plan_profiles(conn, actor, &t, &lines)?;
+    conn.write_transaction(|conn| store_plan(conn, actor, &t, &plan, &profiles))
 }
 
-/// The parser's message; a problem of the whole file (line 0) does not claim a line.
-fn trf_error(e: &damka_domain::trf::TrfError) -> String {
-    match (e.line, e.column) {
-        (0, 0) => format!("TRF: {}", e.message),
-        (0, column) => format!("TRF column {column}: {}", e.message),
+/// The parser's message; a problem of the whole file (line 0) does not claim a line, and
+/// a file over a limit says only that (with the numbers), as a translatable reason.
+fn trf_error(e: &trf::TrfError) -> String {
+    match (e.exceeded, e.line, e.column) {
+        (Some(_), ..) => e.message.clone(),
+        (None, 0, 0) => format!("TRF: {}", e.message),
+        (None, 0, column) => format!("TRF column {column}: {}", e.message),
         _ => e.to_string(),
+    }
+}
+
+/// Decides, before writing, which profile each player of the file goes to: the profile
+/// with the same federation id when the importer may edit it (see
+/// `players::ProfileRights`), otherwise a new one, with the match reported. Two players of
+/// the file with the same federation id are refused.
+fn plan_profiles(
+    conn: &mut DbConn,
+    actor: &Actor,
+    t: &Tournament,
+    lines: &HashMap<StartNo, usize>,
+) -> AppResult<Vec<PlannedProfile>> {
+    let mut first_with_id: HashMap<String, StartNo> = HashMap::new();
+    for p in &t.players {
+        let id = federation_id(p);
+        if id.is_empty() {
+            continue;
+        }
+        if let Some(other) = first_with_id.insert(id.clone(), p.start_no) {
+            return Err(AppError::invalid(
+                "trf",
+                format!(
+                    "TRF line {}, column 58: players {other} and {} have the same federation id {id}",
+                    line_of(lines, p.start_no),
+                    p.start_no
+                ),
+            ));
+        }
+    }
+    let ids: Vec<String> = first_with_id.into_keys().collect();
+    let rights = ProfileRights::of(conn, actor)?;
+    // Of several profiles with one federation id, the first the importer may edit, else
+    // the first.
+    let mut matches: HashMap<String, (Player, bool)> = HashMap::new();
+    for profile in players::by_federation_ids(conn, &ids)? {
+        let editable = rights.may_edit(&profile);
+        let slot = matches.entry(profile.federation_id.clone());
+        match slot {
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert((profile, editable));
+            }
+            std::collections::hash_map::Entry::Occupied(mut o) => {
+                if editable && !o.get().1 {
+                    o.insert((profile, editable));
+                }
+            }
+        }
+    }
+    Ok(t.players
+        .iter()
+        .map(|p| {
+            let id = federation_id(p);
+            match matches.get(&id) {
+                Some((profile, true)) => PlannedProfile::Existing {
+                    player_id: profile.id,
+                    federation_id: id,
+                },
+                other => PlannedProfile::New {
+                    fields: profile_fields(p),
+                    unlinked_match: other.map(|(profile, _)| profile.id),
+                },
+            }
+        })
+        .collect())
+}
+
+/// Inside the write transaction: the profiles the plan links to must still exist, still
+/// carry the federation id that matched, and still be the importer's to edit.
+fn recheck_links(conn: &mut DbConn, actor: &Actor, profiles: &[PlannedProfile]) -> AppResult<()> {
+    let wanted: HashMap<i64, &str> = profiles
+        .iter()
+        .filter_map(|p| match p {
+            PlannedProfile::Existing {
+                player_id,
+                federation_id,
+            } => Some((*player_id, federation_id.as_str())),
+            PlannedProfile::New { .. } => None,
+        })
+        .collect();
+    if wanted.is_empty() {
+        return Ok(());
+    }
+    let rights = ProfileRights::of(conn, actor)?;
+    let ids: Vec<i64> = wanted.keys().copied().collect();
+    let current = players::by_ids(conn, &ids)?;
+    let still_valid = current.len() == wanted.len()
+        && current
+            .iter()
+            .all(|p| wanted.get(&p.id) == Some(&p.federation_id.as_str()) && rights.may_edit(p));
+    if still_valid {
+        Ok(())
+    } else {
+        Err(AppError::conflict(
+            "player profiles changed while the file was being imported; import it again",
+        ))
     }
 }
 
@@ -74,9 +253,10 @@ fn store_plan(
     conn: &mut DbConn,
     actor: &Actor,
     t: &Tournament,
-    lines: &HashMap<StartNo, usize>,
     plan: &ImportPlan,
-) -> AppResult<EventView> {
+    profiles: &[PlannedProfile],
+) -> AppResult<ImportView> {
+    recheck_links(conn, actor, profiles)?;
     let created = settings::create(conn, actor, &plan.input)?;
     let event_id = created.id;
     let variant = created.variant.clone();
@@ -85,59 +265,55 @@ fn store_plan(
     }
     let now = store::now();
 
-    // Profiles: reuse the one with the same federation id, otherwise create one.
-    let mut by_federation_id: HashMap<String, i64> = HashMap::new();
-    for p in players::list(conn, None, None)? {
-        let id = p.federation_id.trim().to_string();
-        if !id.is_empty() {
-            by_federation_id.entry(id).or_insert(p.id);
-        }
-    }
+    // A linked profile gets the file's rating only when it has none in this variant.
+    let linked: Vec<i64> = profiles
+        .iter()
+        .filter_map(|p| match p {
+            PlannedProfile::Existing { player_id, .. } => Some(*player_id),
+            PlannedProfile::New { .. } => None,
+        })
+        .collect();
+    let rated: HashSet<i64> = players::ratings_for(conn, &linked)?
+        .into_iter()
+        .filter(|r| r.variant == variant)
+        .map(|r| r.player_id)
+        .collect();
     let mut entry_of: HashMap<StartNo, i64> = HashMap::new();
-    let mut entered: HashMap<i64, StartNo> = HashMap::new();
-    for p in &t.players {
-        let federation_id = federation_id(p);
-        let existing = if federation_id.is_empty() {
-            None
-        } else {
-            by_federation_id.get(&federation_id).copied()
-        };
-        let player_id = match existing {
-            Some(id) => {
-                if let Some(rating) = p.rating.and_then(|r| i32::try_from(r).ok())
-                    && !players::ratings_of(conn, id)?
-                        .iter()
-                        .any(|r| r.variant == variant)
+    let mut unlinked_matches = Vec::new();
+    for (p, profile) in t.players.iter().zip(profiles) {
+        let rating = p.rating.and_then(|r| i32::try_from(r).ok());
+        let player_id = match profile {
+            PlannedProfile::Existing { player_id, .. } => {
+                if let Some(rating) = rating
+                    && !rated.contains(player_id)
                 {
-                    players::set_rating(conn, &rating_row(id, &variant, rating))?;
+                    players::set_rating(conn, &rating_row(*player_id, &variant, rating))?;
                 }
-                id
+                *player_id
             }
-            None => {
-                let profile = players::insert(conn, &profile_fields(p), now)?;
-                if let Some(rating) = p.rating.and_then(|r| i32::try_from(r).ok()) {
-                    players::set_rating(conn, &rating_row(profile.id, &variant, rating))?;
+            PlannedProfile::New {
+                fields,
+                unlinked_match,
+            } => {
+                let new = players::insert(conn, fields, now)?;
+                if let Some(rating) = rating {
+                    players::set_rating(conn, &rating_row(new.id, &variant, rating))?;
                 }
-                if !federation_id.is_empty() {
-                    by_federation_id.insert(federation_id.clone(), profile.id);
+                if let Some(existing) = unlinked_match {
+                    unlinked_matches.push(UnlinkedMatch {
+                        start_no: p.start_no,
+                        name: new.name.clone(),
+                        federation_id: new.federation_id.clone(),
+                        existing_player_id: *existing,
+                        new_player_id: new.id,
+                    });
                 }
-                profile.id
+                new.id
             }
         };
-        if let Some(other) = entered.insert(player_id, p.start_no) {
-            return Err(AppError::invalid(
-                "trf",
-                format!(
-                    "TRF line {}, column 58: players {other} and {} have the same federation id {federation_id}",
-                    line_of(lines, p.start_no),
-                    p.start_no
-                ),
-            ));
-        }
         let start_no = i32::try_from(p.start_no).map_err(|_| {
             AppError::invalid("trf", format!("invalid player number {}", p.start_no))
         })?;
-        let rating = p.rating.and_then(|r| i32::try_from(r).ok());
         let entry = events::insert_entry(conn, event_id, player_id, start_no, rating, 1, now)?;
         entry_of.insert(p.start_no, entry.id);
     }
@@ -183,7 +359,10 @@ fn store_plan(
             STATUS_RUNNING
         },
     )?;
-    Ok(EventView::from(&load(conn, event_id)?))
+    Ok(ImportView {
+        event: EventView::from(&load(conn, event_id)?),
+        unlinked_matches,
+    })
 }
 
 fn rating_row(player_id: i64, variant: &str, rating: i32) -> PlayerRating {

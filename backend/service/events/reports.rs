@@ -5,9 +5,9 @@ use damka_domain::tiebreak::{EventKind, parse_tiebreak_list};
 use serde::Serialize;
 
 use super::history;
-use super::load;
 use super::settings::is_round_robin;
-use crate::service::{AppError, AppResult};
+use super::{load, may_arbitrate};
+use crate::service::{Actor, AppError, AppResult};
 use crate::store::DbConn;
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -108,10 +108,16 @@ fn shown_values(
 }
 
 /// The event as a FIDE TRF file (with XXR, XXC and the byes/absences of the next round).
-pub fn trf(conn: &mut DbConn, event_id: i64) -> AppResult<String> {
+/// The forbidden pairs (`XXP`) are the organiser's and arbiters' business, hidden from
+/// players as in the API: only they get them in the file.
+pub fn trf(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<String> {
     let event = load(conn, event_id)?;
     let history = history::load(conn, &event)?.published_only();
-    Ok(damka_domain::trf::write(&history.tournament()?))
+    let mut tournament = history.tournament()?;
+    if !may_arbitrate(conn, actor, &event)? {
+        tournament.forbidden_pairs.clear();
+    }
+    Ok(damka_domain::trf::write(&tournament))
 }
 
 /// One cell of the crosstable, as printed: the opponent's place, the colour and the

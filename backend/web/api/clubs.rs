@@ -3,7 +3,7 @@ use actix_web::{HttpResponse, http::StatusCode};
 
 use super::ApiActor;
 use crate::service::AppResult;
-use crate::service::clubs::{self, ClubInput, ClubView, MemberInput, MemberView};
+use crate::service::clubs::{self, ClubInput, ClubView, JoinRequestView, MemberInput, MemberView};
 use crate::web::state::AppState;
 
 /// Clubs, by name.
@@ -99,4 +99,91 @@ pub async fn add_member(
         .db(move |conn| clubs::add_member(conn, &actor, id, &input))
         .await?;
     Ok(HttpResponse::NoContent().finish())
+}
+
+/// The club's open requests to join, oldest first (the club's organisers and administrators).
+#[utoipa::path(get, path = "/api/v1/clubs/{id}/requests", tag = "clubs", params(("id" = i64, Path, description = "club id")),
+    responses((status = 200, body = Vec<JoinRequestView>), (status = 401, body = crate::web::error::Problem),
+        (status = 403, body = crate::web::error::Problem), (status = 404, body = crate::web::error::Problem)),
+    security(("token" = [])))]
+pub async fn requests(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> AppResult<Json<Vec<JoinRequestView>>> {
+    actor.require_user()?;
+    let id = path.into_inner();
+    Ok(Json(
+        state
+            .db(move |conn| clubs::join_requests(conn, &actor, id))
+            .await?,
+    ))
+}
+
+/// Asks for the caller's own profile to be in this club. The profile's club changes only
+/// when one of the club's organisers accepts.
+#[utoipa::path(post, path = "/api/v1/clubs/{id}/requests", tag = "clubs", params(("id" = i64, Path, description = "club id")),
+    responses((status = 201, body = JoinRequestView), (status = 401, body = crate::web::error::Problem),
+        (status = 404, body = crate::web::error::Problem),
+        (status = 409, body = crate::web::error::Problem, description = "already in the club, or already asked"),
+        (status = 422, body = crate::web::error::Problem, description = "the account has no player profile")),
+    security(("token" = [])))]
+pub async fn request_to_join(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
+    actor.require_user()?;
+    let id = path.into_inner();
+    let request = state
+        .db(move |conn| clubs::request_to_join(conn, &actor, id))
+        .await?;
+    Ok(HttpResponse::build(StatusCode::CREATED).json(request))
+}
+
+async fn answer(
+    actor: crate::service::Actor,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+    accept: bool,
+) -> AppResult<Json<JoinRequestView>> {
+    actor.require_user()?;
+    let (id, request_id) = path.into_inner();
+    Ok(Json(
+        state
+            .db(move |conn| clubs::answer_join_request(conn, &actor, id, request_id, accept))
+            .await?,
+    ))
+}
+
+/// Accepts a request to join: the profile is put in the club (the club's organisers and
+/// administrators).
+#[utoipa::path(post, path = "/api/v1/clubs/{id}/requests/{request_id}/accept", tag = "clubs",
+    params(("id" = i64, Path, description = "club id"), ("request_id" = i64, Path, description = "request id")),
+    responses((status = 200, body = JoinRequestView), (status = 401, body = crate::web::error::Problem),
+        (status = 403, body = crate::web::error::Problem), (status = 404, body = crate::web::error::Problem),
+        (status = 409, body = crate::web::error::Problem, description = "already answered")),
+    security(("token" = [])))]
+pub async fn accept_request(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+) -> AppResult<Json<JoinRequestView>> {
+    answer(actor, state, path, true).await
+}
+
+/// Declines a request to join: the profile stays where it was (the club's organisers and
+/// administrators).
+#[utoipa::path(post, path = "/api/v1/clubs/{id}/requests/{request_id}/decline", tag = "clubs",
+    params(("id" = i64, Path, description = "club id"), ("request_id" = i64, Path, description = "request id")),
+    responses((status = 200, body = JoinRequestView), (status = 401, body = crate::web::error::Problem),
+        (status = 403, body = crate::web::error::Problem), (status = 404, body = crate::web::error::Problem),
+        (status = 409, body = crate::web::error::Problem, description = "already answered")),
+    security(("token" = [])))]
+pub async fn decline_request(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+) -> AppResult<Json<JoinRequestView>> {
+    answer(actor, state, path, false).await
 }

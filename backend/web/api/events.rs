@@ -404,15 +404,17 @@ pub async fn card(
     ))
 }
 
-/// The event as a FIDE TRF file.
+/// The event as a FIDE TRF file. The forbidden pairs (`XXP` lines) are written only for
+/// the event's organiser and arbiters.
 #[utoipa::path(get, path = "/api/v1/events/{id}/export.trf", tag = "events", params(("id" = i64, Path, description = "event id")),
     responses((status = 200, description = "TRF-16 text", content_type = "text/plain"), (status = 404, body = Problem)))]
 pub async fn export_trf(
+    ApiActor(actor): ApiActor,
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let trf = state.db(move |conn| reports::trf(conn, id)).await?;
+    let trf = state.db(move |conn| reports::trf(conn, &actor, id)).await?;
     Ok(HttpResponse::Ok()
         .content_type("text/plain; charset=utf-8")
         .body(trf))

@@ -32,9 +32,23 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/clubs/{id}", web::put().to(clubs::update))
         .route("/clubs/{id}/members", web::get().to(clubs::members))
         .route("/clubs/{id}/members", web::post().to(clubs::add_member))
+        .route("/clubs/{id}/requests", web::get().to(clubs::requests))
+        .route(
+            "/clubs/{id}/requests",
+            web::post().to(clubs::request_to_join),
+        )
+        .route(
+            "/clubs/{id}/requests/{request_id}/accept",
+            web::post().to(clubs::accept_request),
+        )
+        .route(
+            "/clubs/{id}/requests/{request_id}/decline",
+            web::post().to(clubs::decline_request),
+        )
         .route("/events", web::get().to(events::list))
         .route("/events", web::post().to(events::create))
         .route("/events/import", web::post().to(event_import::import))
+        .json_config("/events/import", event_import::json_config())
         .route("/events/{id}", web::get().to(events::get))
         .route("/events/{id}", web::put().to(events::update))
         .route("/events/{id}/entries", web::get().to(events::entries))

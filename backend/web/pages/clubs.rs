@@ -1,10 +1,13 @@
-//! Club pages: list, club with its members and players, create/edit, add a member.
+//! Club pages: list, club with its members and players, create/edit, add a member, ask
+//! to join and answer such requests.
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
 
-use crate::service::clubs::{self, ClubInput, ClubView, MemberInput, MemberView};
+use crate::service::clubs::{
+    self, ClubInput, ClubView, JoinRequestView, MemberInput, MemberView, OwnMembership,
+};
 use crate::service::players::{self, PlayerView};
 use crate::service::{AppError, AppResult};
 use crate::web::ctx::Ctx;
@@ -32,8 +35,21 @@ struct ShowPage {
     members: Vec<MemberView>,
     players: Vec<PlayerView>,
     can_edit: bool,
+    /// Open requests to join, shown to those who answer them.
+    requests: Vec<JoinRequestView>,
+    membership: OwnMembership,
     member_email: String,
     errors: FormErrors,
+}
+
+impl ShowPage {
+    fn may_ask_to_join(&self) -> bool {
+        self.membership == OwnMembership::Outside
+    }
+
+    fn has_asked(&self) -> bool {
+        self.membership == OwnMembership::Pending
+    }
 }
 
 async fn show_page(
@@ -45,13 +61,22 @@ async fn show_page(
     errors: FormErrors,
 ) -> AppResult<HttpResponse> {
     let actor = ctx.actor();
-    let (club, members, players, can_edit) = state
+    let (club, members, players, can_edit, requests, membership) = state
         .db(move |conn| {
+            let club = clubs::get(conn, id)?;
+            let can_edit = clubs::can_edit(conn, &actor, id)?;
+            let requests = if can_edit {
+                clubs::join_requests(conn, &actor, id)?
+            } else {
+                Vec::new()
+            };
             Ok((
-                clubs::get(conn, id)?,
+                club,
                 clubs::members(conn, id)?,
                 players::list(conn, Some(id), None)?,
-                clubs::can_edit(conn, &actor, id)?,
+                can_edit,
+                requests,
+                clubs::own_membership(conn, &actor, id)?,
             ))
         })
         .await?;
@@ -63,6 +88,8 @@ async fn show_page(
             members,
             players,
             can_edit,
+            requests,
+            membership,
             member_email,
             errors,
         },
@@ -280,4 +307,93 @@ pub async fn add_member(
             .await
         }
     }
+}
+
+/// Shows the club page again after a join request or an answer, or the same page with the
+/// refusal (already asked, already answered) in the reader's language.
+async fn after_request_action(
+    req: &HttpRequest,
+    ctx: Ctx,
+    state: &AppState,
+    id: i64,
+    result: AppResult<JoinRequestView>,
+    flash: &str,
+) -> AppResult<HttpResponse> {
+    match result {
+        Ok(_) => Ok(render::redirect_with_flash(
+            req,
+            &format!("/clubs/{id}"),
+            "ok",
+            flash,
+        )),
+        Err(err) => {
+            let errors = FormErrors::from_error(&err, ctx.lang).ok_or(err)?;
+            show_page(
+                ctx,
+                state,
+                id,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                String::new(),
+                errors,
+            )
+            .await
+        }
+    }
+}
+
+pub async fn request_to_join(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    _form: CsrfForm<super::session::Empty>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let actor = ctx.actor();
+    actor.require_user()?;
+    let result = state
+        .db(move |conn| clubs::request_to_join(conn, &actor, id))
+        .await;
+    after_request_action(&req, ctx, &state, id, result, "flash.join_requested").await
+}
+
+async fn answer(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+    accept: bool,
+) -> AppResult<HttpResponse> {
+    let (id, request_id) = path.into_inner();
+    let actor = ctx.actor();
+    actor.require_user()?;
+    let result = state
+        .db(move |conn| clubs::answer_join_request(conn, &actor, id, request_id, accept))
+        .await;
+    let flash = if accept {
+        "flash.join_accepted"
+    } else {
+        "flash.join_declined"
+    };
+    after_request_action(&req, ctx, &state, id, result, flash).await
+}
+
+pub async fn accept_request(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+    _form: CsrfForm<super::session::Empty>,
+) -> AppResult<HttpResponse> {
+    answer(req, ctx, state, path, true).await
+}
+
+pub async fn decline_request(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+    _form: CsrfForm<super::session::Empty>,
+) -> AppResult<HttpResponse> {
+    answer(req, ctx, state, path, false).await
 }

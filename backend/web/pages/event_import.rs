@@ -4,10 +4,11 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
 
-use crate::service::events::import;
+use crate::service::events::import::{self, ImportView};
 use crate::service::{AppError, AppResult};
 use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
+use crate::web::i18n::localized_reason;
 use crate::web::render::{self, FormErrors};
 use crate::web::state::AppState;
 
@@ -67,22 +68,48 @@ pub async fn form(ctx: Ctx) -> AppResult<HttpResponse> {
     )
 }
 
+/// The form's body: the file, URL-encoded (a character can take up to three times its
+/// bytes), so that a file just over `MAX_TRF_BYTES` is read and refused by its size.
+const MAX_IMPORT_FORM_BYTES: usize = 3 * import::MAX_TRF_BYTES + 4096;
+
+#[derive(Template)]
+#[template(path = "event_imported.html")]
+struct ImportedPage {
+    ctx: Ctx,
+    imported: ImportView,
+}
+
 pub async fn import(
     req: HttpRequest,
     ctx: Ctx,
     state: web::Data<AppState>,
-    CsrfForm(form): CsrfForm<ImportForm>,
+    CsrfForm(form): CsrfForm<ImportForm, MAX_IMPORT_FORM_BYTES>,
 ) -> AppResult<HttpResponse> {
     require_organiser(&ctx)?;
+    if let Err(err) = import::check_size(&form.trf) {
+        let errors = FormErrors {
+            field: "trf".into(),
+            message: localized_reason(ctx.lang, &err.reason()),
+        };
+        return render::page(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            &ImportPage { ctx, form, errors },
+        );
+    }
     let actor = ctx.actor();
     let (text, variant) = (form.trf.clone(), form.variant.clone());
     let result = state
         .db(move |conn| import::import_trf(conn, &actor, &text, &variant))
         .await;
     match result {
-        Ok(event) => Ok(render::redirect_with_flash(
+        // Players not linked to the profile their federation id matched are listed before
+        // going on to the event.
+        Ok(imported) if !imported.unlinked_matches.is_empty() => {
+            render::page(StatusCode::CREATED, &ImportedPage { ctx, imported })
+        }
+        Ok(imported) => Ok(render::redirect_with_flash(
             &req,
-            &format!("/events/{}", event.id),
+            &format!("/events/{}", imported.event.id),
             "ok",
             "flash.event_imported",
         )),

@@ -590,11 +590,13 @@ pub async fn reopen(
 }
 
 pub async fn export_trf(
+    ctx: Ctx,
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let trf = state.db(move |conn| reports::trf(conn, id)).await?;
+    let actor = ctx.actor();
+    let trf = state.db(move |conn| reports::trf(conn, &actor, id)).await?;
     Ok(HttpResponse::Ok()
         .content_type("text/plain; charset=utf-8")
         .insert_header((
