@@ -262,3 +262,94 @@ fn an_unreachable_postgres_is_a_clear_error_not_a_panic() {
     );
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// `damka-load --login` signs in through the real forms and gets an API token the way the
+/// benchmarks use it (it broke when the token page moved to post/redirect/get), then
+/// loads an authenticated write and counts every answer.
+#[test]
+fn the_load_generator_signs_in_and_sends_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("load.db").display());
+    let server = Server::start(&url);
+    let mut admin = Command::new(env!("CARGO_BIN_EXE_damka"))
+        .args([
+            "admin",
+            "create",
+            "--email",
+            "load@club.org",
+            "--password-stdin",
+        ])
+        .args(["--database-url", &url])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    admin
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"load-password-1\n")
+        .unwrap();
+    assert!(admin.wait().unwrap().success());
+    let base = format!("http://127.0.0.1:{}", server.port);
+    let token = Command::new(env!("CARGO_BIN_EXE_damka-load"))
+        .args([
+            "--url",
+            &format!("{base}/"),
+            "--login",
+            "load@club.org:load-password-1",
+        ])
+        .arg("--print-token")
+        .output()
+        .unwrap();
+    assert!(
+        token.status.success(),
+        "{}",
+        String::from_utf8_lossy(&token.stderr)
+    );
+    let token = String::from_utf8(token.stdout).unwrap().trim().to_string();
+    assert!(token.starts_with("dmk_"), "{token}");
+    // Player profiles created again and again, the two bodies taking turns.
+    let run = Command::new(env!("CARGO_BIN_EXE_damka-load"))
+        .args([
+            "--url",
+            &format!("{base}/api/v1/players"),
+            "--method",
+            "POST",
+        ])
+        .args(["-H", &format!("Authorization: Bearer {token}")])
+        .args(["-H", "Content-Type: application/json"])
+        .args([
+            "--body",
+            r#"{"name":"Load A"}"#,
+            "--body",
+            r#"{"name":"Load B"}"#,
+        ])
+        .args(["--connections", "1", "--duration", "1s", "--json"])
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&run.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&run.stderr)));
+    let made = report["requests"].as_u64().unwrap();
+    assert!(made > 1, "{report}");
+    assert_eq!(report["statuses"]["201"].as_u64(), Some(made), "{report}");
+    let players = http(
+        server.port,
+        "GET",
+        "/api/v1/players",
+        &BTreeMap::new(),
+        None,
+    )
+    .unwrap();
+    let listed: serde_json::Value = serde_json::from_str(&players.body).unwrap();
+    let names: Vec<&str> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"Load A") && names.contains(&"Load B"),
+        "{names:?}"
+    );
+}

@@ -621,10 +621,24 @@ async fn obtain_token(target: &Target, login: &str) -> anyhow::Result<String> {
         body.as_bytes(),
     )
     .await?;
-    if created.status != 200 {
-        bail!("POST /account/tokens answered {}", created.status);
-    }
-    new_token(&page_text(&created))
+    // The account page answers with a redirect (post/redirect/get): the new token travels
+    // in a short-lived cookie and is shown once on the page it redirects to.
+    let shown = match created.status {
+        200 => created,
+        300..=399 => {
+            jar.take(&created);
+            let page = fetch(target, "GET", "/account", &[jar.header()], b"").await?;
+            if page.status != 200 {
+                bail!(
+                    "GET /account answered {} after creating a token",
+                    page.status
+                );
+            }
+            page
+        }
+        other => bail!("POST /account/tokens answered {other}"),
+    };
+    new_token(&page_text(&shown))
         .context("the account page did not show the new token (id=\"new-token\")")
 }
 
