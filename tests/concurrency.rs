@@ -33,12 +33,12 @@ fn racing_pool(app: &TestApp, size: u32) -> DbPool {
     .unwrap()
 }
 
+/// One of the racing calls, on the connection it is given.
+type RacingCall<'a, T> = Box<dyn FnOnce(&mut DbConn) -> T + Send + 'a>;
+
 /// Runs `calls` at the same moment, each on its own thread and connection, and returns
 /// their outcomes in order.
-fn race<T: Send>(
-    pool: &DbPool,
-    calls: Vec<Box<dyn FnOnce(&mut DbConn) -> T + Send + '_>>,
-) -> Vec<T> {
+fn race<T: Send>(pool: &DbPool, calls: Vec<RacingCall<'_, T>>) -> Vec<T> {
     let barrier = Barrier::new(calls.len());
     std::thread::scope(|scope| {
         let running: Vec<_> = calls
@@ -179,7 +179,7 @@ async fn concurrent_pairings_make_one_round() {
             .map(|_| {
                 let actor = actor.clone();
                 Box::new(move |conn: &mut DbConn| rounds::pair_next(conn, &actor, event_id))
-                    as Box<dyn FnOnce(&mut DbConn) -> _ + Send>
+                    as RacingCall<'_, _>
             })
             .collect();
         let outcomes = race(&pool, calls);
@@ -235,7 +235,7 @@ async fn concurrent_entries_all_get_distinct_start_numbers() {
                             player_id: Some(player_id),
                         },
                     )
-                }) as Box<dyn FnOnce(&mut DbConn) -> _ + Send>
+                }) as RacingCall<'_, _>
             })
             .collect();
         let outcomes = race(&pool, calls);
