@@ -14,7 +14,8 @@
 #      1-0 and 0-1 (every request is a real write with an audit entry);
 #   4. while they run, pairs round 6 of the big event, then re-pairs it REPAIRS times
 #      (each a full Dutch pairing of 1,800 players), timing every call;
-#   5. prints the writers' latency and statuses and the pairing times.
+#   5. prints the writers' latency and statuses and the pairing times, next to the same
+#      writers measured alone for BASELINE_SECONDS before the pairing (the baseline).
 #
 # Environment:
 #   WRITERS_PER_GAME=2 REPAIRS=2 WARMUP=2s   load shape (the measured duration is set to
@@ -44,6 +45,7 @@ LOAD=$TARGET_DIR/release/damka-load
 TRF=$ROOT/tests/data/dutch/bench/bench_1800.trf
 # Long enough for the first pairing and the re-pairings on a 2-core machine.
 LOAD_SECONDS=${LOAD_SECONDS:-$(( 12 * (REPAIRS + 1) + 6 ))}
+BASELINE_SECONDS=${BASELINE_SECONDS:-10}
 
 case "$PG_URL" in
   postgres://*@127.0.0.1:*|postgres://*@localhost:*|postgres://*@127.0.0.1|postgres://*@localhost) ;;
@@ -124,6 +126,41 @@ timed() {
   awk -v ns=$(( end - start )) 'BEGIN { printf "%.2f", ns / 1e9 }'
 }
 
+WRITER_PIDS=()
+start_writers() { # label seconds (uses $GAMES, $SMALL, $PORT, $TOKEN)
+  local label=$1 seconds=$2 game
+  WRITER_PIDS=()
+  for game in $GAMES; do
+    "$LOAD" --url "http://127.0.0.1:$PORT/api/v1/events/$SMALL/pairings/$game/result" \
+      --method PUT -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
+      --body '{"result":"1-0"}' --body '{"result":"0-1"}' \
+      --connections "$WRITERS_PER_GAME" --warmup "$WARMUP" --duration "${seconds}s" \
+      --json >"$WORK/$label-writer-$game.json" &
+    WRITER_PIDS+=($!)
+  done
+}
+
+wait_writers() {
+  local pid
+  for pid in "${WRITER_PIDS[@]}"; do wait "$pid" || true; done
+}
+
+summarise() { # backend phase pairing-times label
+  jq -s --arg b "$1" --arg phase "$2" --arg t "$3" '{
+      backend: $b,
+      phase: $phase,
+      pairing_s: $t,
+      writes: (map(.requests) | add),
+      writes_per_s: ((map(.requests_per_s) | add) | round),
+      p50_ms: (map(.latency_ms.p50) | max),
+      p99_ms: (map(.latency_ms.p99) | max),
+      max_ms: (map(.latency_ms.max) | max),
+      statuses: (map(.statuses | to_entries) | add | group_by(.key)
+                 | map({(.[0].key): (map(.value) | add)}) | add),
+      failed: (map(.non_2xx_or_failed) | add)
+    }' "$WORK/$4"-writer-*.json | tee -a "$RESULTS"
+}
+
 run_backend() { # backend port database-url
   local backend=$1
   PORT=$2
@@ -150,20 +187,17 @@ run_backend() { # backend port database-url
     entry=$(api POST "/api/v1/events/$small/entries" "{\"player_id\":$player}" | jq -r .id)
     [[ -n $entry ]]
   done
-  local games
-  games=$(api POST "/api/v1/events/$small/rounds" | jq -r '.boards[] | select(.black_entry_id != null) | .pairing_id')
+  GAMES=$(api POST "/api/v1/events/$small/rounds" | jq -r '.boards[] | select(.black_entry_id != null) | .pairing_id')
+  SMALL=$small
   api POST "/api/v1/events/$small/rounds/publish" >/dev/null
 
+  echo "== $backend: writers alone for ${BASELINE_SECONDS} s after $WARMUP warm-up (baseline)"
+  start_writers "$backend-alone" "$BASELINE_SECONDS"
+  wait_writers
+  summarise "$backend" "writers alone" "-" "$backend-alone"
+
   echo "== $backend: writers for ${LOAD_SECONDS} s after $WARMUP warm-up; pairing meanwhile"
-  local pids=() game
-  for game in $games; do
-    "$LOAD" --url "http://127.0.0.1:$PORT/api/v1/events/$small/pairings/$game/result" \
-      --method PUT -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
-      --body '{"result":"1-0"}' --body '{"result":"0-1"}' \
-      --connections "$WRITERS_PER_GAME" --warmup "$WARMUP" --duration "${LOAD_SECONDS}s" \
-      --json >"$WORK/$backend-writer-$game.json" &
-    pids+=($!)
-  done
+  start_writers "$backend-pairing" "$LOAD_SECONDS"
   sleep "${WARMUP%s}"
   sleep 1
   local times=()
@@ -171,24 +205,11 @@ run_backend() { # backend port database-url
   for _ in $(seq "$REPAIRS"); do
     times+=("$(timed POST "/api/v1/events/$big/rounds/repair")")
   done
-  local pid
-  for pid in "${pids[@]}"; do wait "$pid" || true; done
+  wait_writers
   local boards
   boards=$(api GET "/api/v1/events/$big/rounds" | jq '.[5].boards | length')
   echo "== $backend: round 6 has $boards boards; pairing calls took ${times[*]} s"
-  jq -s --arg b "$backend" --arg t "${times[*]}" --argjson boards "$boards" '{
-      backend: $b,
-      pairing_s: $t,
-      boards: $boards,
-      writes: (map(.requests) | add),
-      writes_per_s: (map(.requests_per_s) | add),
-      p50_ms: (map(.latency_ms.p50) | max),
-      p99_ms: (map(.latency_ms.p99) | max),
-      max_ms: (map(.latency_ms.max) | max),
-      statuses: (map(.statuses | to_entries) | add | group_by(.key)
-                 | map({(.[0].key): (map(.value) | add)}) | add),
-      failed: (map(.non_2xx_or_failed) | add)
-    }' "$WORK/$backend"-writer-*.json | tee -a "$RESULTS"
+  summarise "$backend" "while pairing 1,800" "${times[*]}" "$backend-pairing"
   stop_server "$SERVER_PID"
   SERVER_PID=
 }
@@ -210,8 +231,8 @@ echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f
 echo "damka $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
 echo
 {
-  echo "backend|pairing calls (s)|writes|writes/s|p50 ms|p99 ms|max ms|statuses|target (p99<100 ms, no 5xx)"
-  jq -r '[.backend, .pairing_s, .writes, .writes_per_s, .p50_ms, .p99_ms, .max_ms,
+  echo "backend|writers|pairing calls (s)|writes|writes/s|p50 ms|p99 ms|max ms|statuses|target (p99<100 ms, no 5xx)"
+  jq -r '[.backend, .phase, .pairing_s, .writes, .writes_per_s, .p50_ms, .p99_ms, .max_ms,
           (.statuses | to_entries | map("\(.key): \(.value)") | join(" ")),
           (if .p99_ms < 100 and ([.statuses | keys[] | select(startswith("5"))] | length) == 0
            then "met" else "missed" end)] | join("|")' "$RESULTS"
