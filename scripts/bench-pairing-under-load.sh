@@ -8,8 +8,9 @@
 # What it does, per backend, on a fresh database:
 #   1. imports tests/data/dutch/bench/bench_1800.trf (1,800 players, 5 of 9 rounds played)
 #      as an event over the API;
-#   2. makes a small Swiss event of 8 players with round 1 published;
-#   3. starts writers: for each of the small event's 4 games, `damka-load` with
+#   2. makes WRITER_EVENTS small Swiss events (other clubs' evenings: two players, round 1
+#      published, one game each);
+#   3. starts writers: for each of those games, `damka-load` with
 #      WRITERS_PER_GAME connections that enter its result again and again, alternating
 #      1-0 and 0-1 (every request is a real write with an audit entry);
 #   4. while they run, pairs round 6 of the big event, then re-pairs it REPAIRS times
@@ -18,7 +19,7 @@
 #      writers measured alone for BASELINE_SECONDS before the pairing (the baseline).
 #
 # Environment:
-#   WRITERS_PER_GAME=2 REPAIRS=2 WARMUP=2s   load shape (the measured duration is set to
+#   WRITER_EVENTS=4 WRITERS_PER_GAME=2 REPAIRS=2 WARMUP=2s   load shape (the measured duration is set to
 #                                           cover all pairings)
 #   SQLITE_PORT=18441 PG_PORT=18442         loopback ports
 #   PG_URL=postgres://postgres@127.0.0.1:5432   PostgreSQL server (trust auth); a fresh
@@ -34,6 +35,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 WRITERS_PER_GAME=${WRITERS_PER_GAME:-2}
+WRITER_EVENTS=${WRITER_EVENTS:-4}
 REPAIRS=${REPAIRS:-2}
 WARMUP=${WARMUP:-2s}
 SQLITE_PORT=${SQLITE_PORT:-18441}
@@ -127,15 +129,15 @@ timed() {
 }
 
 WRITER_PIDS=()
-start_writers() { # label seconds (uses $GAMES, $SMALL, $PORT, $TOKEN)
+start_writers() { # label seconds (uses $GAMES, $PORT, $TOKEN)
   local label=$1 seconds=$2 game
   WRITER_PIDS=()
   for game in $GAMES; do
-    "$LOAD" --url "http://127.0.0.1:$PORT/api/v1/events/$SMALL/pairings/$game/result" \
+    "$LOAD" --url "http://127.0.0.1:$PORT/api/v1/events/${game%:*}/pairings/${game#*:}/result" \
       --method PUT -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
       --body '{"result":"1-0"}' --body '{"result":"0-1"}' \
       --connections "$WRITERS_PER_GAME" --warmup "$WARMUP" --duration "${seconds}s" \
-      --json >"$WORK/$label-writer-$game.json" &
+      --json >"$WORK/$label-writer-${game/:/-}.json" &
     WRITER_PIDS+=($!)
   done
 }
@@ -179,17 +181,19 @@ run_backend() { # backend port database-url
   jq -Rs '{trf: .}' "$TRF" >"$WORK/import.json"
   big=$(api POST /api/v1/events/import "@$WORK/import.json" | jq -r .id)
 
-  echo "== $backend: the writers' event (8 players, round 1 published)"
-  local small entry player
-  small=$(api POST /api/v1/events '{"name":"Club evening","system":"swiss","rounds":3}' | jq -r .id)
-  for i in 1 2 3 4 5 6 7 8; do
-    player=$(api POST /api/v1/players "{\"name\":\"Writer $i\"}" | jq -r .id)
-    entry=$(api POST "/api/v1/events/$small/entries" "{\"player_id\":$player}" | jq -r .id)
-    [[ -n $entry ]]
+  echo "== $backend: $WRITER_EVENTS writers' events (two players each, round 1 published)"
+  local small player game
+  GAMES=
+  for e in $(seq "$WRITER_EVENTS"); do
+    small=$(api POST /api/v1/events "{\"name\":\"Club evening $e\",\"system\":\"swiss\",\"rounds\":3}" | jq -r .id)
+    for side in 1 2; do
+      player=$(api POST /api/v1/players "{\"name\":\"Writer $e.$side\"}" | jq -r .id)
+      api POST "/api/v1/events/$small/entries" "{\"player_id\":$player}" >/dev/null
+    done
+    game=$(api POST "/api/v1/events/$small/rounds" | jq -r '.boards[] | select(.black_entry_id != null) | .pairing_id')
+    api POST "/api/v1/events/$small/rounds/publish" >/dev/null
+    GAMES="$GAMES $small:$game"
   done
-  GAMES=$(api POST "/api/v1/events/$small/rounds" | jq -r '.boards[] | select(.black_entry_id != null) | .pairing_id')
-  SMALL=$small
-  api POST "/api/v1/events/$small/rounds/publish" >/dev/null
 
   echo "== $backend: writers alone for ${BASELINE_SECONDS} s after $WARMUP warm-up (baseline)"
   start_writers "$backend-alone" "$BASELINE_SECONDS"
@@ -226,7 +230,7 @@ if [[ -z ${SKIP_PG:-} ]]; then
 fi
 
 echo
-echo "Pairing 1,800 players while $(( 4 * WRITERS_PER_GAME )) connections keep entering results (loopback)"
+echo "Pairing 1,800 players while $(( WRITER_EVENTS * WRITERS_PER_GAME )) connections keep entering results in $WRITER_EVENTS other events (loopback)"
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'); load average before: $LOAD_BEFORE, after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "damka $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
 echo
