@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# HTTP benchmark of damka on loopback: the home page (GET /) and an authenticated API
-# GET (GET /api/v1/me with a bearer token), on SQLite and on PostgreSQL, with
+# HTTP benchmark of damka on loopback: the home page (GET /), an authenticated API GET
+# (GET /api/v1/me with a bearer token) and the standings tab of a 200-player Swiss after 9
+# rounds (GET /events/{id}?tab=standings, imported from
+# tests/data/dutch/bench/standings_0200_r9.trf), on SQLite and on PostgreSQL, with
 # `damka-load` (backend/bin/damka_load.rs).
 #
 #   scripts/bench-http.sh            # 64 connections, 2 s warm-up, 10 s per run
@@ -120,6 +122,16 @@ start_server() { # name port command...
   LAST_PID=$pid
 }
 
+# import_standings_event PORT EMAIL PASSWORD: imports the 200-player Swiss, prints its id.
+import_standings_event() {
+  local port=$1 token
+  token=$("$LOAD" --url "http://127.0.0.1:$port/" --login "$2:$3" --print-token)
+  jq -Rs '{trf: .}' "$ROOT/tests/data/dutch/bench/standings_0200_r9.trf" >"$WORK/standings.json"
+  curl -sf --max-time 60 -X POST -H "Authorization: Bearer $token" \
+    -H 'Content-Type: application/json' --data-binary "@$WORK/standings.json" \
+    "http://127.0.0.1:$port/api/v1/events/import" | jq -r .id
+}
+
 run_load() { # backend label port path [damka-load args...]
   local backend=$1 label=$2 port=$3 path=$4
   shift 4
@@ -143,6 +155,8 @@ read -r _ ADMIN_EMAIL ADMIN_PASSWORD < <(grep -m1 -E '^\s+administrator\s' "$WOR
 [[ -n ${ADMIN_PASSWORD:-} ]] || { echo "bench-http: no demo credentials in the log" >&2; exit 1; }
 run_load sqlite "home page" "$SQLITE_PORT" /
 run_load sqlite "API /me" "$SQLITE_PORT" /api/v1/me --login "$ADMIN_EMAIL:$ADMIN_PASSWORD"
+EVENT=$(import_standings_event "$SQLITE_PORT" "$ADMIN_EMAIL" "$ADMIN_PASSWORD")
+run_load sqlite "standings 200x9" "$SQLITE_PORT" "/events/$EVENT?tab=standings"
 
 # --- PostgreSQL: a fresh database with the same demo club --------------------------
 if [[ -z ${SKIP_PG:-} ]]; then
@@ -168,6 +182,8 @@ if [[ -z ${SKIP_PG:-} ]]; then
   start_server postgres "$PG_PORT" "$DAMKA" serve --bind "127.0.0.1:$PG_PORT" --database-url "$PG_DB_URL"
   run_load postgres "home page" "$PG_PORT" /
   run_load postgres "API /me" "$PG_PORT" /api/v1/me --login "$PG_EMAIL:$PG_PASSWORD"
+  EVENT=$(import_standings_event "$PG_PORT" "$PG_EMAIL" "$PG_PASSWORD")
+  run_load postgres "standings 200x9" "$PG_PORT" "/events/$EVENT?tab=standings"
 fi
 
 # --- Summary ---------------------------------------------------------------------------
