@@ -23,7 +23,7 @@
 //! swiss_random -- --ignored --nocapture` (`DAMKA_SWISS_BASE` picks another series,
 //! `DAMKA_SWISS_MIN` / `DAMKA_SWISS_MAX` the field sizes).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;

@@ -9,7 +9,7 @@
 //! saved in the test's temporary directory and, when `DAMKA_SCREENSHOT_DIR` is set, copied
 //! there (on failure too, with the page's HTML next to it).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
-mod common;
+use crate::common;
 
 use std::fs::File;
 use std::io::{Read, Write};

@@ -2,7 +2,7 @@
 //! (tests/snapshots/) changes only on purpose: `INSTA_UPDATE=always cargo test --test openapi`
 //! then review the diff.
 #![allow(clippy::unwrap_used)]
-mod common;
+use crate::common;
 
 #[test]
 fn openapi_document_matches_snapshot() {
