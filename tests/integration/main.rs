@@ -23,4 +23,5 @@ mod http_roles;
 mod http_trf_import;
 mod openapi;
 mod processes;
+mod store_schema;
 mod swiss_random;
