@@ -1,6 +1,6 @@
-//! The OpenAPI document describes every API route, and its committed snapshot
-//! (tests/snapshots/) changes only on purpose: `INSTA_UPDATE=always cargo test --test openapi`
-//! then review the diff.
+//! The OpenAPI document describes every API route and no other, and its committed snapshot
+//! (tests/integration/snapshots/) changes only on purpose: `INSTA_UPDATE=always cargo test
+//! -p damka --test integration openapi::` then review the diff.
 #![allow(clippy::unwrap_used)]
 use std::collections::BTreeSet;
 
