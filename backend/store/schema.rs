@@ -1,5 +1,6 @@
-//! The one schema for both backends (kept in step with migrations/sqlite and
-//! migrations/postgres by the migration test in tests/).
+//! The one schema for both backends, written by hand. tests/integration/store_schema.rs
+//! checks it against migrations/sqlite and, on the PostgreSQL run, migrations/postgres:
+//! same tables, columns, types, nullability and primary keys.
 diesel::table! {
     site_settings (key) {
         key -> Text,

@@ -12,10 +12,10 @@ const PRINT_JS: &str = include_str!("../../static/print.js");
 pub fn configure(cfg: &mut web::ServiceConfig) {
     let mut routes = Routes::default();
     routes
-        .route("/static/style.css", web::get().to(style))
-        .route("/static/print.css", web::get().to(print_style))
-        .route("/static/print.js", web::get().to(print_script))
-        .route("/favicon.svg", web::get().to(favicon));
+        .get("/static/style.css", style)
+        .get("/static/print.css", print_style)
+        .get("/static/print.js", print_script)
+        .get("/favicon.svg", favicon);
     routes.register(cfg);
 }
 

@@ -1,6 +1,6 @@
 //! The OpenAPI 3 document of `/api/v1`, generated from the handlers' annotations. A
-//! snapshot test (tests/openapi.rs) keeps the committed copy in step, so every API change
-//! shows up in review.
+//! snapshot test (tests/integration/openapi.rs) keeps the committed copy in step, so every
+//! API change shows up in review.
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 

@@ -18,106 +18,79 @@ use crate::web::routes::Routes;
 pub use auth::ApiActor;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
+    routes().register(cfg);
+}
+
+/// The API's route table, paths relative to `/api/v1`. Its own function so that a test can
+/// compare it with the OpenAPI document.
+pub fn routes() -> Routes {
     let mut routes = Routes::default();
     routes
-        .route("/openapi.json", web::get().to(openapi_document))
-        .route("/me", web::get().to(me::me))
-        .route("/players", web::get().to(players::list))
-        .route("/players", web::post().to(players::create))
-        .route("/players/{id}", web::get().to(players::get))
-        .route("/players/{id}", web::put().to(players::update))
-        .route("/clubs", web::get().to(clubs::list))
-        .route("/clubs", web::post().to(clubs::create))
-        .route("/clubs/{id}", web::get().to(clubs::get))
-        .route("/clubs/{id}", web::put().to(clubs::update))
-        .route("/clubs/{id}/members", web::get().to(clubs::members))
-        .route("/clubs/{id}/members", web::post().to(clubs::add_member))
-        .route("/clubs/{id}/requests", web::get().to(clubs::requests))
-        .route(
-            "/clubs/{id}/requests",
-            web::post().to(clubs::request_to_join),
-        )
-        .route(
+        .get("/openapi.json", openapi_document)
+        .get("/me", me::me)
+        .get("/players", players::list)
+        .post("/players", players::create)
+        .get("/players/{id}", players::get)
+        .put("/players/{id}", players::update)
+        .get("/clubs", clubs::list)
+        .post("/clubs", clubs::create)
+        .get("/clubs/{id}", clubs::get)
+        .put("/clubs/{id}", clubs::update)
+        .get("/clubs/{id}/members", clubs::members)
+        .post("/clubs/{id}/members", clubs::add_member)
+        .get("/clubs/{id}/requests", clubs::requests)
+        .post("/clubs/{id}/requests", clubs::request_to_join)
+        .post(
             "/clubs/{id}/requests/{request_id}/accept",
-            web::post().to(clubs::accept_request),
+            clubs::accept_request,
         )
-        .route(
+        .post(
             "/clubs/{id}/requests/{request_id}/decline",
-            web::post().to(clubs::decline_request),
+            clubs::decline_request,
         )
-        .route("/events", web::get().to(events::list))
-        .route("/events", web::post().to(events::create))
-        .route("/events/import", web::post().to(event_import::import))
+        .get("/events", events::list)
+        .post("/events", events::create)
+        .post("/events/import", event_import::import)
         .json_config("/events/import", event_import::json_config())
-        .route("/events/{id}", web::get().to(events::get))
-        .route("/events/{id}", web::put().to(events::update))
-        .route("/events/{id}/entries", web::get().to(events::entries))
-        .route("/events/{id}/entries", web::post().to(events::add_entry))
-        .route(
-            "/events/{id}/entries/{entry}/withdraw",
-            web::post().to(events::withdraw),
-        )
-        .route(
-            "/events/{id}/entries/{entry}/absence",
-            web::put().to(events::absence),
-        )
-        .route(
-            "/events/{id}/forbidden-pairs",
-            web::post().to(events::forbid),
-        )
-        .route(
-            "/events/{id}/forbidden-pairs",
-            web::get().to(events::forbidden_pairs),
-        )
-        .route(
+        .get("/events/{id}", events::get)
+        .put("/events/{id}", events::update)
+        .get("/events/{id}/entries", events::entries)
+        .post("/events/{id}/entries", events::add_entry)
+        .post("/events/{id}/entries/{entry}/withdraw", events::withdraw)
+        .put("/events/{id}/entries/{entry}/absence", events::absence)
+        .post("/events/{id}/forbidden-pairs", events::forbid)
+        .get("/events/{id}/forbidden-pairs", events::forbidden_pairs)
+        .delete(
             "/events/{id}/forbidden-pairs/{first}/{second}",
-            web::delete().to(events::allow),
+            events::allow,
         )
-        .route("/events/{id}/arbiters", web::post().to(events::add_arbiter))
-        .route("/events/{id}/rounds", web::get().to(events::rounds))
-        .route("/events/{id}/rounds", web::post().to(events::pair))
-        .route("/events/{id}/rounds/repair", web::post().to(events::repair))
-        .route(
-            "/events/{id}/rounds/publish",
-            web::post().to(events::publish),
-        )
-        .route(
-            "/events/{id}/rounds/{round}/pairing",
-            web::put().to(event_pairing::change),
-        )
-        .route(
+        .post("/events/{id}/arbiters", events::add_arbiter)
+        .get("/events/{id}/rounds", events::rounds)
+        .post("/events/{id}/rounds", events::pair)
+        .post("/events/{id}/rounds/repair", events::repair)
+        .post("/events/{id}/rounds/publish", events::publish)
+        .put("/events/{id}/rounds/{round}/pairing", event_pairing::change)
+        .post(
             "/events/{id}/rounds/{round}/pairing/check",
-            web::post().to(event_pairing::check),
+            event_pairing::check,
         )
-        .route(
-            "/events/{id}/pairings/{pairing}/result",
-            web::put().to(events::result),
-        )
-        .route(
-            "/events/{id}/changes",
-            web::get().to(event_pairing::changes),
-        )
-        .route("/events/{id}/standings", web::get().to(events::standings))
-        .route("/events/{id}/crosstable", web::get().to(events::crosstable))
-        .route(
-            "/events/{id}/players/{start_no}",
-            web::get().to(events::card),
-        )
-        .route("/events/{id}/export.trf", web::get().to(events::export_trf))
-        .route("/events/{id}/finish", web::post().to(events::finish))
-        .route("/events/{id}/reopen", web::post().to(events::reopen))
-        .route("/tokens", web::get().to(tokens::list))
-        .route("/tokens", web::post().to(tokens::create))
-        .route("/tokens/{id}", web::delete().to(tokens::revoke))
-        .route("/admin/users", web::get().to(admin::users))
-        .route("/admin/users/{id}/roles", web::put().to(admin::set_roles))
-        .route("/admin/invitations", web::post().to(admin::invite))
-        .route("/admin/registration", web::get().to(admin::registration))
-        .route(
-            "/admin/registration",
-            web::put().to(admin::set_registration),
-        );
-    routes.register(cfg);
+        .put("/events/{id}/pairings/{pairing}/result", events::result)
+        .get("/events/{id}/changes", event_pairing::changes)
+        .get("/events/{id}/standings", events::standings)
+        .get("/events/{id}/crosstable", events::crosstable)
+        .get("/events/{id}/players/{start_no}", events::card)
+        .get("/events/{id}/export.trf", events::export_trf)
+        .post("/events/{id}/finish", events::finish)
+        .post("/events/{id}/reopen", events::reopen)
+        .get("/tokens", tokens::list)
+        .post("/tokens", tokens::create)
+        .delete("/tokens/{id}", tokens::revoke)
+        .get("/admin/users", admin::users)
+        .put("/admin/users/{id}/roles", admin::set_roles)
+        .post("/admin/invitations", admin::invite)
+        .get("/admin/registration", admin::registration)
+        .put("/admin/registration", admin::set_registration);
+    routes
 }
 
 async fn openapi_document() -> HttpResponse {

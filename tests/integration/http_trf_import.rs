@@ -2,7 +2,7 @@
 //! against the domain's own figures, export again), round trips of events built through
 //! the API, errors naming the line, permissions, and the HTML form.
 #![allow(clippy::unwrap_used)]
-mod common;
+use crate::common;
 
 use actix_web::http::Method;
 use common::{Client, Role, TestApp, enter_players, organiser_api};
@@ -11,8 +11,8 @@ use damka_domain::tiebreak::{EventKind, parse_tiebreak_list};
 use damka_domain::tournament::{ByeKind, RoundEntry, Tournament};
 use serde_json::{Value, json};
 
-const SWISS_14: &str = include_str!("data/dutch/dutch_014_07.trf");
-const SWISS_12_HALF_PAB: &str = include_str!("data/dutch/dutch_012_05.trf");
+const SWISS_14: &str = include_str!("../data/dutch/dutch_014_07.trf");
+const SWISS_12_HALF_PAB: &str = include_str!("../data/dutch/dutch_012_05.trf");
 
 async fn import(api: &mut Client<'_>, trf: &str) -> common::Response {
     api.json(
@@ -463,7 +463,7 @@ async fn bad_files_are_422_naming_the_line_and_nothing_is_stored() {
     assert!(detail.contains("disagree"), "{detail}");
 
     // A scoring the events do not have (3 - 1 - 0).
-    let res = import(&mut org, include_str!("data/dutch/dutch_010_03.trf")).await;
+    let res = import(&mut org, include_str!("../data/dutch/dutch_010_03.trf")).await;
     let detail = res.assert_problem(422, "invalid")["detail"]
         .as_str()
         .unwrap()

@@ -1,7 +1,7 @@
 //! The real binary as operators run it: two instances sharing one PostgreSQL database,
 //! and SQLite keeping an acknowledged write through `kill -9`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::io::{Read, Write};

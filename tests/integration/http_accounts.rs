@@ -1,7 +1,7 @@
 //! Accounts over HTTP: registration, sign-in, throttling, CSRF, API tokens, first run,
 //! invitations, password change, language.
 #![allow(clippy::unwrap_used)]
-mod common;
+use crate::common;
 
 use actix_web::http::{Method, StatusCode};
 use common::{Role, TestApp};

@@ -18,12 +18,13 @@
 //! counted per tag at the end.
 //!
 //! Replay one case (seed, smallest and largest field):
-//! `DAMKA_SWISS_SEED=0x1234abcd:7:60 cargo test --test swiss_random random_swiss_tournaments -- --exact --nocapture`.
-//! More cases, best in release mode: `DAMKA_SWISS_COUNT=500 cargo test --release --test
-//! swiss_random -- --ignored --nocapture` (`DAMKA_SWISS_BASE` picks another series,
-//! `DAMKA_SWISS_MIN` / `DAMKA_SWISS_MAX` the field sizes).
+//! `DAMKA_SWISS_SEED=0x1234abcd:7:60 cargo test -p damka --test integration
+//! swiss_random::random_swiss_tournaments -- --exact --nocapture`.
+//! More cases, best in release mode: `DAMKA_SWISS_COUNT=500 cargo test --release -p damka
+//! --test integration swiss_random:: -- --ignored --nocapture` (`DAMKA_SWISS_BASE` picks
+//! another series, `DAMKA_SWISS_MIN` / `DAMKA_SWISS_MAX` the field sizes).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;

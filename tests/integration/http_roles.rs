@@ -1,6 +1,6 @@
 //! Permissions as a table: every protected endpoint x every role -> the expected status.
 #![allow(clippy::unwrap_used)]
-mod common;
+use crate::common;
 
 use actix_web::http::Method;
 use common::{Client, Role, TestApp};

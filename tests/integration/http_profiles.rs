@@ -1,6 +1,6 @@
 //! Player profiles and clubs: the pages and API a club uses to keep its roster.
 #![allow(clippy::unwrap_used)]
-mod common;
+use crate::common;
 
 use actix_web::http::Method;
 use common::{Role, TestApp};

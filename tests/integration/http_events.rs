@@ -1,7 +1,7 @@
 //! Events over HTTP: the round workflow for Swiss and round-robin events, results with an
 //! audit trail, standings, TRF export and who may do what.
 #![allow(clippy::unwrap_used)]
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 

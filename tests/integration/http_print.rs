@@ -3,7 +3,7 @@
 //! sheets (shared places, tie-break names, clubs and countries, after which round), their
 //! Russian texts, and bad input answered with the app's 404/400 pages.
 #![allow(clippy::unwrap_used)]
-mod common;
+use crate::common;
 
 use actix_web::http::Method;
 use common::{Client, Role, TestApp};

@@ -1,6 +1,6 @@
 //! Errors: HTML pages for browsers, problem+json for the API, never a 500 or a panic.
 #![allow(clippy::unwrap_used)]
-mod common;
+use crate::common;
 
 use actix_web::http::Method;
 use common::{Role, TestApp};

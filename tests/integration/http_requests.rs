@@ -1,7 +1,7 @@
 //! Hostile or unusual requests: redirect targets, dates, body sizes, methods, CSRF tokens
 //! and text fields. Each is refused with a clear status, never a 500 and never obeyed.
 #![allow(clippy::unwrap_used)]
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

@@ -2,7 +2,7 @@
 //! club changes only when one of the club's organisers (or an administrator) accepts.
 //! The club's organisers still put players in their own club directly.
 #![allow(clippy::unwrap_used)]
-mod common;
+use crate::common;
 
 use actix_web::http::Method;
 use common::{Client, Role, TestApp, organiser_api};

@@ -2,7 +2,7 @@
 //! counted atomically, forwarded headers trusted only from configured proxies, the
 //! current-password check limited, API tokens revoked with the password, password length.
 #![allow(clippy::unwrap_used)]
-mod common;
+use crate::common;
 
 use std::sync::{Arc, Barrier};
 

@@ -3,7 +3,7 @@
 //! after, warnings) next to the result corrections, and only the event's organiser and
 //! arbiters may do it, only while the round has no result.
 #![allow(clippy::unwrap_used)]
-mod common;
+use crate::common;
 
 use actix_web::http::Method;
 use common::{Client, Role, TestApp, create_event, enter_players, organiser_api, play_round};

@@ -5,11 +5,11 @@
 //! Chromium and chromedriver come from Debian (`apt-get install chromium chromium-driver`).
 //! When they are missing the test fails in CI (`CI` set) and is skipped, with a printed
 //! reason, elsewhere. The database is SQLite, or PostgreSQL with
-//! `DAMKA_TEST_DATABASE=postgres` (see `tests/common`). A screenshot of the last page is
+//! `DAMKA_TEST_DATABASE=postgres` (see `tests/integration/common`). A screenshot of the last page is
 //! saved in the test's temporary directory and, when `DAMKA_SCREENSHOT_DIR` is set, copied
 //! there (on failure too, with the page's HTML next to it).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
-mod common;
+use crate::common;
 
 use std::fs::File;
 use std::io::{Read, Write};

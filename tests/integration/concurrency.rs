@@ -5,7 +5,7 @@
 //! where, before writes locked the event row, both sides of a race could win.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::sync::Barrier;
 

@@ -1,0 +1,27 @@
+//! The service's integration tests, as one test binary (`cargo test --test integration`):
+//! each module used to be its own binary, and linking 19 of them against the whole
+//! application dominated a CI run. Cargo builds `tests/<dir>/main.rs` as one target and
+//! leaves the modules below it alone, so a new test file goes here as a `mod` line, not as
+//! a new `tests/*.rs` (which would become a binary of its own again).
+mod common;
+
+mod browser;
+mod cli_engine;
+mod cli_pair;
+mod cli_standings;
+mod concurrency;
+mod http_account_security;
+mod http_accounts;
+mod http_club_requests;
+mod http_errors;
+mod http_events;
+mod http_pairing_changes;
+mod http_print;
+mod http_profiles;
+mod http_requests;
+mod http_roles;
+mod http_trf_import;
+mod openapi;
+mod processes;
+mod store_schema;
+mod swiss_random;
