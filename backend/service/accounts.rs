@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::auth::{self, token_hash};
 use super::password_limits::{self, Attempt};
-use super::{Actor, AppError, AppResult, validate};
+use super::{Actor, AppError, AppResult, Refusal, validate};
 use crate::store::models::{ApiToken, Invitation, NewUser, User};
 use crate::store::{self, DbConn, accounts, settings};
 
@@ -89,7 +89,7 @@ pub fn register(conn: &mut DbConn, form: &Registration, locale: Option<&str>) ->
     if mode == RegistrationMode::Invitation && code.is_empty() {
         return Err(AppError::invalid(
             "invitation",
-            "registration on this site needs an invitation code",
+            Refusal::InvitationRequired,
         ));
     }
     let password_hash = auth::hash_password(&form.password)?;
@@ -98,13 +98,13 @@ pub fn register(conn: &mut DbConn, form: &Registration, locale: Option<&str>) ->
             let found = accounts::unused_invitation(conn, &token_hash(code))?.ok_or_else(|| {
                 AppError::invalid(
                     "invitation",
-                    "this invitation code is unknown or already used",
+                    Refusal::InvitationUnknown,
                 )
             })?;
             if !found.email.is_empty() && found.email != email {
                 return Err(AppError::invalid(
                     "invitation",
-                    "this invitation was issued for another e-mail address",
+                    Refusal::InvitationForOtherEmail,
                 ));
             }
             Some(found)
@@ -114,7 +114,7 @@ pub fn register(conn: &mut DbConn, form: &Registration, locale: Option<&str>) ->
         if accounts::user_by_email(conn, &email)?.is_some() {
             return Err(AppError::invalid(
                 "email",
-                "an account with this e-mail already exists",
+                Refusal::EmailTaken,
             ));
         }
         let user = accounts::insert_user(
@@ -133,7 +133,7 @@ pub fn register(conn: &mut DbConn, form: &Registration, locale: Option<&str>) ->
         if let Some(invitation) = invitation
             && !accounts::use_invitation(conn, invitation.id, user.id, store::now())?
         {
-            return Err(AppError::conflict("this invitation was used a moment ago"));
+            return Err(AppError::conflict(Refusal::InvitationJustUsed));
         }
         Ok(user)
     })
@@ -152,7 +152,7 @@ pub fn create_first_admin(
     let password_hash = auth::hash_password(password)?;
     conn.write_transaction(|conn| {
         if accounts::count_admins(conn)? > 0 {
-            return Err(AppError::forbidden("an administrator already exists"));
+            return Err(AppError::forbidden(Refusal::AdminExists));
         }
         create_admin_in_tx(conn, &email, &display_name, &password_hash)
     })
@@ -314,7 +314,7 @@ pub fn change_password(
     if !current_is_right {
         return Err(AppError::invalid(
             "current_password",
-            "is not your current password",
+            Refusal::WrongCurrentPassword,
         ));
     }
     let hash = auth::hash_password(&change.new_password)?;
@@ -332,7 +332,7 @@ pub fn set_locale(conn: &mut DbConn, actor: &Actor, locale: Option<&str>) -> App
     if let Some(locale) = locale
         && !crate::web::i18n::Lang::is_supported(locale)
     {
-        return Err(AppError::invalid("locale", "is not a supported language"));
+        return Err(AppError::invalid("locale", Refusal::UnsupportedLanguage));
     }
     conn.write_transaction(|conn| accounts::set_locale(conn, user.id, locale))?;
     Ok(())
@@ -439,7 +439,7 @@ pub fn set_roles(
     let admin = actor.require_admin()?;
     if admin.id == user_id && !roles.admin {
         return Err(AppError::conflict(
-            "you cannot remove your own administrator role",
+            Refusal::CannotDropOwnAdminRole,
         ));
     }
     conn.write_transaction(|conn| {
@@ -465,7 +465,7 @@ pub fn link_player(
                 && other.id != user_id
             {
                 return Err(AppError::conflict(
-                    "this player profile is linked to another account",
+                    Refusal::ProfileLinkedElsewhere,
                 ));
             }
         }

@@ -3,7 +3,7 @@ use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Actor, AppError, AppResult, validate};
+use super::{Actor, AppError, AppResult, Refusal, validate};
 use crate::store::models::{Player, PlayerFields, PlayerRating};
 use crate::store::{self, DbConn, accounts, clubs, players};
 
@@ -72,7 +72,7 @@ fn fields(conn: &mut DbConn, input: &PlayerInput) -> AppResult<PlayerFields> {
     if let Some(club) = input.club_id
         && clubs::by_id(conn, club)?.is_none()
     {
-        return Err(AppError::invalid("club_id", "no such club"));
+        return Err(AppError::invalid("club_id", Refusal::NoSuchClub));
     }
     Ok(PlayerFields {
         name: validate::required("name", &input.name, 100)?,
@@ -134,7 +134,7 @@ fn check_club_change(
     match wanted {
         Some(club) if wanted != current && !rights.may_add_to_club(club) => Err(AppError::invalid(
             "club_id",
-            "only the club's organisers may put a profile in it: ask to join on the club's page",
+            Refusal::OnlyClubOrganisersAddProfiles,
         )),
         _ => Ok(()),
     }
@@ -162,7 +162,7 @@ pub fn create(conn: &mut DbConn, actor: &Actor, input: &PlayerInput) -> AppResul
         let own_profile = !actor.is_organiser() && !club_organiser;
         if own_profile && user.player_id.is_some() {
             return Err(AppError::forbidden(
-                "you already have a player profile; only organisers create profiles for others",
+                Refusal::AlreadyHasProfile,
             ));
         }
         let player = players::insert(conn, &fields, store::now())?;
@@ -186,7 +186,7 @@ pub fn update(
         let rights = ProfileRights::of(conn, actor)?;
         if !rights.may_edit(&player) {
             return Err(AppError::forbidden(
-                "you may not edit this player's profile",
+                Refusal::MayNotEditProfile,
             ));
         }
         let fields = fields(conn, input)?;

@@ -7,7 +7,7 @@ use super::{
     STATUS_FINISHED, STATUS_REGISTRATION, history, load, may_manage, require_arbiter,
     require_manager,
 };
-use crate::service::{Actor, AppError, AppResult};
+use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::models::Event;
 use crate::store::{self, DbConn, events, players};
 
@@ -88,33 +88,33 @@ pub fn add(
             (Some(id), Some(own)) if id == own => id,
             (Some(_), _) => {
                 return Err(AppError::forbidden(
-                    "only the organiser enters other players",
+                    Refusal::OnlyOrganiserEntersOthers,
                 ));
             }
             (None, Some(own)) => own,
             (None, None) => {
                 return Err(AppError::invalid(
                     "player_id",
-                    "your account has no player profile to enter",
+                    Refusal::NoProfileToEnter,
                 ));
             }
         };
         let open_to_players = event.self_registration && event.status == STATUS_REGISTRATION;
         if !(manager || open_to_players) {
             return Err(AppError::forbidden(
-                "this event does not take self-registrations now",
+                Refusal::SelfRegistrationClosed,
             ));
         }
         if event.status == STATUS_FINISHED {
-            return Err(AppError::conflict("the event is finished"));
+            return Err(AppError::conflict(Refusal::EventFinished));
         }
         let player = players::by_id(conn, player_id)?
-            .ok_or_else(|| AppError::invalid("player_id", "no such player"))?;
+            .ok_or_else(|| AppError::invalid("player_id", Refusal::NoSuchPlayer))?;
         let existing = events::entries(conn, event_id)?;
         if existing.iter().any(|e| e.player_id == player_id) {
             return Err(AppError::invalid(
                 "player_id",
-                "this player is already entered",
+                Refusal::AlreadyEntered,
             ));
         }
         let paired = events::rounds(conn, event_id)?.len() as i32;
@@ -122,11 +122,11 @@ pub fn add(
         if paired > 0 {
             if is_round_robin(&event.system) {
                 return Err(AppError::conflict(
-                    "a round-robin takes no entries once it has started",
+                    Refusal::RoundRobinStarted,
                 ));
             }
             if first_round > event.late_entry_until_round {
-                return Err(AppError::conflict("late entries are closed for this event"));
+                return Err(AppError::conflict(Refusal::LateEntriesClosed));
             }
         }
         let rating = players::ratings_of(conn, player_id)?
@@ -160,7 +160,7 @@ pub fn add(
 fn ensure_not_finished(event: &Event) -> AppResult<()> {
     if event.status == STATUS_FINISHED {
         return Err(AppError::conflict(
-            "the event is finished; reopen it to change it",
+            Refusal::EventFinishedReopenToChange,
         ));
     }
     Ok(())
@@ -215,7 +215,7 @@ pub fn set_absence(
         _ => {
             return Err(AppError::invalid(
                 "kind",
-                "must be `H` (half-point bye) or `Z` (absent)",
+                Refusal::InvalidAbsenceKind,
             ));
         }
     };
@@ -241,13 +241,13 @@ pub fn set_absence(
         if input.round <= paired || input.round > last.max(1) {
             return Err(AppError::invalid(
                 "round",
-                "must be a round that has not been paired yet",
+                Refusal::RoundAlreadyPaired,
             ));
         }
         if kind == Some("H") && is_round_robin(&event.system) {
             return Err(AppError::invalid(
                 "kind",
-                "a round-robin has no half-point byes",
+                Refusal::NoHalfPointByeInRoundRobin,
             ));
         }
         events::set_absence(conn, entry_id, input.round, kind)?;
@@ -266,7 +266,7 @@ pub fn forbid_pair(
     if first == second {
         return Err(AppError::invalid(
             "second",
-            "a pair needs two different players",
+            Refusal::PairNeedsTwoPlayers,
         ));
     }
     super::write(conn, event_id, |conn, event| {
@@ -275,7 +275,7 @@ pub fn forbid_pair(
         let entries = events::entries(conn, event_id)?;
         for id in [first, second] {
             if !entries.iter().any(|e| e.id == id) {
-                return Err(AppError::invalid("entry", "not an entry of this event"));
+                return Err(AppError::invalid("entry", Refusal::NotAnEntry));
             }
         }
         events::add_forbidden_pair(conn, event_id, first, second)?;

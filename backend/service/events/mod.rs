@@ -13,7 +13,7 @@ pub mod sheets;
 
 pub use settings::{EventInput, EventView, LocalRules};
 
-use super::{Actor, AppError, AppResult};
+use super::{Actor, AppError, AppResult, Refusal};
 use crate::store::models::Event;
 use crate::store::{DbConn, events};
 
@@ -71,7 +71,7 @@ pub fn write_planned<P, T>(
         }
     }
     Err(AppError::conflict(
-        "the event kept changing while this was being computed; try again",
+        Refusal::EventChangedMeanwhile,
     ))
 }
 
@@ -100,7 +100,7 @@ pub fn require_manager(actor: &Actor, event: &Event) -> AppResult<()> {
         Ok(())
     } else {
         Err(AppError::forbidden(
-            "only this event's organiser may do this",
+            Refusal::OnlyEventOrganiser,
         ))
     }
 }
@@ -111,7 +111,7 @@ pub fn require_arbiter(conn: &mut DbConn, actor: &Actor, event: &Event) -> AppRe
         Ok(())
     } else {
         Err(AppError::forbidden(
-            "only this event's organiser and arbiters may do this",
+            Refusal::OnlyEventOfficials,
         ))
     }
 }

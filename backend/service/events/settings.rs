@@ -5,7 +5,7 @@ use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
 use super::{STATUS_REGISTRATION, load, require_manager};
-use crate::service::{Actor, AppError, AppResult, validate};
+use crate::service::{Actor, AppError, AppResult, Refusal, validate};
 use crate::store::models::{Event, EventFields};
 use crate::store::{self, DbConn, events};
 
@@ -230,7 +230,7 @@ fn one_of(field: &'static str, value: &str, allowed: &[&str]) -> AppResult<Strin
     } else {
         Err(AppError::invalid(
             field,
-            format!("must be one of: {}", allowed.join(", ")),
+            Refusal::not_one_of(allowed),
         ))
     }
 }
@@ -241,7 +241,7 @@ fn fields(conn: &mut DbConn, input: &EventInput) -> AppResult<EventFields> {
     let variant = damka_engine::Variant::from_str(input.variant.trim()).map_err(|_| {
         AppError::invalid(
             "variant",
-            "must be one of: russian, english, international, brazilian",
+            Refusal::not_one_of(&["russian", "english", "international", "brazilian"]),
         )
     })?;
     let system = one_of("system", &input.system, &SYSTEMS)?;
@@ -252,7 +252,7 @@ fn fields(conn: &mut DbConn, input: &EventInput) -> AppResult<EventFields> {
     } else {
         return Err(AppError::invalid(
             "rounds",
-            "a Swiss event has between 1 and 30 rounds",
+            Refusal::SwissRoundsOutOfRange { min: 1, max: 30 },
         ));
     };
     let starts_on = validate::date("starts_on", input.starts_on)?;
@@ -262,26 +262,26 @@ fn fields(conn: &mut DbConn, input: &EventInput) -> AppResult<EventFields> {
     {
         return Err(AppError::invalid(
             "ends_on",
-            "the event cannot end before it starts",
+            Refusal::EndsBeforeStart,
         ));
     }
     if !(0..=200).contains(&input.draw_offer_min_moves) {
         return Err(AppError::invalid(
             "draw_offer_min_moves",
-            "must be between 0 and 200",
+            Refusal::NotBetween { min: 0, max: 200 },
         ));
     }
     if !(0..=2).contains(&input.pab_half_points) {
         return Err(AppError::invalid(
             "pab_half_points",
-            "must be 0, 1 or 2 half-points",
+            Refusal::InvalidByePoints,
         ));
     }
     let tiebreaks = if input.tiebreaks.trim().is_empty() {
         default_tiebreaks(&system).to_string()
     } else {
         let parsed = damka_domain::tiebreak::parse_tiebreak_list(input.tiebreaks.trim())
-            .map_err(|e| AppError::invalid("tiebreaks", e.to_string()))?;
+            .map_err(|e| AppError::invalid("tiebreaks", e.into()))?;
         parsed
             .iter()
             .map(|t| t.code())
@@ -293,19 +293,19 @@ fn fields(conn: &mut DbConn, input: &EventInput) -> AppResult<EventFields> {
     {
         return Err(AppError::invalid(
             "capture_choice",
-            "must be `free` or `maximum`",
+            Refusal::not_one_of(&["free", "maximum"]),
         ));
     }
     if !(0..=30).contains(&input.late_entry_until_round) {
         return Err(AppError::invalid(
             "late_entry_until_round",
-            "must be between 0 and 30",
+            Refusal::NotBetween { min: 0, max: 30 },
         ));
     }
     if let Some(club) = input.club_id
         && store::clubs::by_id(conn, club)?.is_none()
     {
-        return Err(AppError::invalid("club_id", "no such club"));
+        return Err(AppError::invalid("club_id", Refusal::NoSuchClub));
     }
     Ok(EventFields {
         name,
@@ -338,7 +338,7 @@ pub fn create(conn: &mut DbConn, actor: &Actor, input: &EventInput) -> AppResult
     let user = actor.require_user()?;
     if !actor.is_organiser() {
         return Err(AppError::forbidden(
-            "only organisers and administrators may create events",
+            Refusal::OnlyOrganisersCreateEvents,
         ));
     }
     conn.write_transaction(|conn| {
@@ -360,7 +360,7 @@ pub fn update(
         require_manager(actor, &event)?;
         if event.status == super::STATUS_FINISHED {
             return Err(AppError::conflict(
-                "the event is finished; reopen it to change it",
+                Refusal::EventFinishedReopenToChange,
             ));
         }
         let mut fields = fields(conn, input)?;
@@ -369,13 +369,13 @@ pub fn update(
             if fields.variant != event.variant {
                 return Err(AppError::invalid(
                     "variant",
-                    "cannot change once rounds are paired",
+                    Refusal::FixedOncePaired,
                 ));
             }
             if fields.system != event.system {
                 return Err(AppError::invalid(
                     "system",
-                    "cannot change once rounds are paired",
+                    Refusal::FixedOncePaired,
                 ));
             }
             if is_round_robin(&fields.system) {
@@ -383,7 +383,7 @@ pub fn update(
             } else if (fields.rounds as usize) < paired.len() {
                 return Err(AppError::invalid(
                     "rounds",
-                    "fewer rounds than already paired",
+                    Refusal::FewerRoundsThanPaired,
                 ));
             }
         }
@@ -405,7 +405,7 @@ pub fn add_arbiter(conn: &mut DbConn, actor: &Actor, event_id: i64, email: &str)
     super::write(conn, event_id, |conn, event| {
         require_manager(actor, &event)?;
         let user = store::accounts::user_by_email(conn, &email)?
-            .ok_or_else(|| AppError::invalid("email", "no account has this e-mail"))?;
+            .ok_or_else(|| AppError::invalid("email", Refusal::NoAccountWithEmail))?;
         events::add_arbiter(conn, event_id, user.id)?;
         Ok(())
     })
@@ -417,11 +417,11 @@ pub fn finish(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<()> 
         require_manager(actor, &event)?;
         let history = super::history::load(conn, &event)?;
         if history.rounds.iter().any(|r| !r.published) {
-            return Err(AppError::conflict("publish or remove the last round first"));
+            return Err(AppError::conflict(Refusal::UnpublishedRoundLeft));
         }
         if history.missing_results() > 0 {
             return Err(AppError::conflict(
-                "some games of the last round have no result yet",
+                Refusal::ResultsMissing,
             ));
         }
         events::set_status(conn, event_id, super::STATUS_FINISHED)?;
@@ -435,7 +435,7 @@ pub fn reopen(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<()> 
     super::write(conn, event_id, |conn, event| {
         require_manager(actor, &event)?;
         if event.status != super::STATUS_FINISHED {
-            return Err(AppError::conflict("the event is not finished"));
+            return Err(AppError::conflict(Refusal::EventNotFinished));
         }
         let paired = !events::rounds(conn, event_id)?.is_empty();
         let status = if paired {

@@ -9,7 +9,7 @@ use crate::service::clubs::{
     self, ClubInput, ClubView, JoinRequestView, MemberInput, MemberView, OwnMembership,
 };
 use crate::service::players::{self, PlayerView};
-use crate::service::{AppError, AppResult};
+use crate::service::{AppError, AppResult, Refusal};
 use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
 use crate::web::render::{self, FormErrors};
@@ -147,7 +147,7 @@ struct FormPage {
 pub async fn new_form(ctx: Ctx) -> AppResult<HttpResponse> {
     if !ctx.actor().require_user()?.is_organiser && !ctx.is_admin() {
         return Err(AppError::forbidden(
-            "only organisers and administrators may create clubs",
+            Refusal::OnlyOrganisersCreateClubs,
         ));
     }
     render::page(
@@ -207,7 +207,7 @@ pub async fn edit_form(
             let club = clubs::get(conn, id)?;
             if !clubs::can_edit(conn, &actor, id)? {
                 return Err(AppError::forbidden(
-                    "only this club's organisers may edit it",
+                    Refusal::OnlyClubOrganisersEdit,
                 ));
             }
             Ok(club)
