@@ -15,7 +15,9 @@ use crate::service::{AppError, Refusal};
 /// The JSON body of an error (RFC 9457 problem details).
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct Problem {
-    /// `urn:damka:problem:<kind>`: the kind of error (`invalid`, `conflict`, ...).
+    /// `urn:damka:problem:<code>`, stable for scripts.
+    // (`<code>` here is the kind of error, `AppError::kind`: `invalid`, `conflict`, ...; the
+    // exact refusal is `code`. The text above is the published description.)
     #[serde(rename = "type")]
     pub kind: String,
     /// The exact refusal, stable for scripts (`round_has_results`, `too_long`, ...); the
