@@ -274,7 +274,9 @@ fn visible_text(html: &str) -> String {
         } else {
             ">"
         };
-        rest = rest.find(skip_to).map_or("", |end| &rest[end + skip_to.len()..]);
+        rest = rest
+            .find(skip_to)
+            .map_or("", |end| &rest[end + skip_to.len()..]);
     }
     text.push_str(rest);
     text.replace("&#39;", "'")
@@ -318,7 +320,11 @@ fn assert_russian_refusal(res: &common::Response, status: u16, refusal: &str) {
         .map_or(res.body.as_str(), |(main, _)| main);
     let text = visible_text(main);
     assert!(text.contains(refusal), "`{refusal}` missing from: {text}");
-    assert_eq!(english_phrase(&text), None, "English on a Russian page: {text}");
+    assert_eq!(
+        english_phrase(&text),
+        None,
+        "English on a Russian page: {text}"
+    );
 }
 
 /// Refusals reach a Russian reader in Russian, on error pages and inside forms, numbers
@@ -417,7 +423,11 @@ async fn problems_carry_the_refusal_code() {
     let mut browser = app.user("codes@t.org", Role::Organiser).await;
     let mut api = browser.api_client().await;
     let required = api
-        .json(Method::POST, "/api/v1/clubs", serde_json::json!({"name": " "}))
+        .json(
+            Method::POST,
+            "/api/v1/clubs",
+            serde_json::json!({"name": " "}),
+        )
         .await
         .assert_problem(422, "invalid");
     assert_eq!(required["code"], "required");

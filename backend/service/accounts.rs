@@ -87,20 +87,13 @@ pub fn register(conn: &mut DbConn, form: &Registration, locale: Option<&str>) ->
     let mode = registration_mode(conn)?;
     let code = form.invitation.as_deref().map(str::trim).unwrap_or("");
     if mode == RegistrationMode::Invitation && code.is_empty() {
-        return Err(AppError::invalid(
-            "invitation",
-            Refusal::InvitationRequired,
-        ));
+        return Err(AppError::invalid("invitation", Refusal::InvitationRequired));
     }
     let password_hash = auth::hash_password(&form.password)?;
     conn.write_transaction(|conn| {
         let invitation = if mode == RegistrationMode::Invitation {
-            let found = accounts::unused_invitation(conn, &token_hash(code))?.ok_or_else(|| {
-                AppError::invalid(
-                    "invitation",
-                    Refusal::InvitationUnknown,
-                )
-            })?;
+            let found = accounts::unused_invitation(conn, &token_hash(code))?
+                .ok_or_else(|| AppError::invalid("invitation", Refusal::InvitationUnknown))?;
             if !found.email.is_empty() && found.email != email {
                 return Err(AppError::invalid(
                     "invitation",
@@ -112,10 +105,7 @@ pub fn register(conn: &mut DbConn, form: &Registration, locale: Option<&str>) ->
             None
         };
         if accounts::user_by_email(conn, &email)?.is_some() {
-            return Err(AppError::invalid(
-                "email",
-                Refusal::EmailTaken,
-            ));
+            return Err(AppError::invalid("email", Refusal::EmailTaken));
         }
         let user = accounts::insert_user(
             conn,
@@ -438,9 +428,7 @@ pub fn set_roles(
 ) -> AppResult<User> {
     let admin = actor.require_admin()?;
     if admin.id == user_id && !roles.admin {
-        return Err(AppError::conflict(
-            Refusal::CannotDropOwnAdminRole,
-        ));
+        return Err(AppError::conflict(Refusal::CannotDropOwnAdminRole));
     }
     conn.write_transaction(|conn| {
         accounts::user_by_id(conn, user_id)?.ok_or(AppError::NotFound { what: "user" })?;
@@ -464,9 +452,7 @@ pub fn link_player(
             if let Some(other) = accounts::user_by_player(conn, player_id)?
                 && other.id != user_id
             {
-                return Err(AppError::conflict(
-                    Refusal::ProfileLinkedElsewhere,
-                ));
+                return Err(AppError::conflict(Refusal::ProfileLinkedElsewhere));
             }
         }
         accounts::link_player(conn, user_id, player_id)?;

@@ -67,17 +67,12 @@ pub fn can_edit(conn: &mut DbConn, actor: &Actor, club_id: i64) -> AppResult<boo
 pub fn create(conn: &mut DbConn, actor: &Actor, input: &ClubInput) -> AppResult<ClubView> {
     let user = actor.require_user()?;
     if !actor.is_organiser() {
-        return Err(AppError::forbidden(
-            Refusal::OnlyOrganisersCreateClubs,
-        ));
+        return Err(AppError::forbidden(Refusal::OnlyOrganisersCreateClubs));
     }
     let fields = fields(input)?;
     conn.write_transaction(|conn| {
         if clubs::by_name(conn, &fields.name)?.is_some() {
-            return Err(AppError::invalid(
-                "name",
-                Refusal::ClubNameTaken,
-            ));
+            return Err(AppError::invalid("name", Refusal::ClubNameTaken));
         }
         let club = clubs::insert(conn, &fields, store::now())?;
         clubs::add_member(conn, club.id, user.id, clubs::ROLE_ORGANISER)?;
@@ -96,17 +91,12 @@ pub fn update(
     conn.write_transaction(|conn| {
         clubs::by_id(conn, club_id)?.ok_or(AppError::NotFound { what: "club" })?;
         if !can_edit(conn, actor, club_id)? {
-            return Err(AppError::forbidden(
-                Refusal::OnlyClubOrganisersEdit,
-            ));
+            return Err(AppError::forbidden(Refusal::OnlyClubOrganisersEdit));
         }
         if let Some(other) = clubs::by_name(conn, &fields.name)?
             && other.id != club_id
         {
-            return Err(AppError::invalid(
-                "name",
-                Refusal::ClubNameTaken,
-            ));
+            return Err(AppError::invalid("name", Refusal::ClubNameTaken));
         }
         Ok(ClubView::from(clubs::update(conn, club_id, &fields)?))
     })
@@ -151,7 +141,12 @@ pub fn add_member(
     let role = match input.role.as_str() {
         clubs::ROLE_ORGANISER => clubs::ROLE_ORGANISER,
         clubs::ROLE_MEMBER => clubs::ROLE_MEMBER,
-        _ => return Err(AppError::invalid("role", Refusal::not_one_of(&["organiser", "member"]))),
+        _ => {
+            return Err(AppError::invalid(
+                "role",
+                Refusal::not_one_of(&["organiser", "member"]),
+            ));
+        }
     };
     let email = validate::email(&input.email)?;
     conn.write_transaction(|conn| {
@@ -260,12 +255,9 @@ pub fn request_to_join(
     club_id: i64,
 ) -> AppResult<JoinRequestView> {
     let user = actor.require_user()?;
-    let player_id = user.player_id.ok_or_else(|| {
-        AppError::invalid(
-            "player_id",
-            Refusal::NoProfileToJoinClub,
-        )
-    })?;
+    let player_id = user
+        .player_id
+        .ok_or_else(|| AppError::invalid("player_id", Refusal::NoProfileToJoinClub))?;
     conn.write_transaction(|conn| {
         clubs::by_id(conn, club_id)?.ok_or(AppError::NotFound { what: "club" })?;
         let player =
@@ -274,9 +266,7 @@ pub fn request_to_join(
             return Err(AppError::conflict(Refusal::AlreadyInClub));
         }
         if clubs::pending_request(conn, club_id, player_id)?.is_some() {
-            return Err(AppError::conflict(
-                Refusal::JoinRequestPending,
-            ));
+            return Err(AppError::conflict(Refusal::JoinRequestPending));
         }
         let request = clubs::insert_request(conn, club_id, player_id, user.id, store::now())?;
         Ok(request_view(

@@ -26,7 +26,10 @@ pub enum AppError {
     /// 413: the request body is larger than the limit for this kind of request.
     PayloadTooLarge { limit_bytes: usize },
     /// 422: a field fails validation; forms show it next to the field.
-    Invalid { field: &'static str, reason: Refusal },
+    Invalid {
+        field: &'static str,
+        reason: Refusal,
+    },
     /// 429: too many failed logins; try again after `retry_after_secs`.
     TooManyAttempts { retry_after_secs: u64 },
     /// 503: the database cannot be reached right now.

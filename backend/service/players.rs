@@ -161,9 +161,7 @@ pub fn create(conn: &mut DbConn, actor: &Actor, input: &PlayerInput) -> AppResul
             .is_some_and(|club| rights.may_add_to_club(club));
         let own_profile = !actor.is_organiser() && !club_organiser;
         if own_profile && user.player_id.is_some() {
-            return Err(AppError::forbidden(
-                Refusal::AlreadyHasProfile,
-            ));
+            return Err(AppError::forbidden(Refusal::AlreadyHasProfile));
         }
         let player = players::insert(conn, &fields, store::now())?;
         if own_profile {
@@ -185,9 +183,7 @@ pub fn update(
             players::by_id(conn, player_id)?.ok_or(AppError::NotFound { what: "player" })?;
         let rights = ProfileRights::of(conn, actor)?;
         if !rights.may_edit(&player) {
-            return Err(AppError::forbidden(
-                Refusal::MayNotEditProfile,
-            ));
+            return Err(AppError::forbidden(Refusal::MayNotEditProfile));
         }
         let fields = fields(conn, input)?;
         check_club_change(&rights, player.club_id, fields.club_id)?;

@@ -295,12 +295,39 @@ refusals! {
     TrfUnknownOpponent { opponent: u32 } => "trf_unknown_opponent",
     TrfEntryAfterUnpairedRound => "trf_entry_after_unpaired_round",
     TrfMoreRoundsThanXxr { played: usize, total: u32 } => "trf_more_rounds_than_xxr",
-    TrfContradictingEntries { round: usize, player: u32, opponent: u32 } => "trf_contradicting_entries",
+    TrfContradictingEntries {
+        round: usize,
+        player: u32,
+        opponent: u32,
+    } => "trf_contradicting_entries",
     TrfForbiddenPairUnknownPlayer { player: u32 } => "trf_forbidden_pair_unknown_player",
-    TrfFederationIdTwice { line: usize, first: u32, second: u32, id: String } => "trf_federation_id_twice",
-    TrfPointsUnsupported { win: String, draw: String, loss: String, bye: String } => "trf_points_unsupported",
-    TrfNoOpponent { line: usize, column: usize, round: usize, player: u32, opponent: u32 } => "trf_no_opponent",
-    TrfFullPointByeRequested { line: usize, column: usize, player: u32 } => "trf_full_point_bye_requested",
+    /// Two players of the file with one federation id (at the second one's line).
+    TrfFederationIdTwice {
+        line: usize,
+        first: u32,
+        second: u32,
+        id: String,
+    } => "trf_federation_id_twice",
+    /// Points per result other than 1 - 1/2 - 0 (the file's figures, as `3.0`).
+    TrfPointsUnsupported {
+        win: String,
+        draw: String,
+        loss: String,
+        bye: String,
+    } => "trf_points_unsupported",
+    TrfNoOpponent {
+        line: usize,
+        column: usize,
+        round: usize,
+        player: u32,
+        opponent: u32,
+    } => "trf_no_opponent",
+    /// Only half-point byes (H) and absences (Z) can be asked for the next round.
+    TrfFullPointByeRequested {
+        line: usize,
+        column: usize,
+        player: u32,
+    } => "trf_full_point_bye_requested",
     /// The two players' cells of one game tell different stories (the cells as written).
     TrfLinesDisagree {
         line: usize,
@@ -461,9 +488,9 @@ impl From<TrfError> for Refusal {
                     Limited::ForbiddenPairs => Refusal::TrfTooManyForbiddenPairs { found, limit },
                 };
             }
-            TrfProblem::InvalidPlayerNumber(text) => Refusal::TrfInvalidPlayerNumber {
-                text: quoted(text),
-            },
+            TrfProblem::InvalidPlayerNumber(text) => {
+                Refusal::TrfInvalidPlayerNumber { text: quoted(text) }
+            }
             TrfProblem::PairedWithHimself => Refusal::TrfPairedWithHimself,
             TrfProblem::InvalidCellColour(c) => Refusal::TrfInvalidCellColour {
                 text: format!("{c:?}"),
@@ -719,22 +746,36 @@ pub mod examples {
                 problem: problem(),
             },
             Refusal::TrfFile { problem: problem() },
-            Refusal::TrfInvalidPlayerNumber { text: text("\"x\"") },
+            Refusal::TrfInvalidPlayerNumber {
+                text: text("\"x\""),
+            },
             Refusal::TrfPairedWithHimself,
             Refusal::TrfInvalidCellColour { text: text("'x'") },
             Refusal::TrfInvalidResult { text: text("'x'") },
             Refusal::TrfGameWithoutColour,
             Refusal::TrfByeWithColour,
             Refusal::TrfLineTooShort,
-            Refusal::TrfInvalidRating { text: text("\"x\"") },
-            Refusal::TrfInvalidPoints { text: text("\"x\"") },
+            Refusal::TrfInvalidRating {
+                text: text("\"x\""),
+            },
+            Refusal::TrfInvalidPoints {
+                text: text("\"x\""),
+            },
             Refusal::TrfCharacterBetweenCells,
             Refusal::TrfIncompleteCell,
-            Refusal::TrfInvalidHalfPoints { text: text("\"0.3\"") },
+            Refusal::TrfInvalidHalfPoints {
+                text: text("\"0.3\""),
+            },
             Refusal::TrfUnsupportedPointCode { text: text("'Q'") },
-            Refusal::TrfInvalidRoundCount { text: text("\"x\"") },
-            Refusal::TrfInvalidFirstColour { text: text("\"x\"") },
-            Refusal::TrfInvalidScore { text: text("\"x\"") },
+            Refusal::TrfInvalidRoundCount {
+                text: text("\"x\""),
+            },
+            Refusal::TrfInvalidFirstColour {
+                text: text("\"x\""),
+            },
+            Refusal::TrfInvalidScore {
+                text: text("\"x\""),
+            },
             Refusal::TrfPlayerTwice { player: 3 },
             Refusal::TrfUnknownOpponent { opponent: 40 },
             Refusal::TrfEntryAfterUnpairedRound,

@@ -40,10 +40,7 @@ pub fn multiline(field: &'static str, value: &str, max_chars: usize) -> Result<S
         .chars()
         .any(|c| c.is_control() && c != '\n' && c != '\t')
     {
-        return Err(AppError::invalid(
-            field,
-            Refusal::ControlCharactersInText,
-        ));
+        return Err(AppError::invalid(field, Refusal::ControlCharactersInText));
     }
     check_direction_controls(field, value)?;
     Ok(value.to_string())
@@ -118,10 +115,7 @@ pub fn country(value: &str) -> Result<String, AppError> {
     {
         Ok(value)
     } else {
-        Err(AppError::invalid(
-            "country",
-            Refusal::NotACountryCode,
-        ))
+        Err(AppError::invalid("country", Refusal::NotACountryCode))
     }
 }
 

@@ -259,20 +259,15 @@ fn parse_cell(
         'b' | 'B' => Some(Colour::Black),
         '-' | ' ' => None,
         c => {
-            return Err(err(
-                line,
-                column + 5,
-                TrfProblem::InvalidCellColour(c),
-            ));
+            return Err(err(line, column + 5, TrfProblem::InvalidCellColour(c)));
         }
     };
     let bad_result = || err(line, column + 7, TrfProblem::InvalidResult(cell[7]));
     let cell = match opponent {
         Some(opponent) => match result_char {
             '1' | '=' | '0' | 'W' | 'D' | 'L' => {
-                let colour = colour.ok_or_else(|| {
-                    err(line, column + 5, TrfProblem::GameWithoutColour)
-                })?;
+                let colour =
+                    colour.ok_or_else(|| err(line, column + 5, TrfProblem::GameWithoutColour))?;
                 let outcome = match result_char {
                     '1' | 'W' => Outcome::Win,
                     '=' | 'D' => Outcome::Draw,
@@ -342,11 +337,7 @@ struct RawPlayer {
 
 fn parse_player_line(chars: &[char], line: usize) -> Result<RawPlayer, TrfError> {
     if chars.len() < 8 {
-        return Err(err(
-            line,
-            5,
-            TrfProblem::LineTooShort,
-        ));
+        return Err(err(line, 5, TrfProblem::LineTooShort));
     }
     let start_no = parse_start_no(&slice(chars, 4, 8), line, 5)?;
     let rating = match opt_field(chars, 48, 52) {
@@ -440,11 +431,7 @@ fn parse_162(
             }
             ' ' => {}
             c => {
-                return Err(err(
-                    line,
-                    start + 1,
-                    TrfProblem::UnsupportedPointCode(c),
-                ));
+                return Err(err(line, start + 1, TrfProblem::UnsupportedPointCode(c)));
             }
         }
         start += 9;
@@ -478,11 +465,10 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Tournament, TrfE
             "012" => t.name = rest.trim().to_string(),
             "XXR" | "142" => {
                 let n = rest.trim();
-                t.total_rounds = n
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|n| *n > 0)
-                    .ok_or_else(|| err(line, 5, TrfProblem::InvalidRoundCount(n.to_string())))?;
+                t.total_rounds =
+                    n.parse::<u32>().ok().filter(|n| *n > 0).ok_or_else(|| {
+                        err(line, 5, TrfProblem::InvalidRoundCount(n.to_string()))
+                    })?;
             }
             "XXC" => {
                 for token in rest.split_whitespace() {
@@ -496,13 +482,19 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Tournament, TrfE
             "152" => match rest.trim() {
                 "W" => t.first_colour = Some(Colour::White),
                 "B" => t.first_colour = Some(Colour::Black),
-                other => return Err(err(line, 5, TrfProblem::InvalidFirstColour(other.to_string()))),
+                other => {
+                    return Err(err(
+                        line,
+                        5,
+                        TrfProblem::InvalidFirstColour(other.to_string()),
+                    ));
+                }
             },
             "162" => parse_162(&chars, line, &mut t.points, &mut pab_set)?,
             "BBW" | "BBD" | "BBL" | "BBZ" | "BBF" | "BBU" => {
                 let v = rest.trim();
-                let value =
-                    parse_points(v).ok_or_else(|| err(line, 5, TrfProblem::InvalidScore(v.to_string())))?;
+                let value = parse_points(v)
+                    .ok_or_else(|| err(line, 5, TrfProblem::InvalidScore(v.to_string())))?;
                 match prefix.as_str() {
                     "BBW" => {
                         t.points.win = value;
@@ -567,11 +559,7 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Tournament, TrfE
             if let Some(opp) = cell.and_then(|c| c.entry.opponent())
                 && !known(opp)
             {
-                return Err(err(
-                    p.line,
-                    92 + 10 * r,
-                    TrfProblem::UnknownOpponent(opp),
-                ));
+                return Err(err(p.line, 92 + 10 * r, TrfProblem::UnknownOpponent(opp)));
             }
         }
     }
@@ -702,11 +690,7 @@ fn forbidden_pairs(
     let mut count = 0usize;
     for (line, group) in groups {
         if let Some(&a) = group.iter().find(|&&a| !known(a)) {
-            return Err(err(
-                *line,
-                4,
-                TrfProblem::ForbiddenPairUnknownPlayer(a),
-            ));
+            return Err(err(*line, 4, TrfProblem::ForbiddenPairUnknownPlayer(a)));
         }
         let mut seen = HashSet::with_capacity(group.len());
         let distinct: Vec<StartNo> = group.iter().copied().filter(|a| seen.insert(*a)).collect();

@@ -87,23 +87,16 @@ pub fn add(
             (Some(id), _) if manager => id,
             (Some(id), Some(own)) if id == own => id,
             (Some(_), _) => {
-                return Err(AppError::forbidden(
-                    Refusal::OnlyOrganiserEntersOthers,
-                ));
+                return Err(AppError::forbidden(Refusal::OnlyOrganiserEntersOthers));
             }
             (None, Some(own)) => own,
             (None, None) => {
-                return Err(AppError::invalid(
-                    "player_id",
-                    Refusal::NoProfileToEnter,
-                ));
+                return Err(AppError::invalid("player_id", Refusal::NoProfileToEnter));
             }
         };
         let open_to_players = event.self_registration && event.status == STATUS_REGISTRATION;
         if !(manager || open_to_players) {
-            return Err(AppError::forbidden(
-                Refusal::SelfRegistrationClosed,
-            ));
+            return Err(AppError::forbidden(Refusal::SelfRegistrationClosed));
         }
         if event.status == STATUS_FINISHED {
             return Err(AppError::conflict(Refusal::EventFinished));
@@ -112,18 +105,13 @@ pub fn add(
             .ok_or_else(|| AppError::invalid("player_id", Refusal::NoSuchPlayer))?;
         let existing = events::entries(conn, event_id)?;
         if existing.iter().any(|e| e.player_id == player_id) {
-            return Err(AppError::invalid(
-                "player_id",
-                Refusal::AlreadyEntered,
-            ));
+            return Err(AppError::invalid("player_id", Refusal::AlreadyEntered));
         }
         let paired = events::rounds(conn, event_id)?.len() as i32;
         let first_round = paired + 1;
         if paired > 0 {
             if is_round_robin(&event.system) {
-                return Err(AppError::conflict(
-                    Refusal::RoundRobinStarted,
-                ));
+                return Err(AppError::conflict(Refusal::RoundRobinStarted));
             }
             if first_round > event.late_entry_until_round {
                 return Err(AppError::conflict(Refusal::LateEntriesClosed));
@@ -159,9 +147,7 @@ pub fn add(
 /// A finished event's entries stay as they were played until the organiser reopens it.
 fn ensure_not_finished(event: &Event) -> AppResult<()> {
     if event.status == STATUS_FINISHED {
-        return Err(AppError::conflict(
-            Refusal::EventFinishedReopenToChange,
-        ));
+        return Err(AppError::conflict(Refusal::EventFinishedReopenToChange));
     }
     Ok(())
 }
@@ -213,10 +199,7 @@ pub fn set_absence(
         "H" => Some("H"),
         "Z" => Some("Z"),
         _ => {
-            return Err(AppError::invalid(
-                "kind",
-                Refusal::InvalidAbsenceKind,
-            ));
+            return Err(AppError::invalid("kind", Refusal::InvalidAbsenceKind));
         }
     };
     super::write(conn, event_id, |conn, event| {
@@ -239,10 +222,7 @@ pub fn set_absence(
             event.rounds
         };
         if input.round <= paired || input.round > last.max(1) {
-            return Err(AppError::invalid(
-                "round",
-                Refusal::RoundAlreadyPaired,
-            ));
+            return Err(AppError::invalid("round", Refusal::RoundAlreadyPaired));
         }
         if kind == Some("H") && is_round_robin(&event.system) {
             return Err(AppError::invalid(
@@ -264,10 +244,7 @@ pub fn forbid_pair(
     second: i64,
 ) -> AppResult<()> {
     if first == second {
-        return Err(AppError::invalid(
-            "second",
-            Refusal::PairNeedsTwoPlayers,
-        ));
+        return Err(AppError::invalid("second", Refusal::PairNeedsTwoPlayers));
     }
     super::write(conn, event_id, |conn, event| {
         require_arbiter(conn, actor, &event)?;

@@ -129,9 +129,7 @@ pub fn import_trf(
 ) -> AppResult<ImportView> {
     actor.require_user()?;
     if !actor.is_organiser() {
-        return Err(AppError::forbidden(
-            Refusal::OnlyOrganisersImportEvents,
-        ));
+        return Err(AppError::forbidden(Refusal::OnlyOrganisersImportEvents));
     }
     check_size(text).map_err(|e| AppError::invalid("trf", e.refusal()))?;
     let t = trf::parse_with_limits(text, &Limits::default())
@@ -233,9 +231,7 @@ fn recheck_links(conn: &mut DbConn, actor: &Actor, profiles: &[PlannedProfile]) 
     if still_valid {
         Ok(())
     } else {
-        Err(AppError::conflict(
-            Refusal::ImportProfilesChanged,
-        ))
+        Err(AppError::conflict(Refusal::ImportProfilesChanged))
     }
 }
 
@@ -302,7 +298,12 @@ fn store_plan(
             }
         };
         let start_no = i32::try_from(p.start_no).map_err(|_| {
-            AppError::invalid("trf", Refusal::InvalidStartNumber { start_no: p.start_no })
+            AppError::invalid(
+                "trf",
+                Refusal::InvalidStartNumber {
+                    start_no: p.start_no,
+                },
+            )
         })?;
         let entry = events::insert_entry(conn, event_id, player_id, start_no, rating, 1, now)?;
         entry_of.insert(p.start_no, entry.id);

@@ -283,7 +283,12 @@ fn proposal_of(
             .ok()
             .and_then(|n| history.entry_by_start_no(n))
             .ok_or_else(|| {
-                AppError::invalid("boards", Refusal::NoSuchStartNumber { start_no: no.into() })
+                AppError::invalid(
+                    "boards",
+                    Refusal::NoSuchStartNumber {
+                        start_no: no.into(),
+                    },
+                )
             })?;
         let entry = &row.entry;
         if !round_robin && let Some(from) = entry.withdrawn_from_round.filter(|r| *r <= number) {
@@ -315,10 +320,7 @@ fn proposal_of(
     }
     let bye = input.bye.map(start_no).transpose()?;
     if boards.is_empty() && bye.is_none() {
-        return Err(AppError::invalid(
-            "boards",
-            Refusal::RoundNeedsABoard,
-        ));
+        return Err(AppError::invalid("boards", Refusal::RoundNeedsABoard));
     }
     Ok(RoundPairing { boards, bye })
 }

@@ -70,9 +70,7 @@ pub fn write_planned<P, T>(
             return Ok(done);
         }
     }
-    Err(AppError::conflict(
-        Refusal::EventChangedMeanwhile,
-    ))
+    Err(AppError::conflict(Refusal::EventChangedMeanwhile))
 }
 
 /// The organiser who owns the event, or a site administrator.
@@ -99,9 +97,7 @@ pub fn require_manager(actor: &Actor, event: &Event) -> AppResult<()> {
     if may_manage(actor, event) {
         Ok(())
     } else {
-        Err(AppError::forbidden(
-            Refusal::OnlyEventOrganiser,
-        ))
+        Err(AppError::forbidden(Refusal::OnlyEventOrganiser))
     }
 }
 
@@ -110,8 +106,6 @@ pub fn require_arbiter(conn: &mut DbConn, actor: &Actor, event: &Event) -> AppRe
     if may_arbitrate(conn, actor, event)? {
         Ok(())
     } else {
-        Err(AppError::forbidden(
-            Refusal::OnlyEventOfficials,
-        ))
+        Err(AppError::forbidden(Refusal::OnlyEventOfficials))
     }
 }

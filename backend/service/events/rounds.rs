@@ -365,14 +365,10 @@ pub fn set_result(
             return Err(AppError::invalid("result", Refusal::ByeHasNoResult));
         }
         if !round.published {
-            return Err(AppError::conflict(
-                Refusal::PublishBeforeResults,
-            ));
+            return Err(AppError::conflict(Refusal::PublishBeforeResults));
         }
         if event.status == STATUS_FINISHED {
-            return Err(AppError::conflict(
-                Refusal::EventFinishedReopenToCorrect,
-            ));
+            return Err(AppError::conflict(Refusal::EventFinishedReopenToCorrect));
         }
         if pairing.result == result {
             return Ok(());

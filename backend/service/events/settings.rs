@@ -228,10 +228,7 @@ fn one_of(field: &'static str, value: &str, allowed: &[&str]) -> AppResult<Strin
     if allowed.contains(&value) {
         Ok(value.to_string())
     } else {
-        Err(AppError::invalid(
-            field,
-            Refusal::not_one_of(allowed),
-        ))
+        Err(AppError::invalid(field, Refusal::not_one_of(allowed)))
     }
 }
 
@@ -260,10 +257,7 @@ fn fields(conn: &mut DbConn, input: &EventInput) -> AppResult<EventFields> {
     if let (Some(start), Some(end)) = (starts_on, ends_on)
         && end < start
     {
-        return Err(AppError::invalid(
-            "ends_on",
-            Refusal::EndsBeforeStart,
-        ));
+        return Err(AppError::invalid("ends_on", Refusal::EndsBeforeStart));
     }
     if !(0..=200).contains(&input.draw_offer_min_moves) {
         return Err(AppError::invalid(
@@ -337,9 +331,7 @@ fn fields(conn: &mut DbConn, input: &EventInput) -> AppResult<EventFields> {
 pub fn create(conn: &mut DbConn, actor: &Actor, input: &EventInput) -> AppResult<EventView> {
     let user = actor.require_user()?;
     if !actor.is_organiser() {
-        return Err(AppError::forbidden(
-            Refusal::OnlyOrganisersCreateEvents,
-        ));
+        return Err(AppError::forbidden(Refusal::OnlyOrganisersCreateEvents));
     }
     conn.write_transaction(|conn| {
         let fields = fields(conn, input)?;
@@ -359,32 +351,21 @@ pub fn update(
     super::write(conn, event_id, |conn, event| {
         require_manager(actor, &event)?;
         if event.status == super::STATUS_FINISHED {
-            return Err(AppError::conflict(
-                Refusal::EventFinishedReopenToChange,
-            ));
+            return Err(AppError::conflict(Refusal::EventFinishedReopenToChange));
         }
         let mut fields = fields(conn, input)?;
         let paired = events::rounds(conn, event_id)?;
         if !paired.is_empty() {
             if fields.variant != event.variant {
-                return Err(AppError::invalid(
-                    "variant",
-                    Refusal::FixedOncePaired,
-                ));
+                return Err(AppError::invalid("variant", Refusal::FixedOncePaired));
             }
             if fields.system != event.system {
-                return Err(AppError::invalid(
-                    "system",
-                    Refusal::FixedOncePaired,
-                ));
+                return Err(AppError::invalid("system", Refusal::FixedOncePaired));
             }
             if is_round_robin(&fields.system) {
                 fields.rounds = event.rounds;
             } else if (fields.rounds as usize) < paired.len() {
-                return Err(AppError::invalid(
-                    "rounds",
-                    Refusal::FewerRoundsThanPaired,
-                ));
+                return Err(AppError::invalid("rounds", Refusal::FewerRoundsThanPaired));
             }
         }
         Ok(EventView::from(&events::update(conn, event_id, &fields)?))
@@ -420,9 +401,7 @@ pub fn finish(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<()> 
             return Err(AppError::conflict(Refusal::UnpublishedRoundLeft));
         }
         if history.missing_results() > 0 {
-            return Err(AppError::conflict(
-                Refusal::ResultsMissing,
-            ));
+            return Err(AppError::conflict(Refusal::ResultsMissing));
         }
         events::set_status(conn, event_id, super::STATUS_FINISHED)?;
         Ok(())

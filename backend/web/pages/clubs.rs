@@ -146,9 +146,7 @@ struct FormPage {
 
 pub async fn new_form(ctx: Ctx) -> AppResult<HttpResponse> {
     if !ctx.actor().require_user()?.is_organiser && !ctx.is_admin() {
-        return Err(AppError::forbidden(
-            Refusal::OnlyOrganisersCreateClubs,
-        ));
+        return Err(AppError::forbidden(Refusal::OnlyOrganisersCreateClubs));
     }
     render::page(
         StatusCode::OK,
@@ -206,9 +204,7 @@ pub async fn edit_form(
         .db(move |conn| {
             let club = clubs::get(conn, id)?;
             if !clubs::can_edit(conn, &actor, id)? {
-                return Err(AppError::forbidden(
-                    Refusal::OnlyClubOrganisersEdit,
-                ));
+                return Err(AppError::forbidden(Refusal::OnlyClubOrganisersEdit));
             }
             Ok(club)
         })

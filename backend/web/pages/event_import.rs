@@ -47,9 +47,7 @@ fn require_organiser(ctx: &Ctx) -> AppResult<()> {
     if actor.is_organiser() {
         Ok(())
     } else {
-        Err(AppError::forbidden(
-            Refusal::OnlyOrganisersImportEvents,
-        ))
+        Err(AppError::forbidden(Refusal::OnlyOrganisersImportEvents))
     }
 }
 

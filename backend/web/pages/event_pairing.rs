@@ -164,16 +164,14 @@ fn submitted_rows(fields: &HashMap<String, String>) -> (Vec<Row>, String) {
 }
 
 fn start_number(value: &str) -> AppResult<i32> {
-    value
-        .parse()
-        .map_err(|_| {
-            AppError::invalid(
-                "boards",
-                Refusal::NotAStartNumber {
-                    value: value.to_string(),
-                },
-            )
-        })
+    value.parse().map_err(|_| {
+        AppError::invalid(
+            "boards",
+            Refusal::NotAStartNumber {
+                value: value.to_string(),
+            },
+        )
+    })
 }
 
 /// The rows as the use case's input: empty rows are dropped, half-filled ones refused.

@@ -786,9 +786,7 @@ async fn club_choices(state: &AppState) -> AppResult<Vec<ClubView>> {
 pub async fn new_form(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HttpResponse> {
     if !ctx.actor().is_organiser() {
         ctx.actor().require_user()?;
-        return Err(AppError::forbidden(
-            Refusal::OnlyOrganisersCreateEvents,
-        ));
+        return Err(AppError::forbidden(Refusal::OnlyOrganisersCreateEvents));
     }
     render::page(
         StatusCode::OK,
