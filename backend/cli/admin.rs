@@ -59,7 +59,7 @@ pub fn run(args: AdminArgs) -> anyhow::Result<ExitCode> {
             let pool = store::open(&url, 2, RetryPolicy::from_env())?;
             let mut conn = pool.get()?;
             let user = accounts::create_admin(&mut conn, &email, &name, &password)
-                .map_err(|e| anyhow::anyhow!("{e}"))?;
+                .map_err(|e| anyhow::anyhow!("{}", crate::web::refusals::english(&e)))?;
             println!(
                 "administrator {} <{}> is ready",
                 user.display_name, user.email

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::auth::{self, token_hash};
 use super::password_limits::{self, Attempt};
-use super::{Actor, AppError, AppResult, validate};
+use super::{Actor, AppError, AppResult, Refusal, validate};
 use crate::store::models::{ApiToken, Invitation, NewUser, User};
 use crate::store::{self, DbConn, accounts, settings};
 
@@ -87,24 +87,17 @@ pub fn register(conn: &mut DbConn, form: &Registration, locale: Option<&str>) ->
     let mode = registration_mode(conn)?;
     let code = form.invitation.as_deref().map(str::trim).unwrap_or("");
     if mode == RegistrationMode::Invitation && code.is_empty() {
-        return Err(AppError::invalid(
-            "invitation",
-            "registration on this site needs an invitation code",
-        ));
+        return Err(AppError::invalid("invitation", Refusal::InvitationRequired));
     }
     let password_hash = auth::hash_password(&form.password)?;
     conn.write_transaction(|conn| {
         let invitation = if mode == RegistrationMode::Invitation {
-            let found = accounts::unused_invitation(conn, &token_hash(code))?.ok_or_else(|| {
-                AppError::invalid(
-                    "invitation",
-                    "this invitation code is unknown or already used",
-                )
-            })?;
+            let found = accounts::unused_invitation(conn, &token_hash(code))?
+                .ok_or_else(|| AppError::invalid("invitation", Refusal::InvitationUnknown))?;
             if !found.email.is_empty() && found.email != email {
                 return Err(AppError::invalid(
                     "invitation",
-                    "this invitation was issued for another e-mail address",
+                    Refusal::InvitationForOtherEmail,
                 ));
             }
             Some(found)
@@ -112,10 +105,7 @@ pub fn register(conn: &mut DbConn, form: &Registration, locale: Option<&str>) ->
             None
         };
         if accounts::user_by_email(conn, &email)?.is_some() {
-            return Err(AppError::invalid(
-                "email",
-                "an account with this e-mail already exists",
-            ));
+            return Err(AppError::invalid("email", Refusal::EmailTaken));
         }
         let user = accounts::insert_user(
             conn,
@@ -133,7 +123,7 @@ pub fn register(conn: &mut DbConn, form: &Registration, locale: Option<&str>) ->
         if let Some(invitation) = invitation
             && !accounts::use_invitation(conn, invitation.id, user.id, store::now())?
         {
-            return Err(AppError::conflict("this invitation was used a moment ago"));
+            return Err(AppError::conflict(Refusal::InvitationJustUsed));
         }
         Ok(user)
     })
@@ -152,7 +142,7 @@ pub fn create_first_admin(
     let password_hash = auth::hash_password(password)?;
     conn.write_transaction(|conn| {
         if accounts::count_admins(conn)? > 0 {
-            return Err(AppError::forbidden("an administrator already exists"));
+            return Err(AppError::forbidden(Refusal::AdminExists));
         }
         create_admin_in_tx(conn, &email, &display_name, &password_hash)
     })
@@ -314,7 +304,7 @@ pub fn change_password(
     if !current_is_right {
         return Err(AppError::invalid(
             "current_password",
-            "is not your current password",
+            Refusal::WrongCurrentPassword,
         ));
     }
     let hash = auth::hash_password(&change.new_password)?;
@@ -332,7 +322,7 @@ pub fn set_locale(conn: &mut DbConn, actor: &Actor, locale: Option<&str>) -> App
     if let Some(locale) = locale
         && !crate::web::i18n::Lang::is_supported(locale)
     {
-        return Err(AppError::invalid("locale", "is not a supported language"));
+        return Err(AppError::invalid("locale", Refusal::UnsupportedLanguage));
     }
     conn.write_transaction(|conn| accounts::set_locale(conn, user.id, locale))?;
     Ok(())
@@ -438,9 +428,7 @@ pub fn set_roles(
 ) -> AppResult<User> {
     let admin = actor.require_admin()?;
     if admin.id == user_id && !roles.admin {
-        return Err(AppError::conflict(
-            "you cannot remove your own administrator role",
-        ));
+        return Err(AppError::conflict(Refusal::CannotDropOwnAdminRole));
     }
     conn.write_transaction(|conn| {
         accounts::user_by_id(conn, user_id)?.ok_or(AppError::NotFound { what: "user" })?;
@@ -464,9 +452,7 @@ pub fn link_player(
             if let Some(other) = accounts::user_by_player(conn, player_id)?
                 && other.id != user_id
             {
-                return Err(AppError::conflict(
-                    "this player profile is linked to another account",
-                ));
+                return Err(AppError::conflict(Refusal::ProfileLinkedElsewhere));
             }
         }
         accounts::link_player(conn, user_id, player_id)?;

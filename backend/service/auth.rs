@@ -9,6 +9,7 @@ use rand::RngCore;
 use sha2::{Digest, Sha256};
 
 use super::error::AppError;
+use super::refusal::Refusal;
 
 pub const MIN_PASSWORD_LEN: usize = 8;
 pub const MAX_PASSWORD_LEN: usize = 256;
@@ -48,13 +49,17 @@ pub fn check_new_password(password: &str) -> Result<(), AppError> {
     if chars < MIN_PASSWORD_LEN {
         return Err(AppError::invalid(
             "password",
-            format!("must be at least {MIN_PASSWORD_LEN} characters long"),
+            Refusal::TooShort {
+                min: MIN_PASSWORD_LEN,
+            },
         ));
     }
     if chars > MAX_PASSWORD_LEN {
         return Err(AppError::invalid(
             "password",
-            format!("must be at most {MAX_PASSWORD_LEN} characters long"),
+            Refusal::TooLong {
+                max: MAX_PASSWORD_LEN,
+            },
         ));
     }
     Ok(())

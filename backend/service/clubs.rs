@@ -3,7 +3,7 @@
 use chrono::NaiveDateTime;
 use serde::{Deserialize, Serialize};
 
-use super::{Actor, AppError, AppResult, validate};
+use super::{Actor, AppError, AppResult, Refusal, validate};
 use crate::store::models::{Club, ClubFields, ClubJoinRequest};
 use crate::store::{self, DbConn, clubs};
 
@@ -67,17 +67,12 @@ pub fn can_edit(conn: &mut DbConn, actor: &Actor, club_id: i64) -> AppResult<boo
 pub fn create(conn: &mut DbConn, actor: &Actor, input: &ClubInput) -> AppResult<ClubView> {
     let user = actor.require_user()?;
     if !actor.is_organiser() {
-        return Err(AppError::forbidden(
-            "only organisers and administrators may create clubs",
-        ));
+        return Err(AppError::forbidden(Refusal::OnlyOrganisersCreateClubs));
     }
     let fields = fields(input)?;
     conn.write_transaction(|conn| {
         if clubs::by_name(conn, &fields.name)?.is_some() {
-            return Err(AppError::invalid(
-                "name",
-                "a club with this name already exists",
-            ));
+            return Err(AppError::invalid("name", Refusal::ClubNameTaken));
         }
         let club = clubs::insert(conn, &fields, store::now())?;
         clubs::add_member(conn, club.id, user.id, clubs::ROLE_ORGANISER)?;
@@ -96,17 +91,12 @@ pub fn update(
     conn.write_transaction(|conn| {
         clubs::by_id(conn, club_id)?.ok_or(AppError::NotFound { what: "club" })?;
         if !can_edit(conn, actor, club_id)? {
-            return Err(AppError::forbidden(
-                "only this club's organisers may edit it",
-            ));
+            return Err(AppError::forbidden(Refusal::OnlyClubOrganisersEdit));
         }
         if let Some(other) = clubs::by_name(conn, &fields.name)?
             && other.id != club_id
         {
-            return Err(AppError::invalid(
-                "name",
-                "a club with this name already exists",
-            ));
+            return Err(AppError::invalid("name", Refusal::ClubNameTaken));
         }
         Ok(ClubView::from(clubs::update(conn, club_id, &fields)?))
     })
@@ -151,18 +141,23 @@ pub fn add_member(
     let role = match input.role.as_str() {
         clubs::ROLE_ORGANISER => clubs::ROLE_ORGANISER,
         clubs::ROLE_MEMBER => clubs::ROLE_MEMBER,
-        _ => return Err(AppError::invalid("role", "must be `organiser` or `member`")),
+        _ => {
+            return Err(AppError::invalid(
+                "role",
+                Refusal::not_one_of(&["organiser", "member"]),
+            ));
+        }
     };
     let email = validate::email(&input.email)?;
     conn.write_transaction(|conn| {
         clubs::by_id(conn, club_id)?.ok_or(AppError::NotFound { what: "club" })?;
         if !can_edit(conn, actor, club_id)? {
             return Err(AppError::forbidden(
-                "only this club's organisers may change its members",
+                Refusal::OnlyClubOrganisersChangeMembers,
             ));
         }
         let user = store::accounts::user_by_email(conn, &email)?
-            .ok_or_else(|| AppError::invalid("email", "no account has this e-mail"))?;
+            .ok_or_else(|| AppError::invalid("email", Refusal::NoAccountWithEmail))?;
         clubs::add_member(conn, club_id, user.id, role)?;
         Ok(())
     })
@@ -207,7 +202,7 @@ fn require_club_organiser(conn: &mut DbConn, actor: &Actor, club_id: i64) -> App
         Ok(())
     } else {
         Err(AppError::forbidden(
-            "only this club's organisers may answer requests to join it",
+            Refusal::OnlyClubOrganisersAnswerRequests,
         ))
     }
 }
@@ -260,23 +255,18 @@ pub fn request_to_join(
     club_id: i64,
 ) -> AppResult<JoinRequestView> {
     let user = actor.require_user()?;
-    let player_id = user.player_id.ok_or_else(|| {
-        AppError::invalid(
-            "player_id",
-            "you have no player profile: create yours before asking to join a club",
-        )
-    })?;
+    let player_id = user
+        .player_id
+        .ok_or_else(|| AppError::invalid("player_id", Refusal::NoProfileToJoinClub))?;
     conn.write_transaction(|conn| {
         clubs::by_id(conn, club_id)?.ok_or(AppError::NotFound { what: "club" })?;
         let player =
             store::players::by_id(conn, player_id)?.ok_or(AppError::NotFound { what: "player" })?;
         if player.club_id == Some(club_id) {
-            return Err(AppError::conflict("your profile is already in this club"));
+            return Err(AppError::conflict(Refusal::AlreadyInClub));
         }
         if clubs::pending_request(conn, club_id, player_id)?.is_some() {
-            return Err(AppError::conflict(
-                "you have already asked to join this club; its organisers have not answered yet",
-            ));
+            return Err(AppError::conflict(Refusal::JoinRequestPending));
         }
         let request = clubs::insert_request(conn, club_id, player_id, user.id, store::now())?;
         Ok(request_view(
@@ -307,7 +297,7 @@ pub fn answer_join_request(
             clubs::RequestStatus::Declined
         };
         if !clubs::decide_request(conn, request.id, status, user.id, store::now())? {
-            return Err(AppError::conflict("this request has already been answered"));
+            return Err(AppError::conflict(Refusal::RequestAlreadyAnswered));
         }
         if accept {
             clubs::set_player_club(conn, request.player_id, Some(club_id))?;

@@ -1,17 +1,20 @@
 //! The one application error. Every use case returns it; the web layer renders it as an
 //! HTML page or as `application/problem+json` with the status that `status()` gives.
+//! A refusal says why in a [`Refusal`]: a stable code with typed arguments.
 use std::fmt;
+
+use super::refusal::Refusal;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum AppError {
     /// 400: the request itself is malformed (bad JSON, bad form encoding, bad path).
-    BadRequest { detail: String },
+    BadRequest { reason: Refusal },
     /// 401: the action needs a signed-in user or an API token.
     Unauthenticated,
     /// 401 on login: the e-mail/password pair does not match.
     BadCredentials,
     /// 403: signed in, but this user may not do this.
-    Forbidden { detail: String },
+    Forbidden { reason: Refusal },
     /// 403: the form's CSRF token is missing or does not match the browser's cookie.
     CsrfRejected,
     /// 404.
@@ -19,11 +22,14 @@ pub enum AppError {
     /// 405: the path exists, but not for this method (the response lists the allowed ones).
     MethodNotAllowed,
     /// 409: the action conflicts with the stored state (duplicate e-mail, stale data).
-    Conflict { detail: String },
+    Conflict { reason: Refusal },
     /// 413: the request body is larger than the limit for this kind of request.
     PayloadTooLarge { limit_bytes: usize },
     /// 422: a field fails validation; forms show it next to the field.
-    Invalid { field: &'static str, reason: String },
+    Invalid {
+        field: &'static str,
+        reason: Refusal,
+    },
     /// 429: too many failed logins; try again after `retry_after_secs`.
     TooManyAttempts { retry_after_secs: u64 },
     /// 503: the database cannot be reached right now.
@@ -52,9 +58,9 @@ impl AppError {
         }
     }
 
-    /// A stable machine-readable code, used as the problem `type` suffix and as the
-    /// message-catalogue key of the title.
-    pub fn code(&self) -> &'static str {
+    /// The kind of error, as the problem `type` suffix (`urn:damka:problem:<kind>`) and
+    /// the message-catalogue key of the title.
+    pub fn kind(&self) -> &'static str {
         match self {
             AppError::BadRequest { .. } => "bad-request",
             AppError::Unauthenticated => "unauthenticated",
@@ -72,6 +78,36 @@ impl AppError {
         }
     }
 
+    /// Why exactly: the refusal of a 400, 403, 409 or 422.
+    pub fn refusal(&self) -> Option<&Refusal> {
+        match self {
+            AppError::BadRequest { reason }
+            | AppError::Forbidden { reason }
+            | AppError::Conflict { reason }
+            | AppError::Invalid { reason, .. } => Some(reason),
+            _ => None,
+        }
+    }
+
+    /// The stable code of this error (problem+json's `code`): the refusal's code, or the
+    /// kind's for errors that are not refusals.
+    pub fn code(&self) -> &'static str {
+        match self.refusal() {
+            Some(reason) => reason.code(),
+            None => match self {
+                AppError::Unauthenticated => "unauthenticated",
+                AppError::BadCredentials => "bad_credentials",
+                AppError::CsrfRejected => "csrf_rejected",
+                AppError::NotFound { .. } => "not_found",
+                AppError::MethodNotAllowed => "method_not_allowed",
+                AppError::PayloadTooLarge { .. } => "payload_too_large",
+                AppError::TooManyAttempts { .. } => "too_many_attempts",
+                AppError::Unavailable => "unavailable",
+                _ => "internal",
+            },
+        }
+    }
+
     /// How long a client should wait before trying again (the `Retry-After` header).
     pub fn retry_after_secs(&self) -> Option<u64> {
         match self {
@@ -81,23 +117,20 @@ impl AppError {
         }
     }
 
-    pub fn forbidden(detail: impl Into<String>) -> AppError {
-        AppError::Forbidden {
-            detail: detail.into(),
-        }
+    pub fn bad_request(reason: Refusal) -> AppError {
+        AppError::BadRequest { reason }
     }
 
-    pub fn invalid(field: &'static str, reason: impl Into<String>) -> AppError {
-        AppError::Invalid {
-            field,
-            reason: reason.into(),
-        }
+    pub fn forbidden(reason: Refusal) -> AppError {
+        AppError::Forbidden { reason }
     }
 
-    pub fn conflict(detail: impl Into<String>) -> AppError {
-        AppError::Conflict {
-            detail: detail.into(),
-        }
+    pub fn invalid(field: &'static str, reason: Refusal) -> AppError {
+        AppError::Invalid { field, reason }
+    }
+
+    pub fn conflict(reason: Refusal) -> AppError {
+        AppError::Conflict { reason }
     }
 
     /// Logs an unexpected failure with an id the user can quote, and hides the details.
@@ -111,17 +144,17 @@ impl AppError {
 impl fmt::Display for AppError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            AppError::BadRequest { detail } => write!(f, "bad request: {detail}"),
+            AppError::BadRequest { reason } => write!(f, "bad request: {reason}"),
             AppError::Unauthenticated => write!(f, "sign in or send an API token to do this"),
             AppError::BadCredentials => write!(f, "wrong e-mail or password"),
-            AppError::Forbidden { detail } => write!(f, "forbidden: {detail}"),
+            AppError::Forbidden { reason } => write!(f, "forbidden: {reason}"),
             AppError::CsrfRejected => write!(
                 f,
                 "the form's security token is missing or expired; reload the page and try again"
             ),
             AppError::NotFound { what } => write!(f, "{what} not found"),
             AppError::MethodNotAllowed => write!(f, "this method is not allowed here"),
-            AppError::Conflict { detail } => write!(f, "{detail}"),
+            AppError::Conflict { reason } => write!(f, "conflict: {reason}"),
             AppError::PayloadTooLarge { limit_bytes } => write!(
                 f,
                 "the request body is larger than the limit of {limit_bytes} bytes"
@@ -148,10 +181,12 @@ impl From<diesel::result::Error> for AppError {
         match err {
             Error::NotFound => AppError::NotFound { what: "record" },
             Error::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
-                AppError::conflict(format!("already exists ({})", info.message()))
+                AppError::conflict(Refusal::AlreadyExists {
+                    message: info.message().to_string(),
+                })
             }
             Error::DatabaseError(DatabaseErrorKind::ForeignKeyViolation, _) => {
-                AppError::conflict("refers to something that does not exist or is still in use")
+                AppError::conflict(Refusal::StillReferenced)
             }
             Error::DatabaseError(DatabaseErrorKind::ClosedConnection, _) => AppError::Unavailable,
             // Writers queue for the lock; one that waited out the busy timeout (SQLite), or
@@ -168,9 +203,7 @@ impl From<diesel::result::Error> for AppError {
             // PostgreSQL refuses text with NUL bytes (SQLite stores them). The use cases
             // validate their fields; this is the net for any text that slips through.
             Error::DatabaseError(_, info) if info.message().contains("0x00") => {
-                AppError::BadRequest {
-                    detail: "text must not contain NUL characters".into(),
-                }
+                AppError::bad_request(Refusal::NulCharacters)
             }
             other => AppError::internal(other),
         }

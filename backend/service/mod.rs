@@ -8,9 +8,11 @@ pub mod error;
 pub mod events;
 pub mod password_limits;
 pub mod players;
+pub mod refusal;
 pub mod validate;
 
 pub use error::{AppError, AppResult};
+pub use refusal::Refusal;
 
 use crate::store::models::User;
 
@@ -48,7 +50,7 @@ impl Actor {
         if user.is_admin {
             Ok(user)
         } else {
-            Err(AppError::forbidden("only a site administrator may do this"))
+            Err(AppError::forbidden(Refusal::OnlyAdministrators))
         }
     }
 }

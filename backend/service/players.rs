@@ -3,7 +3,7 @@ use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Actor, AppError, AppResult, validate};
+use super::{Actor, AppError, AppResult, Refusal, validate};
 use crate::store::models::{Player, PlayerFields, PlayerRating};
 use crate::store::{self, DbConn, accounts, clubs, players};
 
@@ -72,7 +72,7 @@ fn fields(conn: &mut DbConn, input: &PlayerInput) -> AppResult<PlayerFields> {
     if let Some(club) = input.club_id
         && clubs::by_id(conn, club)?.is_none()
     {
-        return Err(AppError::invalid("club_id", "no such club"));
+        return Err(AppError::invalid("club_id", Refusal::NoSuchClub));
     }
     Ok(PlayerFields {
         name: validate::required("name", &input.name, 100)?,
@@ -134,7 +134,7 @@ fn check_club_change(
     match wanted {
         Some(club) if wanted != current && !rights.may_add_to_club(club) => Err(AppError::invalid(
             "club_id",
-            "only the club's organisers may put a profile in it: ask to join on the club's page",
+            Refusal::OnlyClubOrganisersAddProfiles,
         )),
         _ => Ok(()),
     }
@@ -161,9 +161,7 @@ pub fn create(conn: &mut DbConn, actor: &Actor, input: &PlayerInput) -> AppResul
             .is_some_and(|club| rights.may_add_to_club(club));
         let own_profile = !actor.is_organiser() && !club_organiser;
         if own_profile && user.player_id.is_some() {
-            return Err(AppError::forbidden(
-                "you already have a player profile; only organisers create profiles for others",
-            ));
+            return Err(AppError::forbidden(Refusal::AlreadyHasProfile));
         }
         let player = players::insert(conn, &fields, store::now())?;
         if own_profile {
@@ -185,9 +183,7 @@ pub fn update(
             players::by_id(conn, player_id)?.ok_or(AppError::NotFound { what: "player" })?;
         let rights = ProfileRights::of(conn, actor)?;
         if !rights.may_edit(&player) {
-            return Err(AppError::forbidden(
-                "you may not edit this player's profile",
-            ));
+            return Err(AppError::forbidden(Refusal::MayNotEditProfile));
         }
         let fields = fields(conn, input)?;
         check_club_change(&rights, player.club_id, fields.club_id)?;

@@ -1,7 +1,7 @@
 //! Field checks shared by the use cases. Each error names the field and the problem.
 use chrono::{Datelike, NaiveDate};
 
-use super::AppError;
+use super::{AppError, Refusal};
 
 /// The years a date typed into a form or sent to the API may fall in: wide enough for
 /// any real event, narrow enough that every database stores it (PostgreSQL refuses
@@ -13,7 +13,7 @@ pub const LAST_YEAR: i32 = 2200;
 pub fn required(field: &'static str, value: &str, max_chars: usize) -> Result<String, AppError> {
     let value = value.trim();
     if value.is_empty() {
-        return Err(AppError::invalid(field, "is required"));
+        return Err(AppError::invalid(field, Refusal::Required));
     }
     optional(field, value, max_chars)
 }
@@ -23,10 +23,7 @@ pub fn optional(field: &'static str, value: &str, max_chars: usize) -> Result<St
     let value = value.trim();
     check_length(field, value, max_chars)?;
     if value.chars().any(|c| c.is_control()) {
-        return Err(AppError::invalid(
-            field,
-            "must not contain control characters",
-        ));
+        return Err(AppError::invalid(field, Refusal::ControlCharacters));
     }
     check_direction_controls(field, value)?;
     Ok(value.to_string())
@@ -43,10 +40,7 @@ pub fn multiline(field: &'static str, value: &str, max_chars: usize) -> Result<S
         .chars()
         .any(|c| c.is_control() && c != '\n' && c != '\t')
     {
-        return Err(AppError::invalid(
-            field,
-            "must not contain control characters other than line breaks and tabs",
-        ));
+        return Err(AppError::invalid(field, Refusal::ControlCharactersInText));
     }
     check_direction_controls(field, value)?;
     Ok(value.to_string())
@@ -56,7 +50,7 @@ fn check_length(field: &'static str, value: &str, max_chars: usize) -> Result<()
     if value.chars().count() > max_chars {
         return Err(AppError::invalid(
             field,
-            format!("must be at most {max_chars} characters"),
+            Refusal::TooLong { max: max_chars },
         ));
     }
     Ok(())
@@ -67,10 +61,7 @@ fn check_length(field: &'static str, value: &str, max_chars: usize) -> Result<()
 /// pairings and standings. They are not control characters to `char::is_control`.
 fn check_direction_controls(field: &'static str, value: &str) -> Result<(), AppError> {
     if value.chars().any(reorders_text) {
-        return Err(AppError::invalid(
-            field,
-            "must not contain Unicode characters that change the text direction",
-        ));
+        return Err(AppError::invalid(field, Refusal::DirectionControls));
     }
     Ok(())
 }
@@ -84,7 +75,10 @@ pub fn date(field: &'static str, value: Option<NaiveDate>) -> Result<Option<Naiv
     match value {
         Some(day) if !(FIRST_YEAR..=LAST_YEAR).contains(&day.year()) => Err(AppError::invalid(
             field,
-            format!("must be a date between the years {FIRST_YEAR} and {LAST_YEAR}"),
+            Refusal::DateOutOfRange {
+                first: FIRST_YEAR,
+                last: LAST_YEAR,
+            },
         )),
         other => Ok(other),
     }
@@ -108,7 +102,7 @@ pub fn email(value: &str) -> Result<String, AppError> {
         None => false,
     };
     if !valid || value.len() > 254 {
-        return Err(AppError::invalid("email", "is not a valid e-mail address"));
+        return Err(AppError::invalid("email", Refusal::NotAnEmail));
     }
     Ok(value)
 }
@@ -121,10 +115,7 @@ pub fn country(value: &str) -> Result<String, AppError> {
     {
         Ok(value)
     } else {
-        Err(AppError::invalid(
-            "country",
-            "must be a 2- or 3-letter code such as RUS or NL",
-        ))
+        Err(AppError::invalid("country", Refusal::NotACountryCode))
     }
 }
 
@@ -132,7 +123,10 @@ pub fn birth_year(value: Option<i32>) -> Result<Option<i32>, AppError> {
     match value {
         Some(year) if !(1900..=2100).contains(&year) => Err(AppError::invalid(
             "birth_year",
-            "must be a year between 1900 and 2100",
+            Refusal::YearOutOfRange {
+                first: 1900,
+                last: 2100,
+            },
         )),
         other => Ok(other),
     }
@@ -200,10 +194,7 @@ mod tests {
             let err = required("name", bad, 100).unwrap_err();
             assert_eq!(
                 err,
-                AppError::invalid(
-                    "name",
-                    "must not contain Unicode characters that change the text direction"
-                ),
+                AppError::invalid("name", Refusal::DirectionControls),
                 "{bad:?}"
             );
         }

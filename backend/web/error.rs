@@ -10,14 +10,19 @@ use askama::Template;
 use serde::Serialize;
 
 use super::ctx::Ctx;
-use crate::service::AppError;
+use crate::service::{AppError, Refusal};
 
 /// The JSON body of an error (RFC 9457 problem details).
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct Problem {
     /// `urn:damka:problem:<code>`, stable for scripts.
+    // (`<code>` here is the kind of error, `AppError::kind`: `invalid`, `conflict`, ...; the
+    // exact refusal is `code`. The text above is the published description.)
     #[serde(rename = "type")]
     pub kind: String,
+    /// The exact refusal, stable for scripts (`round_has_results`, `too_long`, ...); the
+    /// kind in snake case (`not_found`) for errors that are not refusals.
+    pub code: String,
     pub title: String,
     pub status: u16,
     pub detail: String,
@@ -32,10 +37,11 @@ pub struct Problem {
 impl Problem {
     pub fn of(err: &AppError) -> Problem {
         Problem {
-            kind: format!("urn:damka:problem:{}", err.code()),
-            title: super::i18n::Lang::En.t(&format!("error.{}.title", err.code())),
+            kind: format!("urn:damka:problem:{}", err.kind()),
+            code: err.code().to_string(),
+            title: super::i18n::Lang::En.t(&format!("error.{}.title", err.kind())),
             status: err.status(),
-            detail: err.to_string(),
+            detail: super::refusals::english(err),
             field: match err {
                 AppError::Invalid { field, .. } => Some((*field).to_string()),
                 _ => None,
@@ -118,7 +124,7 @@ pub async fn render_errors(
     };
     let page = ErrorPage {
         detail: localized_detail(&ctx, &app_error),
-        title_key: format!("error.{}.title", app_error.code()),
+        title_key: format!("error.{}.title", app_error.kind()),
         status: app_error.status(),
         ctx,
     };
@@ -167,7 +173,13 @@ fn localized_detail(ctx: &Ctx, err: &AppError) -> String {
             &retry_after_secs.div_ceil(60),
         ),
         AppError::Internal { id } => ctx.tf1("error.internal.detail", id),
-        other => other.to_string(),
+        AppError::BadCredentials => ctx.t("error.bad-credentials.detail"),
+        AppError::Invalid { field, reason } => {
+            format!("{field}: {}", super::refusals::text(ctx.lang, reason))
+        }
+        AppError::BadRequest { reason }
+        | AppError::Forbidden { reason }
+        | AppError::Conflict { reason } => super::refusals::text(ctx.lang, reason),
     }
 }
 
@@ -176,9 +188,9 @@ fn foreign_error(status: StatusCode, message: &str) -> AppError {
     match status.as_u16() {
         404 => AppError::NotFound { what: "page" },
         405 => AppError::MethodNotAllowed,
-        400..=499 => AppError::BadRequest {
-            detail: message.to_string(),
-        },
+        400..=499 => AppError::bad_request(Refusal::UnreadableRequest {
+            message: message.to_string(),
+        }),
         _ => AppError::internal(message),
     }
 }

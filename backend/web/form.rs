@@ -10,7 +10,7 @@ use serde::de::DeserializeOwned;
 use super::cookies;
 use super::ctx::CsrfCookie;
 use super::state::AppState;
-use crate::service::{AppError, auth};
+use crate::service::{AppError, Refusal, auth};
 
 /// Forms are small; anything larger is refused before it is read whole.
 pub const MAX_FORM_BYTES: usize = 64 * 1024;
@@ -29,11 +29,7 @@ impl<T: DeserializeOwned + 'static, const MAX_BYTES: usize> FromRequest for Csrf
         Box::pin(async move {
             let content_type = req.content_type().to_string();
             if content_type != "application/x-www-form-urlencoded" {
-                return Err(AppError::BadRequest {
-                    detail: format!(
-                        "expected a form (application/x-www-form-urlencoded), got `{content_type}`"
-                    ),
-                });
+                return Err(AppError::bad_request(Refusal::NotAForm { content_type }));
             }
             let too_large = AppError::PayloadTooLarge {
                 limit_bytes: MAX_BYTES,
@@ -43,8 +39,10 @@ impl<T: DeserializeOwned + 'static, const MAX_BYTES: usize> FromRequest for Csrf
             }
             let mut body = web::BytesMut::new();
             while let Some(chunk) = payload.next().await {
-                let chunk = chunk.map_err(|e| AppError::BadRequest {
-                    detail: format!("could not read the form: {e}"),
+                let chunk = chunk.map_err(|e| {
+                    AppError::bad_request(Refusal::UnreadableForm {
+                        message: e.to_string(),
+                    })
                 })?;
                 if body.len() + chunk.len() > MAX_BYTES {
                     return Err(too_large);
@@ -65,8 +63,10 @@ impl<T: DeserializeOwned + 'static, const MAX_BYTES: usize> FromRequest for Csrf
             }
             serde_urlencoded::from_bytes::<T>(&body)
                 .map(CsrfForm)
-                .map_err(|e| AppError::BadRequest {
-                    detail: format!("the form could not be read: {e}"),
+                .map_err(|e| {
+                    AppError::bad_request(Refusal::UnreadableForm {
+                        message: e.to_string(),
+                    })
                 })
         })
     }
@@ -103,5 +103,5 @@ pub fn optional_number<N: std::str::FromStr>(
     value
         .parse::<N>()
         .map(Some)
-        .map_err(|_| AppError::invalid(field, "must be a whole number"))
+        .map_err(|_| AppError::invalid(field, Refusal::NotAWholeNumber))
 }

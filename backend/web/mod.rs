@@ -12,6 +12,7 @@ pub mod middleware;
 pub mod openapi;
 pub mod pages;
 pub mod pairing_warnings;
+pub mod refusals;
 pub mod render;
 pub mod routes;
 pub mod state;
@@ -24,7 +25,7 @@ use actix_web::{App, HttpRequest, HttpResponse, web};
 
 pub use state::AppState;
 
-use crate::service::AppError;
+use crate::service::{AppError, Refusal};
 
 /// The largest JSON body the API reads (a TRF import is the biggest).
 pub const MAX_JSON_BYTES: usize = 256 * 1024;
@@ -41,9 +42,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         web::PathConfig::default().error_handler(|_, _| AppError::NotFound { what: "page" }.into()),
     )
     .app_data(web::QueryConfig::default().error_handler(|err, _| {
-        AppError::BadRequest {
-            detail: format!("bad query string: {err}"),
-        }
+        AppError::bad_request(Refusal::BadQueryString {
+            message: err.to_string(),
+        })
         .into()
     }))
     .service(web::scope("/api/v1").configure(api::configure))
@@ -63,9 +64,9 @@ pub(crate) fn json_error(err: JsonPayloadError) -> AppError {
                 limit_bytes: MAX_JSON_BYTES,
             }
         }
-        other => AppError::BadRequest {
-            detail: format!("the JSON body could not be read: {other}"),
-        },
+        other => AppError::bad_request(Refusal::UnreadableJson {
+            message: other.to_string(),
+        }),
     }
 }
 

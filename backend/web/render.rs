@@ -68,17 +68,18 @@ impl FormErrors {
         FormErrors::default()
     }
 
-    /// The localized message for an `AppError::Invalid`, or `None` for other errors
-    /// (which the caller propagates as an error page).
+    /// The localized message of an `AppError::Invalid` (at its field) or `Conflict` (for
+    /// the whole form), or `None` for other errors (which the caller propagates as an
+    /// error page).
     pub fn from_error(err: &AppError, lang: super::i18n::Lang) -> Option<FormErrors> {
         match err {
             AppError::Invalid { field, reason } => Some(FormErrors {
                 field: (*field).to_string(),
-                message: super::i18n::localized_reason(lang, reason),
+                message: super::refusals::text(lang, reason),
             }),
-            AppError::Conflict { detail } => Some(FormErrors {
+            AppError::Conflict { reason } => Some(FormErrors {
                 field: String::new(),
-                message: super::i18n::localized_reason(lang, detail),
+                message: super::refusals::text(lang, reason),
             }),
             _ => None,
         }

@@ -14,7 +14,7 @@ use damka::service::events::entries::{self, EntryInput};
 use damka::service::events::rounds::{self, ResultInput};
 use damka::service::events::{self, EventInput, audit, settings};
 use damka::service::players::{self, PlayerInput};
-use damka::service::{Actor, AppError, AppResult};
+use damka::service::{Actor, AppError, AppResult, Refusal};
 use damka::store::{self, DbConn, DbPool, RetryPolicy};
 
 /// How often each race is run.
@@ -186,7 +186,12 @@ async fn concurrent_pairings_make_one_round() {
         assert_eq!(winners(&outcomes), 1, "try {attempt}: {outcomes:?}");
         for refused in outcomes.iter().filter_map(|o| o.as_ref().err()) {
             assert!(
-                matches!(refused, AppError::Conflict { detail } if detail.contains("not published")),
+                matches!(
+                    refused,
+                    AppError::Conflict {
+                        reason: Refusal::RoundNotPublished { round: 1 }
+                    }
+                ),
                 "try {attempt}: {refused:?}"
             );
         }

@@ -258,3 +258,217 @@ async fn nul_bytes_in_json_are_refused_cleanly_on_every_backend() {
         .await;
     assert_eq!(login.status.as_u16(), 401);
 }
+
+/// The text a reader sees: tags, scripts and styles removed, character references read.
+fn visible_text(html: &str) -> String {
+    let mut text = String::new();
+    let mut rest = html;
+    while let Some(start) = rest.find('<') {
+        text.push_str(&rest[..start]);
+        text.push(' ');
+        rest = &rest[start..];
+        let skip_to = if rest.starts_with("<script") {
+            "</script>"
+        } else if rest.starts_with("<style") {
+            "</style>"
+        } else {
+            ">"
+        };
+        rest = rest
+            .find(skip_to)
+            .map_or("", |end| &rest[end + skip_to.len()..]);
+    }
+    text.push_str(rest);
+    text.replace("&#39;", "'")
+        .replace("&quot;", "\"")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+/// Two or more English words in a row with only a space between them (a list of codes
+/// such as `BH, SB` is not a phrase).
+fn english_phrase(text: &str) -> Option<String> {
+    let mut run: Vec<&str> = Vec::new();
+    for word in text.split_whitespace() {
+        let letters = word.trim_matches(|c: char| !c.is_alphanumeric());
+        if letters.is_empty() || !letters.chars().all(|c| c.is_ascii_alphabetic()) {
+            run.clear();
+            continue;
+        }
+        run.push(word);
+        if run.len() >= 2 {
+            return Some(run.join(" "));
+        }
+        if !word.ends_with(|c: char| c.is_alphanumeric()) {
+            run.clear();
+        }
+    }
+    None
+}
+
+/// A Russian page that shows `refusal`, and no English sentence in its content (the
+/// `<main>` element: the navigation around it carries the site's name and the `EN`/`RU`
+/// language switch).
+fn assert_russian_refusal(res: &common::Response, status: u16, refusal: &str) {
+    assert_eq!(res.status.as_u16(), status, "{}", res.body);
+    assert!(res.content_type().starts_with("text/html"), "{}", res.body);
+    let main = res
+        .body
+        .split_once("<main>")
+        .and_then(|(_, rest)| rest.split_once("</main>"))
+        .map_or(res.body.as_str(), |(main, _)| main);
+    let text = visible_text(main);
+    assert!(text.contains(refusal), "`{refusal}` missing from: {text}");
+    assert_eq!(
+        english_phrase(&text),
+        None,
+        "English on a Russian page: {text}"
+    );
+}
+
+/// Refusals reach a Russian reader in Russian, on error pages and inside forms, numbers
+/// included: the first-run page once there is an administrator, the pairing form of a round
+/// with results, an action on a finished event, a field too long, a TRF that cannot be read.
+#[actix_web::test]
+async fn refusals_on_russian_pages_are_russian() {
+    let app = TestApp::new().await;
+    let ru = ("accept-language".to_string(), "ru-RU,ru;q=0.9".to_string());
+
+    let mut browser = app.user("org@t.org", Role::Organiser).await;
+    browser.headers.push(ru.clone());
+    let mut api = browser.api_client().await;
+    let id = common::create_event(
+        &mut api,
+        serde_json::json!({"name": "Open", "system": "swiss", "rounds": 3}),
+    )
+    .await;
+    common::enter_players(&mut api, id, 4).await;
+    common::play_round(&mut api, id, &["1-0", "0-1"]).await;
+
+    // The pairing form of a round with results: an error page.
+    let pairing = browser.get(&format!("/events/{id}/rounds/1/pairing")).await;
+    assert_russian_refusal(
+        &pairing,
+        409,
+        "в туре 1 уже есть результаты, жеребьёвку больше нельзя изменить",
+    );
+    // The same refusal for an API client: English, with its code.
+    let problem = api
+        .json(
+            Method::PUT,
+            &format!("/api/v1/events/{id}/rounds/1/pairing"),
+            serde_json::json!({"boards": [{"white": 1, "black": 2}, {"white": 3, "black": 4}]}),
+        )
+        .await
+        .assert_problem(409, "conflict");
+    assert_eq!(problem["code"], "round_has_results", "{problem}");
+    assert_eq!(
+        problem["detail"],
+        "round 1 already has results; its pairing can no longer be changed"
+    );
+
+    // An action on a finished event: the event's page with the refusal.
+    let finished = api.post(&format!("/api/v1/events/{id}/finish")).await;
+    assert_eq!(finished.status.as_u16(), 204, "{}", finished.body);
+    let pair = browser
+        .post_form(&format!("/events/{id}/rounds"), &[])
+        .await;
+    assert_russian_refusal(&pair, 409, "турнир завершён");
+
+    // A field too long, with its limit, inline in the form.
+    let long_name = "Турнир".repeat(30);
+    let created = browser
+        .post_form(
+            "/events",
+            &[("name", &long_name), ("system", "swiss"), ("rounds", "5")],
+        )
+        .await;
+    assert_russian_refusal(&created, 422, "не длиннее 120 символов");
+
+    // A TRF that cannot be read, at its line and column.
+    // Round cells start at column 92; the colour is the cell's sixth character.
+    let trf = format!("012 Open\n{:<91}   2 q 1\n", "001    1");
+    let imported = browser
+        .post_form("/events/import", &[("trf", &trf), ("variant", "russian")])
+        .await;
+    assert_russian_refusal(
+        &imported,
+        422,
+        "TRF, строка 2, столбец 97: неверный цвет 'q' (ожидается w, b или -)",
+    );
+
+    // Pages only organisers may open, and the first-run page once there is an administrator.
+    let mut player = app.user("player@t.org", Role::Player).await;
+    player.headers.push(ru.clone());
+    assert_russian_refusal(
+        &player.get("/events/new").await,
+        403,
+        "создавать турниры могут только организаторы и администраторы",
+    );
+    app.user("admin@t.org", Role::Admin).await;
+    let mut visitor = app.client();
+    visitor.headers.push(ru);
+    assert_russian_refusal(
+        &visitor.get("/setup").await,
+        403,
+        "у сайта уже есть администратор; страница первого запуска закрыта",
+    );
+}
+
+/// problem+json names the exact refusal in `code`; `type` keeps the kind of error.
+#[actix_web::test]
+async fn problems_carry_the_refusal_code() {
+    let app = TestApp::new().await;
+    let mut browser = app.user("codes@t.org", Role::Organiser).await;
+    let mut api = browser.api_client().await;
+    let required = api
+        .json(
+            Method::POST,
+            "/api/v1/clubs",
+            serde_json::json!({"name": " "}),
+        )
+        .await
+        .assert_problem(422, "invalid");
+    assert_eq!(required["code"], "required");
+    assert_eq!(required["detail"], "name: is required");
+    let long = api
+        .json(
+            Method::POST,
+            "/api/v1/clubs",
+            serde_json::json!({"name": "x".repeat(500)}),
+        )
+        .await
+        .assert_problem(422, "invalid");
+    assert_eq!(long["code"], "too_long");
+    let unreadable = api
+        .request(
+            Method::POST,
+            "/api/v1/clubs",
+            Some(("application/json", "{not json".into())),
+            &[],
+        )
+        .await
+        .assert_problem(400, "bad-request");
+    assert_eq!(unreadable["code"], "unreadable_json");
+    let missing = api
+        .get("/api/v1/players/424242")
+        .await
+        .assert_problem(404, "not-found");
+    assert_eq!(missing["code"], "not_found");
+    let mut player = app.user("player@t.org", Role::Player).await;
+    let mut player_api = player.api_client().await;
+    let forbidden = player_api
+        .json(
+            Method::POST,
+            "/api/v1/events",
+            serde_json::json!({"name": "Open", "system": "swiss", "rounds": 5}),
+        )
+        .await
+        .assert_problem(403, "forbidden");
+    assert_eq!(forbidden["code"], "only_organisers_create_events");
+    assert_eq!(
+        forbidden["detail"],
+        "forbidden: only organisers and administrators may create events"
+    );
+}

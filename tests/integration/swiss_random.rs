@@ -35,7 +35,7 @@ use damka::service::events::entries::{AbsenceInput, EntryInput, EntryView};
 use damka::service::events::reports::StandingsView;
 use damka::service::events::rounds::{ResultInput, RoundView};
 use damka::service::events::{EventInput, entries, reports, rounds, settings};
-use damka::service::{Actor, AppError};
+use damka::service::{Actor, AppError, Refusal};
 use damka::store::models::{PlayerFields, PlayerRating};
 use damka::store::{self, DbConn};
 
@@ -806,7 +806,12 @@ fn random_result(rng: &mut Rng, rates: &Rates) -> &'static str {
 }
 
 fn is_no_valid_pairing(e: &AppError) -> bool {
-    matches!(e, AppError::Conflict { detail } if detail.starts_with("no valid pairing"))
+    matches!(
+        e,
+        AppError::Conflict {
+            reason: Refusal::NoValidPairing
+        }
+    )
 }
 
 /// Plays one event to the end (or until no valid pairing exists), checking every round.

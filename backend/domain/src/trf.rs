@@ -23,23 +23,96 @@ use std::fmt::Write as _;
 
 /// A TRF that could not be read: where and why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("TRF line {line}, column {column}: {message}")]
+#[error("TRF line {line}, column {column}: {problem}")]
 pub struct TrfError {
     /// 1-based line number (0 when the problem concerns the whole file).
     pub line: usize,
     /// 1-based column (0 when the problem concerns the whole line).
     pub column: usize,
-    pub message: String,
-    /// Set when the file is readable but holds more than [`Limits`] allow.
-    pub exceeded: Option<LimitExceeded>,
+    pub problem: TrfProblem,
 }
 
-fn err(line: usize, column: usize, message: impl Into<String>) -> TrfError {
+impl TrfError {
+    /// Set when the file is readable but holds more than [`Limits`] allow.
+    pub fn exceeded(&self) -> Option<LimitExceeded> {
+        match self.problem {
+            TrfProblem::TooMany { what, found, limit } => {
+                Some(LimitExceeded { what, found, limit })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// What is wrong at that place, with the text found there.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TrfProblem {
+    #[error("invalid player number {0:?}")]
+    InvalidPlayerNumber(String),
+    #[error("a player cannot be paired with himself")]
+    PairedWithHimself,
+    #[error("invalid colour {0:?} (expected w, b or -)")]
+    InvalidCellColour(char),
+    #[error("invalid result {0:?}")]
+    InvalidResult(char),
+    #[error("a played game needs a colour (w or b)")]
+    GameWithoutColour,
+    #[error("a bye cannot have a colour")]
+    ByeWithColour,
+    #[error("player line too short: no start rank in columns 5-8")]
+    LineTooShort,
+    #[error("invalid rating {0:?}")]
+    InvalidRating(String),
+    #[error("invalid points {0:?}")]
+    InvalidPoints(String),
+    #[error("unexpected character between round cells")]
+    CharacterBetweenCells,
+    #[error("incomplete round cell")]
+    IncompleteCell,
+    /// A `162` record's score that is not a multiple of a half point.
+    #[error("invalid score {0:?} (half-points only)")]
+    InvalidHalfPoints(String),
+    #[error("unsupported point code {0:?}")]
+    UnsupportedPointCode(char),
+    #[error("invalid number of rounds {0:?}")]
+    InvalidRoundCount(String),
+    /// A `152` record other than `W` or `B`.
+    #[error("invalid colour {0:?}")]
+    InvalidFirstColour(String),
+    /// A bbpPairings point record (`BBW`, ...) that is not a score.
+    #[error("invalid score {0:?}")]
+    InvalidScore(String),
+    #[error("player {0} appears twice")]
+    PlayerTwice(StartNo),
+    #[error("opponent {0} is not in the player list")]
+    UnknownOpponent(StartNo),
+    #[error("round entry after the next unpaired round")]
+    EntryAfterUnpairedRound,
+    #[error("the file has {played} rounds but XXR says {total}")]
+    MoreRoundsThanXxr { played: usize, total: u32 },
+    /// `round` is 1-based.
+    #[error("round {round} of player {player} contradicts the entry of player {opponent}")]
+    ContradictingEntries {
+        round: usize,
+        player: StartNo,
+        opponent: StartNo,
+    },
+    #[error("forbidden pair names unknown player {0}")]
+    ForbiddenPairUnknownPlayer(StartNo),
+    /// The file is readable but holds more than [`Limits`] allow.
+    #[error("the file has {found} {}, more than the {limit} allowed", what.noun())]
+    TooMany {
+        what: Limited,
+        found: usize,
+        limit: usize,
+    },
+}
+
+fn err(line: usize, column: usize, problem: TrfProblem) -> TrfError {
     TrfError {
         line,
         column,
-        message: message.into(),
-        exceeded: None,
+        problem,
     }
 }
 
@@ -90,15 +163,7 @@ pub struct LimitExceeded {
 }
 
 fn exceeded(line: usize, what: Limited, found: usize, limit: usize) -> TrfError {
-    TrfError {
-        line,
-        column: 0,
-        message: format!(
-            "the file has {found} {}, more than the {limit} allowed",
-            what.noun()
-        ),
-        exceeded: Some(LimitExceeded { what, found, limit }),
-    }
+    err(line, 0, TrfProblem::TooMany { what, found, limit })
 }
 
 /// One raw round cell as read, before deciding whether it belongs to the history or is a
@@ -164,7 +229,7 @@ fn parse_start_no(text: &str, line: usize, column: usize) -> Result<StartNo, Trf
     t.parse::<StartNo>()
         .ok()
         .filter(|n| *n > 0)
-        .ok_or_else(|| err(line, column, format!("invalid player number {t:?}")))
+        .ok_or_else(|| err(line, column, TrfProblem::InvalidPlayerNumber(t.to_string())))
 }
 
 fn parse_cell(
@@ -185,7 +250,7 @@ fn parse_cell(
     } else {
         let n = parse_start_no(&opp_text, line, column)?;
         if n == own {
-            return Err(err(line, column, "a player cannot be paired with himself"));
+            return Err(err(line, column, TrfProblem::PairedWithHimself));
         }
         Some(n)
     };
@@ -194,20 +259,15 @@ fn parse_cell(
         'b' | 'B' => Some(Colour::Black),
         '-' | ' ' => None,
         c => {
-            return Err(err(
-                line,
-                column + 5,
-                format!("invalid colour {c:?} (expected w, b or -)"),
-            ));
+            return Err(err(line, column + 5, TrfProblem::InvalidCellColour(c)));
         }
     };
-    let bad_result = || err(line, column + 7, format!("invalid result {:?}", cell[7]));
+    let bad_result = || err(line, column + 7, TrfProblem::InvalidResult(cell[7]));
     let cell = match opponent {
         Some(opponent) => match result_char {
             '1' | '=' | '0' | 'W' | 'D' | 'L' => {
-                let colour = colour.ok_or_else(|| {
-                    err(line, column + 5, "a played game needs a colour (w or b)")
-                })?;
+                let colour =
+                    colour.ok_or_else(|| err(line, column + 5, TrfProblem::GameWithoutColour))?;
                 let outcome = match result_char {
                     '1' | 'W' => Outcome::Win,
                     '=' | 'D' => Outcome::Draw,
@@ -243,7 +303,7 @@ fn parse_cell(
         },
         None => {
             if colour.is_some() {
-                return Err(err(line, column + 5, "a bye cannot have a colour"));
+                return Err(err(line, column + 5, TrfProblem::ByeWithColour));
             }
             match result_char {
                 'U' | '+' => Cell {
@@ -277,25 +337,21 @@ struct RawPlayer {
 
 fn parse_player_line(chars: &[char], line: usize) -> Result<RawPlayer, TrfError> {
     if chars.len() < 8 {
-        return Err(err(
-            line,
-            5,
-            "player line too short: no start rank in columns 5-8",
-        ));
+        return Err(err(line, 5, TrfProblem::LineTooShort));
     }
     let start_no = parse_start_no(&slice(chars, 4, 8), line, 5)?;
     let rating = match opt_field(chars, 48, 52) {
         None => None,
         Some(t) => Some(
             t.parse::<u32>()
-                .map_err(|_| err(line, 49, format!("invalid rating {t:?}")))?,
+                .map_err(|_| err(line, 49, TrfProblem::InvalidRating(t.clone())))?,
         ),
     }
     .filter(|r| *r > 0);
     if let Some(t) = opt_field(chars, 80, 84)
         && parse_points(&t).is_none()
     {
-        return Err(err(line, 81, format!("invalid points {t:?}")));
+        return Err(err(line, 81, TrfProblem::InvalidPoints(t)));
     }
     let mut cells = Vec::new();
     let mut start = 91;
@@ -305,13 +361,13 @@ fn parse_player_line(chars: &[char], line: usize) -> Result<RawPlayer, TrfError>
         // The two separating characters must be blank.
         for (k, c) in chars.iter().enumerate().skip(start + 8).take(2) {
             if *c != ' ' {
-                return Err(err(line, k + 1, "unexpected character between round cells"));
+                return Err(err(line, k + 1, TrfProblem::CharacterBetweenCells));
             }
         }
         start += 10;
     }
     if start < chars.len() && chars[start..].iter().any(|c| *c != ' ') {
-        return Err(err(line, start + 1, "incomplete round cell"));
+        return Err(err(line, start + 1, TrfProblem::IncompleteCell));
     }
     while matches!(cells.last(), Some(None)) {
         cells.pop();
@@ -348,7 +404,7 @@ fn parse_162(
             err(
                 line,
                 start + 2,
-                format!("invalid score {:?} (half-points only)", value_text.trim()),
+                TrfProblem::InvalidHalfPoints(value_text.trim().to_string()),
             )
         })?;
         match code {
@@ -375,11 +431,7 @@ fn parse_162(
             }
             ' ' => {}
             c => {
-                return Err(err(
-                    line,
-                    start + 1,
-                    format!("unsupported point code {c:?}"),
-                ));
+                return Err(err(line, start + 1, TrfProblem::UnsupportedPointCode(c)));
             }
         }
         start += 9;
@@ -413,11 +465,10 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Tournament, TrfE
             "012" => t.name = rest.trim().to_string(),
             "XXR" | "142" => {
                 let n = rest.trim();
-                t.total_rounds = n
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|n| *n > 0)
-                    .ok_or_else(|| err(line, 5, format!("invalid number of rounds {n:?}")))?;
+                t.total_rounds =
+                    n.parse::<u32>().ok().filter(|n| *n > 0).ok_or_else(|| {
+                        err(line, 5, TrfProblem::InvalidRoundCount(n.to_string()))
+                    })?;
             }
             "XXC" => {
                 for token in rest.split_whitespace() {
@@ -431,13 +482,19 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Tournament, TrfE
             "152" => match rest.trim() {
                 "W" => t.first_colour = Some(Colour::White),
                 "B" => t.first_colour = Some(Colour::Black),
-                other => return Err(err(line, 5, format!("invalid colour {other:?}"))),
+                other => {
+                    return Err(err(
+                        line,
+                        5,
+                        TrfProblem::InvalidFirstColour(other.to_string()),
+                    ));
+                }
             },
             "162" => parse_162(&chars, line, &mut t.points, &mut pab_set)?,
             "BBW" | "BBD" | "BBL" | "BBZ" | "BBF" | "BBU" => {
                 let v = rest.trim();
-                let value =
-                    parse_points(v).ok_or_else(|| err(line, 5, format!("invalid score {v:?}")))?;
+                let value = parse_points(v)
+                    .ok_or_else(|| err(line, 5, TrfProblem::InvalidScore(v.to_string())))?;
                 match prefix.as_str() {
                     "BBW" => {
                         t.points.win = value;
@@ -488,7 +545,7 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Tournament, TrfE
             return Err(err(
                 w[1].line,
                 5,
-                format!("player {} appears twice", w[1].player.start_no),
+                TrfProblem::PlayerTwice(w[1].player.start_no),
             ));
         }
     }
@@ -502,11 +559,7 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Tournament, TrfE
             if let Some(opp) = cell.and_then(|c| c.entry.opponent())
                 && !known(opp)
             {
-                return Err(err(
-                    p.line,
-                    92 + 10 * r,
-                    format!("opponent {opp} is not in the player list"),
-                ));
+                return Err(err(p.line, 92 + 10 * r, TrfProblem::UnknownOpponent(opp)));
             }
         }
     }
@@ -534,7 +587,7 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Tournament, TrfE
                 return Err(err(
                     p.line,
                     92 + 10 * r,
-                    "round entry after the next unpaired round",
+                    TrfProblem::EntryAfterUnpairedRound,
                 ));
             }
         }
@@ -543,10 +596,10 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Tournament, TrfE
         return Err(err(
             0,
             0,
-            format!(
-                "the file has {played} rounds but XXR says {}",
-                t.total_rounds
-            ),
+            TrfProblem::MoreRoundsThanXxr {
+                played,
+                total: t.total_rounds,
+            },
         ));
     }
     for raw in raw_players {
@@ -612,11 +665,11 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Tournament, TrfE
                     return Err(err(
                         0,
                         92 + 10 * r,
-                        format!(
-                            "round {} of player {} contradicts the entry of player {opp}",
-                            r + 1,
-                            p.start_no
-                        ),
+                        TrfProblem::ContradictingEntries {
+                            round: r + 1,
+                            player: p.start_no,
+                            opponent: opp,
+                        },
                     ));
                 }
             }
@@ -637,11 +690,7 @@ fn forbidden_pairs(
     let mut count = 0usize;
     for (line, group) in groups {
         if let Some(&a) = group.iter().find(|&&a| !known(a)) {
-            return Err(err(
-                *line,
-                4,
-                format!("forbidden pair names unknown player {a}"),
-            ));
+            return Err(err(*line, 4, TrfProblem::ForbiddenPairUnknownPlayer(a)));
         }
         let mut seen = HashSet::with_capacity(group.len());
         let distinct: Vec<StartNo> = group.iter().copied().filter(|a| seen.insert(*a)).collect();
@@ -686,7 +735,8 @@ pub fn score(t: &Tournament, p: &Player) -> HalfPoints {
     p.rounds.iter().map(|e| t.points.points(e)).sum()
 }
 
-fn cell_text(entry: &RoundEntry) -> String {
+/// A round cell as a player line writes it: opponent, colour, result (`   5 w 1`).
+pub fn cell_text(entry: &RoundEntry) -> String {
     let colour_char = |c: Option<Colour>| match c {
         Some(Colour::White) => 'w',
         Some(Colour::Black) => 'b',
@@ -1023,7 +1073,7 @@ mod tests {
         let text = format!("{}XXP 1 2\nXXP {}\n", players(200), numbers.join(" "));
         let e = parse(&text).expect_err("19,901 pairs");
         assert_eq!(
-            e.exceeded,
+            e.exceeded(),
             Some(LimitExceeded {
                 what: Limited::ForbiddenPairs,
                 found: 1 + 200 * 199 / 2,
@@ -1042,17 +1092,17 @@ mod tests {
         };
         let e = parse_with_limits(&players(4), &limits).expect_err("4 players");
         assert_eq!(
-            e.exceeded,
+            e.exceeded(),
             Some(LimitExceeded {
                 what: Limited::Players,
                 found: 4,
                 limit: 3
             })
         );
-        assert!(e.message.contains("4 players"), "{e}");
+        assert!(e.to_string().contains("4 players"), "{e}");
         let e = parse_with_limits(&format!("XXR 3\n{}", players(2)), &limits).expect_err("XXR");
         assert_eq!(
-            e.exceeded.map(|x| (x.what, x.found)),
+            e.exceeded().map(|x| (x.what, x.found)),
             Some((Limited::Rounds, 3))
         );
         let played = format!(
@@ -1062,7 +1112,7 @@ mod tests {
         );
         let e = parse_with_limits(&played, &limits).expect_err("3 rounds played");
         assert_eq!(
-            e.exceeded.map(|x| (x.what, x.found)),
+            e.exceeded().map(|x| (x.what, x.found)),
             Some((Limited::Rounds, 3))
         );
         assert!(parse_with_limits(&players(3), &limits).is_ok());

@@ -7,7 +7,7 @@ use super::{
     STATUS_FINISHED, STATUS_REGISTRATION, history, load, may_manage, require_arbiter,
     require_manager,
 };
-use crate::service::{Actor, AppError, AppResult};
+use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::models::Event;
 use crate::store::{self, DbConn, events, players};
 
@@ -87,46 +87,34 @@ pub fn add(
             (Some(id), _) if manager => id,
             (Some(id), Some(own)) if id == own => id,
             (Some(_), _) => {
-                return Err(AppError::forbidden(
-                    "only the organiser enters other players",
-                ));
+                return Err(AppError::forbidden(Refusal::OnlyOrganiserEntersOthers));
             }
             (None, Some(own)) => own,
             (None, None) => {
-                return Err(AppError::invalid(
-                    "player_id",
-                    "your account has no player profile to enter",
-                ));
+                return Err(AppError::invalid("player_id", Refusal::NoProfileToEnter));
             }
         };
         let open_to_players = event.self_registration && event.status == STATUS_REGISTRATION;
         if !(manager || open_to_players) {
-            return Err(AppError::forbidden(
-                "this event does not take self-registrations now",
-            ));
+            return Err(AppError::forbidden(Refusal::SelfRegistrationClosed));
         }
         if event.status == STATUS_FINISHED {
-            return Err(AppError::conflict("the event is finished"));
+            return Err(AppError::conflict(Refusal::EventFinished));
         }
         let player = players::by_id(conn, player_id)?
-            .ok_or_else(|| AppError::invalid("player_id", "no such player"))?;
+            .ok_or_else(|| AppError::invalid("player_id", Refusal::NoSuchPlayer))?;
         let existing = events::entries(conn, event_id)?;
         if existing.iter().any(|e| e.player_id == player_id) {
-            return Err(AppError::invalid(
-                "player_id",
-                "this player is already entered",
-            ));
+            return Err(AppError::invalid("player_id", Refusal::AlreadyEntered));
         }
         let paired = events::rounds(conn, event_id)?.len() as i32;
         let first_round = paired + 1;
         if paired > 0 {
             if is_round_robin(&event.system) {
-                return Err(AppError::conflict(
-                    "a round-robin takes no entries once it has started",
-                ));
+                return Err(AppError::conflict(Refusal::RoundRobinStarted));
             }
             if first_round > event.late_entry_until_round {
-                return Err(AppError::conflict("late entries are closed for this event"));
+                return Err(AppError::conflict(Refusal::LateEntriesClosed));
             }
         }
         let rating = players::ratings_of(conn, player_id)?
@@ -159,9 +147,7 @@ pub fn add(
 /// A finished event's entries stay as they were played until the organiser reopens it.
 fn ensure_not_finished(event: &Event) -> AppResult<()> {
     if event.status == STATUS_FINISHED {
-        return Err(AppError::conflict(
-            "the event is finished; reopen it to change it",
-        ));
+        return Err(AppError::conflict(Refusal::EventFinishedReopenToChange));
     }
     Ok(())
 }
@@ -213,10 +199,7 @@ pub fn set_absence(
         "H" => Some("H"),
         "Z" => Some("Z"),
         _ => {
-            return Err(AppError::invalid(
-                "kind",
-                "must be `H` (half-point bye) or `Z` (absent)",
-            ));
+            return Err(AppError::invalid("kind", Refusal::InvalidAbsenceKind));
         }
     };
     super::write(conn, event_id, |conn, event| {
@@ -239,15 +222,12 @@ pub fn set_absence(
             event.rounds
         };
         if input.round <= paired || input.round > last.max(1) {
-            return Err(AppError::invalid(
-                "round",
-                "must be a round that has not been paired yet",
-            ));
+            return Err(AppError::invalid("round", Refusal::RoundAlreadyPaired));
         }
         if kind == Some("H") && is_round_robin(&event.system) {
             return Err(AppError::invalid(
                 "kind",
-                "a round-robin has no half-point byes",
+                Refusal::NoHalfPointByeInRoundRobin,
             ));
         }
         events::set_absence(conn, entry_id, input.round, kind)?;
@@ -264,10 +244,7 @@ pub fn forbid_pair(
     second: i64,
 ) -> AppResult<()> {
     if first == second {
-        return Err(AppError::invalid(
-            "second",
-            "a pair needs two different players",
-        ));
+        return Err(AppError::invalid("second", Refusal::PairNeedsTwoPlayers));
     }
     super::write(conn, event_id, |conn, event| {
         require_arbiter(conn, actor, &event)?;
@@ -275,7 +252,7 @@ pub fn forbid_pair(
         let entries = events::entries(conn, event_id)?;
         for id in [first, second] {
             if !entries.iter().any(|e| e.id == id) {
-                return Err(AppError::invalid("entry", "not an entry of this event"));
+                return Err(AppError::invalid("entry", Refusal::NotAnEntry));
             }
         }
         events::add_forbidden_pair(conn, event_id, first, second)?;

@@ -20,7 +20,7 @@ use super::history::{BYES, RESULTS};
 use super::settings::{self, EventInput, EventView};
 use super::{STATUS_REGISTRATION, STATUS_RUNNING, load};
 use crate::service::players::ProfileRights;
-use crate::service::{Actor, AppError, AppResult};
+use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::models::{NewPairing, Player, PlayerFields, PlayerRating};
 use crate::store::{self, DbConn, events, players};
 
@@ -39,11 +39,11 @@ pub struct TrfTooLarge {
 }
 
 impl TrfTooLarge {
-    pub fn reason(&self) -> String {
-        format!(
-            "the file is {} bytes, more than the {} allowed",
-            self.bytes, self.limit
-        )
+    pub fn refusal(&self) -> Refusal {
+        Refusal::TrfTooLarge {
+            bytes: self.bytes,
+            limit: self.limit,
+        }
     }
 }
 
@@ -129,28 +129,15 @@ pub fn import_trf(
 ) -> AppResult<ImportView> {
     actor.require_user()?;
     if !actor.is_organiser() {
-        return Err(AppError::forbidden(
-            "only organisers and administrators may import events",
-        ));
+        return Err(AppError::forbidden(Refusal::OnlyOrganisersImportEvents));
     }
-    check_size(text).map_err(|e| AppError::invalid("trf", e.reason()))?;
+    check_size(text).map_err(|e| AppError::invalid("trf", e.refusal()))?;
     let t = trf::parse_with_limits(text, &Limits::default())
-        .map_err(|e| AppError::invalid("trf", trf_error(&e)))?;
+        .map_err(|e| AppError::invalid("trf", e.into()))?;
     let lines = player_lines(text);
     let plan = plan(&t, &lines, variant)?;
     let profiles = plan_profiles(conn, actor, &t, &lines)?;
     conn.write_transaction(|conn| store_plan(conn, actor, &t, &plan, &profiles))
-}
-
-/// The parser's message; a problem of the whole file (line 0) does not claim a line, and
-/// a file over a limit says only that (with the numbers), as a translatable reason.
-fn trf_error(e: &trf::TrfError) -> String {
-    match (e.exceeded, e.line, e.column) {
-        (Some(_), ..) => e.message.clone(),
-        (None, 0, 0) => format!("TRF: {}", e.message),
-        (None, 0, column) => format!("TRF column {column}: {}", e.message),
-        _ => e.to_string(),
-    }
 }
 
 /// Decides, before writing, which profile each player of the file goes to: the profile
@@ -172,11 +159,12 @@ fn plan_profiles(
         if let Some(other) = first_with_id.insert(id.clone(), p.start_no) {
             return Err(AppError::invalid(
                 "trf",
-                format!(
-                    "TRF line {}, column 58: players {other} and {} have the same federation id {id}",
-                    line_of(lines, p.start_no),
-                    p.start_no
-                ),
+                Refusal::TrfFederationIdTwice {
+                    line: line_of(lines, p.start_no),
+                    first: other,
+                    second: p.start_no,
+                    id,
+                },
             ));
         }
     }
@@ -243,9 +231,7 @@ fn recheck_links(conn: &mut DbConn, actor: &Actor, profiles: &[PlannedProfile]) 
     if still_valid {
         Ok(())
     } else {
-        Err(AppError::conflict(
-            "player profiles changed while the file was being imported; import it again",
-        ))
+        Err(AppError::conflict(Refusal::ImportProfilesChanged))
     }
 }
 
@@ -312,7 +298,12 @@ fn store_plan(
             }
         };
         let start_no = i32::try_from(p.start_no).map_err(|_| {
-            AppError::invalid("trf", format!("invalid player number {}", p.start_no))
+            AppError::invalid(
+                "trf",
+                Refusal::InvalidStartNumber {
+                    start_no: p.start_no,
+                },
+            )
         })?;
         let entry = events::insert_entry(conn, event_id, player_id, start_no, rating, 1, now)?;
         entry_of.insert(p.start_no, entry.id);
@@ -469,14 +460,12 @@ pub fn plan(
         let p = &t.points;
         return Err(AppError::invalid(
             "trf",
-            format!(
-                "the points in this TRF (win {}, draw {}, loss {}, pairing-allocated bye {}) \
-                 are not supported: events score 1 - 1/2 - 0 and a bye worth 1, 1/2 or 0",
-                show(p.win),
-                show(p.draw),
-                show(p.loss),
-                show(p.pab)
-            ),
+            Refusal::TrfPointsUnsupported {
+                win: show(p.win),
+                draw: show(p.draw),
+                loss: show(p.loss),
+                bye: show(p.pab),
+            },
         ));
     }
     let played = t.players.iter().map(|p| p.rounds.len()).max().unwrap_or(0);
@@ -579,13 +568,13 @@ pub fn plan(
                     if opponent == p.start_no || !by_no.contains_key(&opponent) {
                         return Err(AppError::invalid(
                             "trf",
-                            format!(
-                                "TRF line {}, column {}: round {}: player {} has no opponent {opponent}",
-                                line_of(lines, p.start_no),
-                                column_of(r),
-                                r + 1,
-                                p.start_no
-                            ),
+                            Refusal::TrfNoOpponent {
+                                line: line_of(lines, p.start_no),
+                                column: column_of(r),
+                                round: r + 1,
+                                player: p.start_no,
+                                opponent,
+                            },
                         ));
                     }
                     // Each game once, from the side of the lower start number.
@@ -631,13 +620,11 @@ pub fn plan(
             ByeKind::FullPoint | ByeKind::PairingAllocated => {
                 return Err(AppError::invalid(
                     "trf",
-                    format!(
-                        "TRF line {}, column {}: player {} asks for a full-point bye in the next \
-                         round; only half-point byes (H) and absences (Z) can be requested",
-                        line_of(lines, a.player),
-                        column_of(played),
-                        a.player
-                    ),
+                    Refusal::TrfFullPointByeRequested {
+                        line: line_of(lines, a.player),
+                        column: column_of(played),
+                        player: a.player,
+                    },
                 ));
             }
         };
@@ -679,44 +666,6 @@ fn bye_code(kind: ByeKind) -> (usize, &'static str) {
     (order, code)
 }
 
-fn describe(entry: RoundEntry) -> String {
-    let colour = |c: Option<Colour>| match c {
-        Some(Colour::White) => " with white",
-        Some(Colour::Black) => " with black",
-        None => "",
-    };
-    match entry {
-        RoundEntry::Played {
-            opponent,
-            colour: c,
-            outcome,
-            ..
-        } => {
-            let what = match outcome {
-                Outcome::Win => "won",
-                Outcome::Draw => "drew",
-                Outcome::Loss => "lost",
-            };
-            format!("{what} against {opponent}{}", colour(Some(c)))
-        }
-        RoundEntry::Forfeit {
-            opponent,
-            colour: c,
-            won,
-        } => format!(
-            "{} by forfeit against {opponent}{}",
-            if won { "won" } else { "lost" },
-            colour(c)
-        ),
-        RoundEntry::DoubleForfeit {
-            opponent,
-            colour: c,
-        } => format!("lost by double forfeit against {opponent}{}", colour(c)),
-        RoundEntry::Bye(_) => "has a bye".to_string(),
-        RoundEntry::NotPaired => "is not paired".to_string(),
-    }
-}
-
 /// One game from the two players' lines: who had white and the stored result code. The
 /// two lines must tell the same story.
 fn game(
@@ -730,16 +679,16 @@ fn game(
     let disagree = || {
         AppError::invalid(
             "trf",
-            format!(
-                "TRF line {}, column {}: round {}: the lines of players {a} and {b} disagree \
-                 (player {a} {}; line {}: player {b} {})",
-                line_of(lines, a),
-                column_of(round),
-                round + 1,
-                describe(a_entry),
-                line_of(lines, b),
-                describe(b_entry)
-            ),
+            Refusal::TrfLinesDisagree {
+                line: line_of(lines, a),
+                column: column_of(round),
+                round: round + 1,
+                player: a,
+                opponent: b,
+                cell: trf::cell_text(&a_entry).trim().to_string(),
+                opponent_line: line_of(lines, b),
+                opponent_cell: trf::cell_text(&b_entry).trim().to_string(),
+            },
         )
     };
     if b_entry.opponent() != Some(a) {
@@ -879,10 +828,23 @@ mod tests {
         .join("\n");
         let (t, lines) = parse(&text);
         let err = plan(&t, &lines, "russian").expect_err("both won");
-        let text = err.to_string();
-        assert!(text.contains("TRF line 2, column 92"), "{text}");
-        assert!(text.contains("disagree"), "{text}");
-        assert!(text.contains("line 3"), "{text}");
+        // The two cells as the file has them, each at its line.
+        assert_eq!(
+            err,
+            AppError::invalid(
+                "trf",
+                Refusal::TrfLinesDisagree {
+                    line: 2,
+                    column: 92,
+                    round: 1,
+                    player: 1,
+                    opponent: 2,
+                    cell: "2 w 1".into(),
+                    opponent_line: 3,
+                    opponent_cell: "1 b 1".into(),
+                }
+            )
+        );
     }
 
     #[test]

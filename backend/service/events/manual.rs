@@ -12,7 +12,7 @@ use super::history::{self, History};
 use super::rounds::{self, RoundView};
 use super::settings::is_round_robin;
 use super::{STATUS_FINISHED, load, require_arbiter};
-use crate::service::{Actor, AppError, AppResult};
+use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::models::{Event, NewPairing};
 use crate::store::{self, DbConn, pairing_changes};
 
@@ -172,7 +172,7 @@ struct Plan {
 /// that round has a result.
 fn ensure_changeable(event: &Event, history: &History, number: i32) -> AppResult<()> {
     if event.status == STATUS_FINISHED {
-        return Err(AppError::conflict("the event is finished"));
+        return Err(AppError::conflict(Refusal::EventFinished));
     }
     let last = history
         .last_round()
@@ -181,18 +181,17 @@ fn ensure_changeable(event: &Event, history: &History, number: i32) -> AppResult
         return Err(AppError::NotFound { what: "round" });
     }
     if last.number != number {
-        return Err(AppError::conflict(format!(
-            "only the last round ({}) can be changed",
-            last.number
-        )));
+        return Err(AppError::conflict(Refusal::OnlyLastRoundChanges {
+            round: last.number,
+        }));
     }
     if history
         .round_pairings(number)
         .any(|p| p.black_entry_id.is_some() && p.result.is_some())
     {
-        return Err(AppError::conflict(format!(
-            "round {number} already has results; its pairing can no longer be changed"
-        )));
+        return Err(AppError::conflict(Refusal::RoundHasResults {
+            round: number,
+        }));
     }
     Ok(())
 }
@@ -284,19 +283,30 @@ fn proposal_of(
             .ok()
             .and_then(|n| history.entry_by_start_no(n))
             .ok_or_else(|| {
-                AppError::invalid("boards", format!("no player has start number {no}"))
+                AppError::invalid(
+                    "boards",
+                    Refusal::NoSuchStartNumber {
+                        start_no: no.into(),
+                    },
+                )
             })?;
         let entry = &row.entry;
         if !round_robin && let Some(from) = entry.withdrawn_from_round.filter(|r| *r <= number) {
             return Err(AppError::invalid(
                 "boards",
-                format!("player {no} withdrew from round {from}"),
+                Refusal::PlayerWithdrew {
+                    player: no,
+                    round: from,
+                },
             ));
         }
         if entry.first_round > number {
             return Err(AppError::invalid(
                 "boards",
-                format!("player {no} joins the event in round {}", entry.first_round),
+                Refusal::PlayerJoinsLater {
+                    player: no,
+                    round: entry.first_round,
+                },
             ));
         }
         Ok(no as StartNo)
@@ -310,17 +320,14 @@ fn proposal_of(
     }
     let bye = input.bye.map(start_no).transpose()?;
     if boards.is_empty() && bye.is_none() {
-        return Err(AppError::invalid(
-            "boards",
-            "a round needs at least one board",
-        ));
+        return Err(AppError::invalid("boards", Refusal::RoundNeedsABoard));
     }
     Ok(RoundPairing { boards, bye })
 }
 
 fn placement_error(errors: &[PlacementError]) -> AppError {
-    let reasons: Vec<String> = errors.iter().map(ToString::to_string).collect();
-    AppError::invalid("boards", reasons.join("; "))
+    let problems = errors.iter().cloned().map(Refusal::from).collect();
+    AppError::invalid("boards", Refusal::ImpossiblePairing { problems })
 }
 
 /// What the pairing system itself gives for this round: the Berger table's round, or the

@@ -13,7 +13,7 @@ pub mod sheets;
 
 pub use settings::{EventInput, EventView, LocalRules};
 
-use super::{Actor, AppError, AppResult};
+use super::{Actor, AppError, AppResult, Refusal};
 use crate::store::models::Event;
 use crate::store::{DbConn, events};
 
@@ -70,9 +70,7 @@ pub fn write_planned<P, T>(
             return Ok(done);
         }
     }
-    Err(AppError::conflict(
-        "the event kept changing while this was being computed; try again",
-    ))
+    Err(AppError::conflict(Refusal::EventChangedMeanwhile))
 }
 
 /// The organiser who owns the event, or a site administrator.
@@ -99,9 +97,7 @@ pub fn require_manager(actor: &Actor, event: &Event) -> AppResult<()> {
     if may_manage(actor, event) {
         Ok(())
     } else {
-        Err(AppError::forbidden(
-            "only this event's organiser may do this",
-        ))
+        Err(AppError::forbidden(Refusal::OnlyEventOrganiser))
     }
 }
 
@@ -110,8 +106,6 @@ pub fn require_arbiter(conn: &mut DbConn, actor: &Actor, event: &Event) -> AppRe
     if may_arbitrate(conn, actor, event)? {
         Ok(())
     } else {
-        Err(AppError::forbidden(
-            "only this event's organiser and arbiters may do this",
-        ))
+        Err(AppError::forbidden(Refusal::OnlyEventOfficials))
     }
 }

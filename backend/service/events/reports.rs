@@ -62,7 +62,7 @@ pub fn standings(
     let tournament = history.tournament()?;
     let opts = options(&event, after_round)?;
     let table = standings::compute_standings(&tournament, &opts)
-        .map_err(|e| AppError::invalid("round", e.to_string()))?;
+        .map_err(|e| AppError::invalid("round", e.into()))?;
     Ok(StandingsView {
         after_round: table.after_round,
         tiebreaks: table.tiebreaks.iter().map(|t| t.code()).collect(),
@@ -179,9 +179,9 @@ pub fn crosstable(
     let tournament = history.tournament()?;
     let opts = options(&event, after_round)?;
     let table = standings::compute_standings(&tournament, &opts)
-        .map_err(|e| AppError::invalid("round", e.to_string()))?;
+        .map_err(|e| AppError::invalid("round", e.into()))?;
     let cross = standings::crosstable(&tournament, &table)
-        .map_err(|e| AppError::invalid("round", e.to_string()))?;
+        .map_err(|e| AppError::invalid("round", e.into()))?;
     let round_robin = is_round_robin(&event.system);
     let render = |c: &standings::CrossCell| CrossCellView {
         text: match c.opponent_place {
@@ -270,7 +270,7 @@ pub fn player_card(conn: &mut DbConn, event_id: i64, start_no: u32) -> AppResult
     let player_id = entry.entry.player_id;
     let tournament = history.tournament()?;
     let card = standings::player_card(&tournament, start_no, None, None)
-        .map_err(|e| AppError::invalid("player", e.to_string()))?;
+        .map_err(|e| AppError::invalid("player", e.into()))?;
     Ok(PlayerCardView {
         start_no,
         player_id,

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::history::{self, RESULTS};
 use super::settings::is_round_robin;
 use super::{STATUS_FINISHED, STATUS_RUNNING, entries, load, require_arbiter};
-use crate::service::{Actor, AppError, AppResult};
+use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::models::Event;
 use crate::store::models::NewPairing;
 use crate::store::{self, DbConn, events};
@@ -116,27 +116,26 @@ struct NextRound {
 /// ranks the players before round 1, and pairs them.
 fn plan_next_round(mut history: history::History) -> AppResult<NextRound> {
     if history.event.status == STATUS_FINISHED {
-        return Err(AppError::conflict("the event is finished"));
+        return Err(AppError::conflict(Refusal::EventFinished));
     }
     if let Some(last) = history.last_round() {
         if !last.published {
-            return Err(AppError::conflict(format!(
-                "round {} is paired but not published yet",
-                last.number
-            )));
+            return Err(AppError::conflict(Refusal::RoundNotPublished {
+                round: last.number,
+            }));
         }
         let missing = history.missing_results();
         if missing > 0 {
-            return Err(AppError::conflict(format!(
-                "round {} still has {missing} game(s) without a result",
-                last.number
-            )));
+            return Err(AppError::conflict(Refusal::RoundIncomplete {
+                round: last.number,
+                missing,
+            }));
         }
     }
     let mut start_numbers = None;
     if history.rounds.is_empty() {
         if history.entries.len() < 2 {
-            return Err(AppError::conflict("an event needs at least two players"));
+            return Err(AppError::conflict(Refusal::TooFewPlayers));
         }
         let ranks = entries::starting_ranks(&history);
         for row in &mut history.entries {
@@ -203,9 +202,11 @@ fn round_robin_boards(
         1
     };
     let schedule = damka_domain::berger::round_robin_schedule(players, cycles)
-        .map_err(|e| AppError::conflict(e.to_string()))?;
+        .map_err(|e| AppError::conflict(e.into()))?;
     let round = schedule.get(number as usize - 1).ok_or_else(|| {
-        AppError::conflict(format!("all {} rounds have been paired", schedule.len()))
+        AppError::conflict(Refusal::AllRoundsPaired {
+            rounds: schedule.len() as u32,
+        })
     })?;
     let id_of = |start_no: u32| {
         history
@@ -226,7 +227,7 @@ fn round_robin_boards(
 fn swiss_boards(history: &history::History, number: i32) -> AppResult<Vec<PlannedBoard>> {
     let tournament = history.tournament()?;
     let pairing = damka_domain::dutch::pair_next_round(&tournament)
-        .map_err(|e| AppError::conflict(e.to_string()))?;
+        .map_err(|e| AppError::conflict(e.into()))?;
     let ids: HashMap<u32, i64> = history
         .entries
         .iter()
@@ -293,16 +294,15 @@ pub fn repair_last(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult
             let history = history::load(conn, event)?;
             let last = history
                 .last_round()
-                .ok_or_else(|| AppError::conflict("no round has been paired"))?
+                .ok_or_else(|| AppError::conflict(Refusal::NoRoundPaired))?
                 .clone();
             if history
                 .round_pairings(last.number)
                 .any(|p| p.black_entry_id.is_some() && p.result.is_some())
             {
-                return Err(AppError::conflict(format!(
-                    "round {} already has results; it can no longer be re-paired",
-                    last.number
-                )));
+                return Err(AppError::conflict(Refusal::RoundHasResults {
+                    round: last.number,
+                }));
             }
             Ok((last.id, plan_next_round(history.before_round(last.number))?))
         },
@@ -319,12 +319,11 @@ pub fn publish_last(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResul
         require_arbiter(conn, actor, &event)?;
         let last = events::rounds(conn, event_id)?
             .pop()
-            .ok_or_else(|| AppError::conflict("no round has been paired"))?;
+            .ok_or_else(|| AppError::conflict(Refusal::NoRoundPaired))?;
         if last.published {
-            return Err(AppError::conflict(format!(
-                "round {} is already published",
-                last.number
-            )));
+            return Err(AppError::conflict(Refusal::RoundAlreadyPublished {
+                round: last.number,
+            }));
         }
         events::publish_round(conn, last.id, store::now())?;
         Ok(())
@@ -353,7 +352,7 @@ pub fn set_result(
         _ => {
             return Err(AppError::invalid(
                 "result",
-                "must be one of 1-0, 1/2-1/2, 0-1, +/-, -/+, -/-",
+                Refusal::not_one_of(&["1-0", "1/2-1/2", "0-1", "+/-", "-/+", "-/-"]),
             ));
         }
     };
@@ -363,17 +362,13 @@ pub fn set_result(
             .filter(|(_, round)| round.event_id == event_id)
             .ok_or(AppError::NotFound { what: "board" })?;
         if pairing.black_entry_id.is_none() {
-            return Err(AppError::invalid("result", "a bye has no game result"));
+            return Err(AppError::invalid("result", Refusal::ByeHasNoResult));
         }
         if !round.published {
-            return Err(AppError::conflict(
-                "publish the round before entering results",
-            ));
+            return Err(AppError::conflict(Refusal::PublishBeforeResults));
         }
         if event.status == STATUS_FINISHED {
-            return Err(AppError::conflict(
-                "the event is finished; reopen it to correct results",
-            ));
+            return Err(AppError::conflict(Refusal::EventFinishedReopenToCorrect));
         }
         if pairing.result == result {
             return Ok(());
@@ -383,7 +378,7 @@ pub fn set_result(
             if last != Some(round.number) {
                 return Err(AppError::invalid(
                     "result",
-                    "only a result of the last round can be cleared; correct it instead",
+                    Refusal::OnlyLastRoundResultClears,
                 ));
             }
         }

@@ -5,7 +5,7 @@ use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
 use super::{STATUS_REGISTRATION, load, require_manager};
-use crate::service::{Actor, AppError, AppResult, validate};
+use crate::service::{Actor, AppError, AppResult, Refusal, validate};
 use crate::store::models::{Event, EventFields};
 use crate::store::{self, DbConn, events};
 
@@ -228,10 +228,7 @@ fn one_of(field: &'static str, value: &str, allowed: &[&str]) -> AppResult<Strin
     if allowed.contains(&value) {
         Ok(value.to_string())
     } else {
-        Err(AppError::invalid(
-            field,
-            format!("must be one of: {}", allowed.join(", ")),
-        ))
+        Err(AppError::invalid(field, Refusal::not_one_of(allowed)))
     }
 }
 
@@ -241,7 +238,7 @@ fn fields(conn: &mut DbConn, input: &EventInput) -> AppResult<EventFields> {
     let variant = damka_engine::Variant::from_str(input.variant.trim()).map_err(|_| {
         AppError::invalid(
             "variant",
-            "must be one of: russian, english, international, brazilian",
+            Refusal::not_one_of(&["russian", "english", "international", "brazilian"]),
         )
     })?;
     let system = one_of("system", &input.system, &SYSTEMS)?;
@@ -252,7 +249,7 @@ fn fields(conn: &mut DbConn, input: &EventInput) -> AppResult<EventFields> {
     } else {
         return Err(AppError::invalid(
             "rounds",
-            "a Swiss event has between 1 and 30 rounds",
+            Refusal::SwissRoundsOutOfRange { min: 1, max: 30 },
         ));
     };
     let starts_on = validate::date("starts_on", input.starts_on)?;
@@ -260,28 +257,25 @@ fn fields(conn: &mut DbConn, input: &EventInput) -> AppResult<EventFields> {
     if let (Some(start), Some(end)) = (starts_on, ends_on)
         && end < start
     {
-        return Err(AppError::invalid(
-            "ends_on",
-            "the event cannot end before it starts",
-        ));
+        return Err(AppError::invalid("ends_on", Refusal::EndsBeforeStart));
     }
     if !(0..=200).contains(&input.draw_offer_min_moves) {
         return Err(AppError::invalid(
             "draw_offer_min_moves",
-            "must be between 0 and 200",
+            Refusal::NotBetween { min: 0, max: 200 },
         ));
     }
     if !(0..=2).contains(&input.pab_half_points) {
         return Err(AppError::invalid(
             "pab_half_points",
-            "must be 0, 1 or 2 half-points",
+            Refusal::InvalidByePoints,
         ));
     }
     let tiebreaks = if input.tiebreaks.trim().is_empty() {
         default_tiebreaks(&system).to_string()
     } else {
         let parsed = damka_domain::tiebreak::parse_tiebreak_list(input.tiebreaks.trim())
-            .map_err(|e| AppError::invalid("tiebreaks", e.to_string()))?;
+            .map_err(|e| AppError::invalid("tiebreaks", e.into()))?;
         parsed
             .iter()
             .map(|t| t.code())
@@ -293,19 +287,19 @@ fn fields(conn: &mut DbConn, input: &EventInput) -> AppResult<EventFields> {
     {
         return Err(AppError::invalid(
             "capture_choice",
-            "must be `free` or `maximum`",
+            Refusal::not_one_of(&["free", "maximum"]),
         ));
     }
     if !(0..=30).contains(&input.late_entry_until_round) {
         return Err(AppError::invalid(
             "late_entry_until_round",
-            "must be between 0 and 30",
+            Refusal::NotBetween { min: 0, max: 30 },
         ));
     }
     if let Some(club) = input.club_id
         && store::clubs::by_id(conn, club)?.is_none()
     {
-        return Err(AppError::invalid("club_id", "no such club"));
+        return Err(AppError::invalid("club_id", Refusal::NoSuchClub));
     }
     Ok(EventFields {
         name,
@@ -337,9 +331,7 @@ fn fields(conn: &mut DbConn, input: &EventInput) -> AppResult<EventFields> {
 pub fn create(conn: &mut DbConn, actor: &Actor, input: &EventInput) -> AppResult<EventView> {
     let user = actor.require_user()?;
     if !actor.is_organiser() {
-        return Err(AppError::forbidden(
-            "only organisers and administrators may create events",
-        ));
+        return Err(AppError::forbidden(Refusal::OnlyOrganisersCreateEvents));
     }
     conn.write_transaction(|conn| {
         let fields = fields(conn, input)?;
@@ -359,32 +351,21 @@ pub fn update(
     super::write(conn, event_id, |conn, event| {
         require_manager(actor, &event)?;
         if event.status == super::STATUS_FINISHED {
-            return Err(AppError::conflict(
-                "the event is finished; reopen it to change it",
-            ));
+            return Err(AppError::conflict(Refusal::EventFinishedReopenToChange));
         }
         let mut fields = fields(conn, input)?;
         let paired = events::rounds(conn, event_id)?;
         if !paired.is_empty() {
             if fields.variant != event.variant {
-                return Err(AppError::invalid(
-                    "variant",
-                    "cannot change once rounds are paired",
-                ));
+                return Err(AppError::invalid("variant", Refusal::FixedOncePaired));
             }
             if fields.system != event.system {
-                return Err(AppError::invalid(
-                    "system",
-                    "cannot change once rounds are paired",
-                ));
+                return Err(AppError::invalid("system", Refusal::FixedOncePaired));
             }
             if is_round_robin(&fields.system) {
                 fields.rounds = event.rounds;
             } else if (fields.rounds as usize) < paired.len() {
-                return Err(AppError::invalid(
-                    "rounds",
-                    "fewer rounds than already paired",
-                ));
+                return Err(AppError::invalid("rounds", Refusal::FewerRoundsThanPaired));
             }
         }
         Ok(EventView::from(&events::update(conn, event_id, &fields)?))
@@ -405,7 +386,7 @@ pub fn add_arbiter(conn: &mut DbConn, actor: &Actor, event_id: i64, email: &str)
     super::write(conn, event_id, |conn, event| {
         require_manager(actor, &event)?;
         let user = store::accounts::user_by_email(conn, &email)?
-            .ok_or_else(|| AppError::invalid("email", "no account has this e-mail"))?;
+            .ok_or_else(|| AppError::invalid("email", Refusal::NoAccountWithEmail))?;
         events::add_arbiter(conn, event_id, user.id)?;
         Ok(())
     })
@@ -417,12 +398,10 @@ pub fn finish(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<()> 
         require_manager(actor, &event)?;
         let history = super::history::load(conn, &event)?;
         if history.rounds.iter().any(|r| !r.published) {
-            return Err(AppError::conflict("publish or remove the last round first"));
+            return Err(AppError::conflict(Refusal::UnpublishedRoundLeft));
         }
         if history.missing_results() > 0 {
-            return Err(AppError::conflict(
-                "some games of the last round have no result yet",
-            ));
+            return Err(AppError::conflict(Refusal::ResultsMissing));
         }
         events::set_status(conn, event_id, super::STATUS_FINISHED)?;
         Ok(())
@@ -435,7 +414,7 @@ pub fn reopen(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<()> 
     super::write(conn, event_id, |conn, event| {
         require_manager(actor, &event)?;
         if event.status != super::STATUS_FINISHED {
-            return Err(AppError::conflict("the event is not finished"));
+            return Err(AppError::conflict(Refusal::EventNotFinished));
         }
         let paired = !events::rounds(conn, event_id)?.is_empty();
         let status = if paired {

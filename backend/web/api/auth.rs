@@ -5,7 +5,7 @@ use std::pin::Pin;
 use actix_web::http::header;
 use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
 
-use crate::service::{Actor, AppError, accounts};
+use crate::service::{Actor, AppError, Refusal, accounts};
 use crate::web::state::AppState;
 
 pub struct ApiActor(pub Actor);
@@ -25,17 +25,14 @@ impl FromRequest for ApiActor {
             let Some(header) = header else {
                 return Ok(ApiActor(Actor::anonymous()));
             };
-            let header = header.map_err(|_| AppError::BadRequest {
-                detail: "the Authorization header is not valid text".into(),
-            })?;
+            let header =
+                header.map_err(|_| AppError::bad_request(Refusal::AuthorizationNotText))?;
             let token = header
                 .strip_prefix("Bearer ")
                 .or_else(|| header.strip_prefix("bearer "))
                 .map(str::trim)
                 .filter(|t| !t.is_empty())
-                .ok_or_else(|| AppError::BadRequest {
-                    detail: "the Authorization header must be `Bearer <API token>`".into(),
-                })?
+                .ok_or_else(|| AppError::bad_request(Refusal::AuthorizationNotBearer))?
                 .to_string();
             let state = state.ok_or_else(|| AppError::internal("application state missing"))?;
             match state

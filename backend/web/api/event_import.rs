@@ -8,6 +8,7 @@ use crate::service::AppResult;
 use crate::service::events::import::{self, ImportView, TrfTooLarge};
 use crate::web::error::Problem;
 use crate::web::i18n::Lang;
+use crate::web::refusals;
 use crate::web::state::AppState;
 
 /// A TRF to import and the rules preset of the new event.
@@ -37,9 +38,10 @@ pub fn json_config() -> web::JsonConfig {
 pub fn too_large(err: &TrfTooLarge) -> HttpResponse {
     let problem = Problem {
         kind: "urn:damka:problem:too-large".into(),
+        code: err.refusal().code().into(),
         title: Lang::En.t("import.file_too_large"),
         status: StatusCode::PAYLOAD_TOO_LARGE.as_u16(),
-        detail: format!("trf: {}", err.reason()),
+        detail: format!("trf: {}", refusals::text(Lang::En, &err.refusal())),
         field: Some("trf".into()),
         retry_after: None,
     };

@@ -84,6 +84,11 @@ impl Lang {
         self.lookup(key).unwrap_or(key).to_string()
     }
 
+    /// The text for `key` in this language's own catalogue, without the English fallback.
+    pub fn own_text(self, key: &str) -> Option<&'static str> {
+        self.catalogue().get(key).copied()
+    }
+
     fn lookup(self, key: &str) -> Option<&'static str> {
         self.catalogue()
             .get(key)
@@ -91,12 +96,31 @@ impl Lang {
             .or_else(|| Lang::En.catalogue().get(key).copied())
     }
 
-    /// `key` with `{0}`, `{1}`, ... replaced by `args`.
+    /// `key` with `{0}`, `{1}`, ... replaced by `args`, in one pass: an argument that
+    /// itself contains `{1}` (a name, a value someone typed) is shown as it is.
     pub fn tf(self, key: &str, args: &[&dyn std::fmt::Display]) -> String {
-        let mut text = self.t(key);
-        for (i, arg) in args.iter().enumerate() {
-            text = text.replace(&format!("{{{i}}}"), &arg.to_string());
+        let template = self.t(key);
+        let mut text = String::with_capacity(template.len());
+        let mut rest = template.as_str();
+        while let Some(start) = rest.find('{') {
+            text.push_str(&rest[..start]);
+            let after = &rest[start + 1..];
+            let arg = after.find('}').and_then(|end| {
+                let index = after[..end].parse::<usize>().ok()?;
+                Some((args.get(index)?, end))
+            });
+            match arg {
+                Some((arg, end)) => {
+                    text.push_str(&arg.to_string());
+                    rest = &after[end + 1..];
+                }
+                None => {
+                    text.push('{');
+                    rest = after;
+                }
+            }
         }
+        text.push_str(rest);
         text
     }
 
@@ -182,60 +206,6 @@ fn parse_catalogue(text: &'static str) -> HashMap<&'static str, &'static str> {
         .collect()
 }
 
-/// Validation reasons are written in English in the use cases; the catalogue has a
-/// `reason.<English text>` entry for each, so forms show them in the user's language.
-/// Reasons that carry numbers ("round 3 is already published") are looked up with the
-/// numbers as `{0}`, `{1}`, ... ("round {0} is already published"); several reasons
-/// joined by "; " are translated one by one.
-pub fn localized_reason(lang: Lang, reason: &str) -> String {
-    if let Some(text) = translated(lang, reason) {
-        return text;
-    }
-    reason
-        .split("; ")
-        .map(|part| translated(lang, part).unwrap_or_else(|| part.to_string()))
-        .collect::<Vec<_>>()
-        .join("; ")
-}
-
-fn translated(lang: Lang, reason: &str) -> Option<String> {
-    if let Some(text) = lang.lookup(&format!("reason.{reason}")) {
-        return Some(text.to_string());
-    }
-    let (template, numbers) = numbered_template(reason);
-    if numbers.is_empty() {
-        return None;
-    }
-    let mut text = lang.lookup(&format!("reason.{template}"))?.to_string();
-    for (i, number) in numbers.iter().enumerate() {
-        text = text.replace(&format!("{{{i}}}"), number);
-    }
-    Some(text)
-}
-
-/// "round 3 still has 2 game(s)" -> ("round {0} still has {1} game(s)", ["3", "2"]).
-fn numbered_template(reason: &str) -> (String, Vec<String>) {
-    let mut template = String::new();
-    let mut numbers: Vec<String> = Vec::new();
-    let mut current = String::new();
-    for ch in reason.chars() {
-        if ch.is_ascii_digit() {
-            current.push(ch);
-            continue;
-        }
-        if !current.is_empty() {
-            template.push_str(&format!("{{{}}}", numbers.len()));
-            numbers.push(std::mem::take(&mut current));
-        }
-        template.push(ch);
-    }
-    if !current.is_empty() {
-        template.push_str(&format!("{{{}}}", numbers.len()));
-        numbers.push(current);
-    }
-    (template, numbers)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -314,40 +284,6 @@ mod tests {
                 out.push(path);
             }
         }
-    }
-
-    #[test]
-    fn validation_reasons_are_translated() {
-        assert_eq!(
-            localized_reason(Lang::Ru, "publish the round before entering results"),
-            "опубликуйте тур, прежде чем вносить результаты"
-        );
-        assert_eq!(localized_reason(Lang::En, "is required"), "is required");
-        // Numbers are carried over into the translation, one reason at a time.
-        assert_eq!(
-            localized_reason(Lang::Ru, "round 3 still has 12 game(s) without a result"),
-            "в туре 3 партий без результата: 12"
-        );
-        assert_eq!(
-            localized_reason(
-                Lang::Ru,
-                "player 4 is placed more than once; player 7 is not paired and has no bye"
-            ),
-            "игрок 4 указан более одного раза; игрок 7 не в паре и не имеет свободного тура"
-        );
-        assert_eq!(
-            localized_reason(Lang::En, "round 3 is already published"),
-            "round 3 is already published"
-        );
-        assert_eq!(
-            localized_reason(
-                Lang::Ru,
-                "round 2 already has results; it can no longer be re-paired"
-            ),
-            "в туре 2 уже есть результаты, провести жеребьёвку заново нельзя"
-        );
-        // An unknown reason falls back to the English text rather than to a key.
-        assert_eq!(localized_reason(Lang::Ru, "something new"), "something new");
     }
 
     #[test]

@@ -5,7 +5,7 @@ use askama::Template;
 use serde::Deserialize;
 
 use crate::service::accounts::{self, CreatedInvitation, RegistrationMode, RoleChange};
-use crate::service::{AppError, AppResult};
+use crate::service::{AppError, AppResult, Refusal};
 use crate::store::models::{Invitation, User};
 use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
@@ -71,7 +71,7 @@ pub async fn set_registration(
 ) -> AppResult<HttpResponse> {
     let actor = ctx.actor();
     let mode = RegistrationMode::parse(&form.mode)
-        .ok_or_else(|| AppError::invalid("mode", "must be `open` or `invitation`"))?;
+        .ok_or_else(|| AppError::invalid("mode", Refusal::not_one_of(&["open", "invitation"])))?;
     state
         .db(move |conn| accounts::set_registration_mode(conn, &actor, mode))
         .await?;

@@ -9,7 +9,7 @@ use crate::service::clubs::{
     self, ClubInput, ClubView, JoinRequestView, MemberInput, MemberView, OwnMembership,
 };
 use crate::service::players::{self, PlayerView};
-use crate::service::{AppError, AppResult};
+use crate::service::{AppError, AppResult, Refusal};
 use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
 use crate::web::render::{self, FormErrors};
@@ -146,9 +146,7 @@ struct FormPage {
 
 pub async fn new_form(ctx: Ctx) -> AppResult<HttpResponse> {
     if !ctx.actor().require_user()?.is_organiser && !ctx.is_admin() {
-        return Err(AppError::forbidden(
-            "only organisers and administrators may create clubs",
-        ));
+        return Err(AppError::forbidden(Refusal::OnlyOrganisersCreateClubs));
     }
     render::page(
         StatusCode::OK,
@@ -206,9 +204,7 @@ pub async fn edit_form(
         .db(move |conn| {
             let club = clubs::get(conn, id)?;
             if !clubs::can_edit(conn, &actor, id)? {
-                return Err(AppError::forbidden(
-                    "only this club's organisers may edit it",
-                ));
+                return Err(AppError::forbidden(Refusal::OnlyClubOrganisersEdit));
             }
             Ok(club)
         })

@@ -5,10 +5,10 @@ use askama::Template;
 use serde::Deserialize;
 
 use crate::service::events::import::{self, ImportView};
-use crate::service::{AppError, AppResult};
+use crate::service::{AppError, AppResult, Refusal};
 use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
-use crate::web::i18n::localized_reason;
+use crate::web::refusals;
 use crate::web::render::{self, FormErrors};
 use crate::web::state::AppState;
 
@@ -47,9 +47,7 @@ fn require_organiser(ctx: &Ctx) -> AppResult<()> {
     if actor.is_organiser() {
         Ok(())
     } else {
-        Err(AppError::forbidden(
-            "only organisers and administrators may import events",
-        ))
+        Err(AppError::forbidden(Refusal::OnlyOrganisersImportEvents))
     }
 }
 
@@ -89,7 +87,7 @@ pub async fn import(
     if let Err(err) = import::check_size(&form.trf) {
         let errors = FormErrors {
             field: "trf".into(),
-            message: localized_reason(ctx.lang, &err.reason()),
+            message: refusals::text(ctx.lang, &err.refusal()),
         };
         return render::page(
             StatusCode::PAYLOAD_TOO_LARGE,

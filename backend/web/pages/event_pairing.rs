@@ -11,7 +11,7 @@ use crate::service::events::manual::{
     self, BoardInput, PairingForm, PairingInput, PairingWarning, RoundPlayer,
 };
 use crate::service::events::{self as ev, EventView};
-use crate::service::{AppError, AppResult};
+use crate::service::{AppError, AppResult, Refusal};
 use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
 use crate::web::render::{self, FormErrors};
@@ -164,9 +164,14 @@ fn submitted_rows(fields: &HashMap<String, String>) -> (Vec<Row>, String) {
 }
 
 fn start_number(value: &str) -> AppResult<i32> {
-    value
-        .parse()
-        .map_err(|_| AppError::invalid("boards", format!("`{value}` is not a start number")))
+    value.parse().map_err(|_| {
+        AppError::invalid(
+            "boards",
+            Refusal::NotAStartNumber {
+                value: value.to_string(),
+            },
+        )
+    })
 }
 
 /// The rows as the use case's input: empty rows are dropped, half-filled ones refused.
@@ -182,7 +187,7 @@ fn input_of(rows: &[Row], bye: &str) -> AppResult<PairingInput> {
             _ => {
                 return Err(AppError::invalid(
                     "boards",
-                    format!("row {} needs two players", i + 1),
+                    Refusal::RowNeedsTwoPlayers { row: i + 1 },
                 ));
             }
         }

@@ -16,7 +16,7 @@ use crate::service::events::reports::{self, CrosstableView, PlayerCardView, Stan
 use crate::service::events::rounds::{self, ResultInput, RoundView};
 use crate::service::events::{self as ev, EventInput, EventView, LocalRules, settings};
 use crate::service::players::{self, PlayerView};
-use crate::service::{AppError, AppResult};
+use crate::service::{AppError, AppResult, Refusal};
 use crate::web::ctx::Ctx;
 use crate::web::form::{CsrfForm, optional_number};
 use crate::web::render::{self, FormErrors};
@@ -416,7 +416,7 @@ pub async fn absence(
 ) -> AppResult<HttpResponse> {
     let (id, entry) = path.into_inner();
     let round = optional_number::<i32>("round", &form.round)?
-        .ok_or_else(|| AppError::invalid("round", "is required"))?;
+        .ok_or_else(|| AppError::invalid("round", Refusal::Required))?;
     act(&req, ctx, &state, id, "entries", move |conn, actor| {
         entries::set_absence(
             conn,
@@ -449,9 +449,9 @@ pub async fn forbid(
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let first = optional_number::<i64>("first", &form.first)?
-        .ok_or_else(|| AppError::invalid("first", "is required"))?;
+        .ok_or_else(|| AppError::invalid("first", Refusal::Required))?;
     let second = optional_number::<i64>("second", &form.second)?
-        .ok_or_else(|| AppError::invalid("second", "is required"))?;
+        .ok_or_else(|| AppError::invalid("second", Refusal::Required))?;
     act(&req, ctx, &state, id, "entries", move |conn, actor| {
         entries::forbid_pair(conn, actor, id, first, second)
     })
@@ -663,7 +663,7 @@ fn date(field: &'static str, value: &str) -> AppResult<Option<NaiveDate>> {
     }
     NaiveDate::parse_from_str(value, "%Y-%m-%d")
         .map(Some)
-        .map_err(|_| AppError::invalid(field, "must be a date like 2026-12-31"))
+        .map_err(|_| AppError::invalid(field, Refusal::NotADate))
 }
 
 impl EventForm {
@@ -786,9 +786,7 @@ async fn club_choices(state: &AppState) -> AppResult<Vec<ClubView>> {
 pub async fn new_form(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HttpResponse> {
     if !ctx.actor().is_organiser() {
         ctx.actor().require_user()?;
-        return Err(AppError::forbidden(
-            "only organisers and administrators may create events",
-        ));
+        return Err(AppError::forbidden(Refusal::OnlyOrganisersCreateEvents));
     }
     render::page(
         StatusCode::OK,

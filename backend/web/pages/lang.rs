@@ -3,7 +3,7 @@
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 
-use crate::service::{AppError, AppResult, accounts};
+use crate::service::{AppError, AppResult, Refusal, accounts};
 use crate::web::cookies;
 use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
@@ -26,7 +26,7 @@ pub async fn switch(
 ) -> AppResult<HttpResponse> {
     let lang = Lang::from_code(&form.lang)
         .filter(|l| l.code() == form.lang)
-        .ok_or_else(|| AppError::invalid("lang", "is not a supported language"))?;
+        .ok_or_else(|| AppError::invalid("lang", Refusal::UnsupportedLanguage))?;
     if ctx.signed_in() {
         let actor = ctx.actor();
         state

@@ -249,7 +249,7 @@ pub async fn edit_form(
             let player = players::get(conn, id)?;
             if !players::can_edit(conn, &actor, id)? {
                 return Err(crate::service::AppError::forbidden(
-                    "you may not edit this player's profile",
+                    crate::service::Refusal::MayNotEditProfile,
                 ));
             }
             Ok(player)

@@ -4,7 +4,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
 
-use crate::service::{AppError, AppResult, accounts};
+use crate::service::{AppError, AppResult, Refusal, accounts};
 use crate::web::cookies;
 use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
@@ -21,7 +21,7 @@ struct SetupPage {
 }
 
 fn already_set_up() -> AppError {
-    AppError::forbidden("this site already has an administrator; the first-run page is closed")
+    AppError::forbidden(Refusal::FirstRunClosed)
 }
 
 pub async fn form(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HttpResponse> {

@@ -231,6 +231,10 @@ impl Response {
         );
         let json = self.json();
         assert_eq!(json["type"], format!("urn:damka:problem:{code}"), "{json}");
+        assert!(
+            json["code"].as_str().is_some_and(|c| !c.is_empty()),
+            "{json}"
+        );
         assert_eq!(json["status"], status);
         assert!(json["title"].as_str().is_some_and(|t| !t.is_empty()));
         assert!(json["detail"].as_str().is_some_and(|t| !t.is_empty()));
