@@ -219,9 +219,13 @@ pub fn sign_in(
         } else {
             accounts::user_by_email(conn, &email)?
         };
-        Ok(match user {
-            Some(user) => auth::verify_password(password, &user.password_hash).then_some(user),
-            None => {
+        let hash = match &user {
+            Some(user) => accounts::password_hash_of(conn, user.id)?,
+            None => None,
+        };
+        Ok(match (user, hash) {
+            (Some(user), Some(hash)) => auth::verify_password(password, &hash).then_some(user),
+            _ => {
                 auth::dummy_verify(password);
                 None
             }
@@ -297,8 +301,9 @@ pub fn change_password(
         other => other,
     })?;
     let attempt = Attempt::new(&user.email, client);
-    let current_is_right = password_limits::limited(conn, &attempt, |_| {
-        Ok(auth::verify_password(&change.current_password, &user.password_hash).then_some(()))
+    let current_is_right = password_limits::limited(conn, &attempt, |conn| {
+        let hash = accounts::password_hash_of(conn, user.id)?.unwrap_or_default();
+        Ok(auth::verify_password(&change.current_password, &hash).then_some(()))
     })?
     .is_some();
     if !current_is_right {
@@ -317,10 +322,13 @@ pub fn change_password(
     Ok(())
 }
 
+/// The interface languages an account may choose (the web layer has a catalogue for each).
+pub const LOCALES: [&str; 2] = ["en", "ru"];
+
 pub fn set_locale(conn: &mut DbConn, actor: &Actor, locale: Option<&str>) -> AppResult<()> {
     let user = actor.require_user()?;
     if let Some(locale) = locale
-        && !crate::web::i18n::Lang::is_supported(locale)
+        && !LOCALES.contains(&locale)
     {
         return Err(AppError::invalid("locale", Refusal::UnsupportedLanguage));
     }

@@ -260,3 +260,40 @@ pub fn list(
         })
         .collect())
 }
+
+/// A row of a top-rated list.
+#[derive(Debug, Clone)]
+pub struct TopPlayer {
+    pub id: i64,
+    pub name: String,
+    /// The club's name; empty for a player without a club.
+    pub club: String,
+    pub rating: i64,
+}
+
+/// What the home page shows of the site: how many players and clubs, and the best-rated
+/// players of the home variant.
+#[derive(Debug, Clone)]
+pub struct SiteSummary {
+    pub player_count: i64,
+    pub club_count: i64,
+    pub top: Vec<TopPlayer>,
+}
+
+pub fn site_summary(conn: &mut DbConn, top: i64) -> AppResult<SiteSummary> {
+    let (player_count, club_count) = players::counts(conn)?;
+    let top = players::top_rated(conn, "russian", top)?
+        .into_iter()
+        .map(|(id, name, club, rating)| TopPlayer {
+            id,
+            name,
+            club: club.unwrap_or_default(),
+            rating: i64::from(rating),
+        })
+        .collect();
+    Ok(SiteSummary {
+        player_count,
+        club_count,
+        top,
+    })
+}

@@ -9,10 +9,20 @@ use super::schema::{api_tokens, invitations, sessions, sign_in_attempts, users};
 use super::{DbConn, QueryResult};
 
 pub fn insert_user(conn: &mut DbConn, new: &NewUser<'_>) -> QueryResult<User> {
-    diesel::insert_into(users::table)
+    let id: i64 = diesel::insert_into(users::table)
         .values(new)
-        .returning(users::all_columns)
-        .get_result(conn)
+        .returning(users::id)
+        .get_result(conn)?;
+    users::table.find(id).select(User::as_select()).first(conn)
+}
+
+/// The stored argon2id hash of an account's password, for the password check only.
+pub fn password_hash_of(conn: &mut DbConn, user_id: i64) -> QueryResult<Option<String>> {
+    users::table
+        .find(user_id)
+        .select(users::password_hash)
+        .first(conn)
+        .optional()
 }
 
 pub fn user_by_id(conn: &mut DbConn, id: i64) -> QueryResult<Option<User>> {

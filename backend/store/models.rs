@@ -4,13 +4,15 @@ use diesel::prelude::*;
 
 use super::schema::*;
 
+/// An account as everything above the store sees it: never with its password hash, which
+/// only the password check reads (`accounts::password_hash_of`), so no view, template or
+/// log of a user can carry it.
 #[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = users)]
 pub struct User {
     pub id: i64,
     pub email: String,
     pub display_name: String,
-    pub password_hash: String,
     pub is_admin: bool,
     pub is_organiser: bool,
     pub locale: Option<String>,

@@ -211,6 +211,12 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_languages_served_are_the_ones_accounts_may_choose() {
+        let served: Vec<&str> = SUPPORTED.iter().map(|l| l.code()).collect();
+        assert_eq!(served, crate::service::accounts::LOCALES);
+    }
+
+    #[test]
     fn both_catalogues_have_the_same_keys() {
         let en: std::collections::BTreeSet<_> = Lang::En.catalogue().keys().collect();
         let ru: std::collections::BTreeSet<_> = Lang::Ru.catalogue().keys().collect();

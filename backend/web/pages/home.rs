@@ -3,19 +3,11 @@ use askama::Template;
 use askama_web::WebTemplate;
 
 use crate::service::AppResult;
-use crate::store;
+use crate::service::players::{self, SiteSummary, TopPlayer};
 use crate::web::ctx::Ctx;
 use crate::web::i18n::{Lang, SUPPORTED};
 use crate::web::state::AppState;
 use crate::web::svg;
-
-/// A row of the home page's top-rated list.
-pub struct TopPlayer {
-    pub id: i64,
-    pub name: String,
-    pub club: String,
-    pub rating: i64,
-}
 
 #[derive(Template, WebTemplate)]
 #[template(path = "home.html")]
@@ -28,23 +20,11 @@ pub struct HomePage {
 }
 
 pub async fn home(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HomePage> {
-    let ((player_count, club_count), top) = state
-        .db(|conn| {
-            Ok((
-                store::players::counts(conn)?,
-                store::players::top_rated(conn, "russian", 10)?,
-            ))
-        })
-        .await?;
-    let top = top
-        .into_iter()
-        .map(|(id, name, club, rating)| TopPlayer {
-            id,
-            name,
-            club: club.unwrap_or_default(),
-            rating: i64::from(rating),
-        })
-        .collect();
+    let SiteSummary {
+        player_count,
+        club_count,
+        top,
+    } = state.db(|conn| players::site_summary(conn, 10)).await?;
     let board_svg = start_board(ctx.lang);
     Ok(HomePage {
         ctx,
