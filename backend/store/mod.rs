@@ -239,6 +239,45 @@ fn connect_with_retry(
     }
 }
 
+/// How often start-up tries the SQLite migrations again when another process holds the
+/// file's lock, and how long it waits between tries (about 10 s in all).
+const SQLITE_MIGRATION_TRIES: u32 = 100;
+const SQLITE_MIGRATION_PAUSE: Duration = Duration::from_millis(100);
+
+/// Switches the file to WAL and runs the pending migrations. Two processes starting at once
+/// on a fresh file (`damka serve` and `damka admin create`) would both find a migration
+/// pending and the second would fail on "table already exists": the migrations run in an
+/// exclusive transaction, so the second waits and then finds nothing pending, as the
+/// advisory lock does on PostgreSQL. SQLite does not always wait in its busy handler while
+/// the other process switches the journal mode or holds the exclusive lock (it answers
+/// "database is locked" at once where waiting could deadlock), so that answer is tried
+/// again; the exclusive transaction makes a try all or nothing.
+fn migrate_sqlite(c: &mut diesel::SqliteConnection) -> Result<(), String> {
+    let mut tries = 0;
+    loop {
+        let outcome = c
+            .batch_execute("PRAGMA journal_mode = WAL;")
+            .map_err(|e| MigrationFailure(e.to_string()))
+            .and_then(|()| {
+                c.exclusive_transaction(|c| {
+                    c.run_pending_migrations(SQLITE_MIGRATIONS)
+                        .map(|_| ())
+                        .map_err(|e| MigrationFailure(e.to_string()))
+                })
+            });
+        match outcome {
+            Ok(()) => return Ok(()),
+            Err(MigrationFailure(cause))
+                if cause.contains("database is locked") && tries < SQLITE_MIGRATION_TRIES =>
+            {
+                tries += 1;
+                std::thread::sleep(SQLITE_MIGRATION_PAUSE);
+            }
+            Err(MigrationFailure(cause)) => return Err(cause),
+        }
+    }
+}
+
 /// Why a migration inside a transaction failed (the transaction needs an error type that
 /// a diesel error converts into).
 struct MigrationFailure(String);
@@ -259,20 +298,7 @@ fn migrate(conn: &mut DbConn, url: &DatabaseUrl) -> Result<(), StoreSetupError> 
         cause,
     };
     match conn {
-        DbConn::Sqlite(c) => {
-            c.batch_execute("PRAGMA journal_mode = WAL;")
-                .map_err(|e| fail(e.to_string()))?;
-            // Two processes starting at once on a fresh file (`damka serve` and `damka admin
-            // create`) would both find a migration pending and the second would fail on
-            // "table already exists". An exclusive transaction makes the second wait (busy
-            // timeout) and then find nothing pending, as the advisory lock does on PostgreSQL.
-            c.exclusive_transaction(|c| {
-                c.run_pending_migrations(SQLITE_MIGRATIONS)
-                    .map(|_| ())
-                    .map_err(|e| MigrationFailure(e.to_string()))
-            })
-            .map_err(|e| fail(e.0))?;
-        }
+        DbConn::Sqlite(c) => migrate_sqlite(c).map_err(fail)?,
         DbConn::Pg(c) => {
             c.batch_execute(&format!("SELECT pg_advisory_lock({MIGRATION_LOCK_KEY})"))
                 .map_err(|e| fail(e.to_string()))?;
