@@ -7,6 +7,7 @@ use std::collections::HashSet;
 
 use actix_web::http::Method;
 use common::{Role, TestApp, create_event, enter_players, organiser_api, play_round};
+use damka::store::values::ResultCode;
 use serde_json::{Value, json};
 
 fn games(round: &Value) -> Vec<&Value> {
@@ -182,7 +183,7 @@ async fn swiss_round_workflow_with_permissions_and_audit() {
         json!({"result": "0-1"}),
     )
     .await;
-    let changes: Vec<(Option<String>, Option<String>)> = app
+    let changes: Vec<(Option<ResultCode>, Option<ResultCode>)> = app
         .with_db(move |conn| {
             damka::store::events::result_changes(conn, id)
                 .unwrap()
@@ -195,8 +196,8 @@ async fn swiss_round_workflow_with_permissions_and_audit() {
     assert_eq!(
         changes,
         vec![
-            (None, Some("1-0".into())),
-            (Some("1-0".into()), Some("0-1".into()))
+            (None, Some(ResultCode::WhiteWins)),
+            (Some(ResultCode::WhiteWins), Some(ResultCode::BlackWins))
         ]
     );
     let standings = public

@@ -32,7 +32,7 @@ pub async fn home(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HomePage> {
         .db(|conn| {
             Ok((
                 store::players::counts(conn)?,
-                store::players::top_rated(conn, "russian", 10)?,
+                store::players::top_rated(conn, damka_engine::Variant::Russian, 10)?,
             ))
         })
         .await?;
