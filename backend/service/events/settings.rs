@@ -10,17 +10,6 @@ pub use crate::store::models::{EventInput, LocalRules};
 use crate::store::values::{EventStatus, Spelling, spellings};
 use crate::store::{self, DbConn, events};
 
-/// Reads a variant name as typed in a form or given with a file.
-pub fn parse_variant(text: &str) -> AppResult<Variant> {
-    let variant = Variant::from_str(text.trim()).map_err(|_| {
-        AppError::invalid(
-            "variant",
-            "must be one of: russian, english, international, brazilian",
-        )
-    })?;
-    Ok(variant)
-}
-
 /// Reads a choice as a form posts it (its spelling), naming the field and the choices
 /// when it is none of them.
 pub fn one_of<T: Spelling>(field: &'static str, value: &str) -> AppResult<T> {
@@ -33,6 +22,17 @@ pub fn one_of<T: Spelling>(field: &'static str, value: &str) -> AppResult<T> {
             format!("must be one of: {}", allowed.join(", ")),
         ))
     }
+}
+
+/// Reads a variant name as typed in a form or given with a file.
+pub fn parse_variant(text: &str) -> AppResult<Variant> {
+    let variant = Variant::from_str(text.trim()).map_err(|_| {
+        AppError::invalid(
+            "variant",
+            "must be one of: russian, english, international, brazilian",
+        )
+    })?;
+    Ok(variant)
 }
 
 /// The settings checked, and completed where the organiser left them to the system.
