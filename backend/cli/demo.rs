@@ -6,7 +6,9 @@ use crate::service::events::rounds::ResultInput;
 use crate::service::events::{self, EventInput};
 use crate::service::{Actor, AppError, accounts, auth};
 use crate::store::models::{ClubFields, NewUser, PlayerFields, PlayerRating};
+use crate::store::values::{ResultCode, Spelling, System};
 use crate::store::{self, Backend, DatabaseUrl, DbConn, clubs, players};
+use damka_engine::Variant;
 
 /// A demo account and the password generated for it at this start.
 #[derive(Debug, Clone)]
@@ -237,16 +239,16 @@ pub fn seed(conn: &mut DbConn) -> Result<Vec<DemoAccount>, AppError> {
             )?;
             let games = 12 + (i as i32 * 7) % 90;
             for (variant, rating) in [
-                ("russian", Some(*russian)),
-                ("international", *international),
-                ("english", *english),
+                (Variant::Russian, Some(*russian)),
+                (Variant::International, *international),
+                (Variant::English, *english),
             ] {
                 if let Some(rating) = rating {
                     players::set_rating(
                         conn,
                         &PlayerRating {
                             player_id: player.id,
-                            variant: variant.into(),
+                            variant,
                             rating,
                             games,
                         },
@@ -338,16 +340,16 @@ impl Dice {
     }
 
     /// A result for White, more often won by the stronger player.
-    fn result(&mut self, white_rating: i32, black_rating: i32) -> &'static str {
+    fn result(&mut self, white_rating: i32, black_rating: i32) -> ResultCode {
         let expected = 1.0 / (1.0 + 10f64.powf(f64::from(black_rating - white_rating) / 400.0));
         let roll = (self.next() % 1000) as f64 / 1000.0;
         let draw_band = 0.30;
         if roll < expected - draw_band / 2.0 {
-            "1-0"
+            ResultCode::WhiteWins
         } else if roll < expected + draw_band / 2.0 {
-            "1/2-1/2"
+            ResultCode::Draw
         } else {
-            "0-1"
+            ResultCode::BlackWins
         }
     }
 }
@@ -365,7 +367,7 @@ fn seed_events(conn: &mut DbConn, organiser: &Actor, player_ids: &[i64]) -> Resu
             place: "Москва".into(),
             starts_on: date(10, 3),
             ends_on: date(10, 31),
-            system: "round_robin".into(),
+            system: System::RoundRobin,
             ..EventInput::default()
         },
     )?;
@@ -392,7 +394,7 @@ fn seed_events(conn: &mut DbConn, organiser: &Actor, player_ids: &[i64]) -> Resu
             place: "Kazan".into(),
             starts_on: date(11, 28),
             ends_on: date(12, 6),
-            system: "swiss".into(),
+            system: System::Swiss,
             rounds: 7,
             late_entry_until_round: 3,
             ..EventInput::default()
@@ -437,7 +439,8 @@ fn play_round(
             .black_entry_id
             .and_then(|b| ratings.get(&b).copied())
             .unwrap_or(1500);
-        let result = dice.result(white, black).to_string();
+        // Entered as an arbiter types it.
+        let result = dice.result(white, black).spelling().to_string();
         events::rounds::set_result(
             conn,
             organiser,

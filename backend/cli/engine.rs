@@ -16,6 +16,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use crate::store::values::ResultCode;
+
 /// `damka perft`: count the leaf positions of every legal sequence of moves.
 #[derive(clap::Args, Debug)]
 pub struct PerftArgs {
@@ -261,18 +263,13 @@ pub fn check_game(
     Ok(code)
 }
 
-/// `2-0` and `1-0` (and `1-1`, `1/2-1/2`) are the same result in two scoring styles.
+/// `2-0` and `1-0` (and `1-1`, `1/2-1/2`) are the same result in two scoring styles;
+/// anything else (`*`) only equals itself.
 fn same_result(tag: &str, result: &str) -> bool {
-    let normal = |r: &str| {
-        match r {
-            "2-0" => "1-0",
-            "0-2" => "0-1",
-            "1-1" => "1/2-1/2",
-            other => other,
-        }
-        .to_string()
-    };
-    normal(tag) == normal(result)
+    match (ResultCode::from_pdn(tag), ResultCode::from_pdn(result)) {
+        (Some(a), Some(b)) => a == b,
+        _ => tag == result,
+    }
 }
 
 /// The move number and side of a 0-based ply of a game.

@@ -1,10 +1,12 @@
 //! Player profiles: list, view, create, edit, with their per-variant ratings.
 use std::collections::HashSet;
 
+use damka_engine::Variant;
 use serde::{Deserialize, Serialize};
 
 use super::{Actor, AppError, AppResult, Refusal, validate};
 use crate::store::models::{Player, PlayerFields, PlayerRating};
+use crate::store::values::spelled;
 use crate::store::{self, DbConn, accounts, clubs, players};
 
 /// What a form or an API request sends to create or change a profile.
@@ -41,27 +43,22 @@ pub struct PlayerView {
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct RatingView {
-    pub variant: String,
+    #[serde(with = "spelled")]
+    #[schema(value_type = String)]
+    pub variant: Variant,
     pub rating: i32,
     pub games: i32,
 }
 
-/// Ratings are listed home variant first: Russian, international, English, Brazilian.
-fn variant_rank(variant: &str) -> usize {
-    ["russian", "international", "english", "brazilian"]
-        .iter()
-        .position(|v| *v == variant)
-        .unwrap_or(usize::MAX)
-}
-
+/// Ratings are listed in `Variant::ALL`'s order, the home variant first.
 fn sort_ratings(ratings: &mut [RatingView]) {
-    ratings.sort_by_key(|r| (variant_rank(&r.variant), r.variant.clone()));
+    ratings.sort_by_key(|r| Variant::ALL.iter().position(|v| *v == r.variant));
 }
 
 impl From<&PlayerRating> for RatingView {
     fn from(r: &PlayerRating) -> RatingView {
         RatingView {
-            variant: r.variant.clone(),
+            variant: r.variant,
             rating: r.rating,
             games: r.games,
         }
@@ -282,7 +279,7 @@ pub struct SiteSummary {
 
 pub fn site_summary(conn: &mut DbConn, top: i64) -> AppResult<SiteSummary> {
     let (player_count, club_count) = players::counts(conn)?;
-    let top = players::top_rated(conn, "russian", top)?
+    let top = players::top_rated(conn, damka_engine::Variant::Russian, top)?
         .into_iter()
         .map(|(id, name, club, rating)| TopPlayer {
             id,

@@ -3,41 +3,45 @@
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
-use super::models::{Entry, Event, EventFields, NewPairing, Pairing, ResultChange, Round};
+use damka_domain::tournament::ByeKind;
+
+use super::columns::Spelled;
+use super::models::{Entry, Event, EventInput, NewPairing, Pairing, ResultChange, Round};
 use super::schema::{
     entries, entry_absences, event_arbiters, events, forbidden_pairs, pairings, result_changes,
     rounds,
 };
+use super::values::{EventStatus, ResultCode};
 use super::{DbConn, QueryResult};
 
 pub fn insert(
     conn: &mut DbConn,
-    fields: &EventFields,
+    settings: &EventInput,
     organiser_id: i64,
-    status: &str,
+    status: EventStatus,
     at: NaiveDateTime,
 ) -> QueryResult<Event> {
     diesel::insert_into(events::table)
         .values((
-            fields,
+            settings.clone(),
             events::organiser_id.eq(organiser_id),
-            events::status.eq(status),
+            events::status.eq(Spelled(status)),
             events::created_at.eq(at),
         ))
         .returning(events::all_columns)
         .get_result(conn)
 }
 
-pub fn update(conn: &mut DbConn, id: i64, fields: &EventFields) -> QueryResult<Event> {
+pub fn update(conn: &mut DbConn, id: i64, settings: &EventInput) -> QueryResult<Event> {
     diesel::update(events::table.find(id))
-        .set(fields)
+        .set(settings.clone())
         .returning(events::all_columns)
         .get_result(conn)
 }
 
-pub fn set_status(conn: &mut DbConn, id: i64, status: &str) -> QueryResult<()> {
+pub fn set_status(conn: &mut DbConn, id: i64, status: EventStatus) -> QueryResult<()> {
     diesel::update(events::table.find(id))
-        .set(events::status.eq(status))
+        .set(events::status.eq(Spelled(status)))
         .execute(conn)
         .map(|_| ())
 }
@@ -155,7 +159,7 @@ pub fn set_withdrawn(conn: &mut DbConn, entry_id: i64, from_round: Option<i32>) 
 }
 
 /// (entry id, round, kind) of every requested bye and absence of the event.
-pub fn absences(conn: &mut DbConn, event_id: i64) -> QueryResult<Vec<(i64, i32, String)>> {
+pub fn absences(conn: &mut DbConn, event_id: i64) -> QueryResult<Vec<(i64, i32, ByeKind)>> {
     entry_absences::table
         .inner_join(entries::table)
         .filter(entries::event_id.eq(event_id))
@@ -171,7 +175,7 @@ pub fn set_absence(
     conn: &mut DbConn,
     entry_id: i64,
     round: i32,
-    kind: Option<&str>,
+    kind: Option<ByeKind>,
 ) -> QueryResult<()> {
     diesel::delete(
         entry_absences::table
@@ -184,7 +188,7 @@ pub fn set_absence(
             .values((
                 entry_absences::entry_id.eq(entry_id),
                 entry_absences::round.eq(round),
-                entry_absences::kind.eq(kind),
+                entry_absences::kind.eq(Spelled(kind)),
             ))
             .execute(conn)?;
     }
@@ -294,11 +298,23 @@ pub fn publish_round(conn: &mut DbConn, round_id: i64, at: NaiveDateTime) -> Que
 
 pub fn insert_pairings(conn: &mut DbConn, new: &[NewPairing]) -> QueryResult<()> {
     for pairing in new {
-        diesel::insert_into(pairings::table)
-            .values(pairing)
-            .execute(conn)?;
+        insert_pairing(conn, pairing)?;
     }
     Ok(())
+}
+
+pub fn insert_pairing(conn: &mut DbConn, pairing: &NewPairing) -> QueryResult<()> {
+    diesel::insert_into(pairings::table)
+        .values((
+            pairings::round_id.eq(pairing.round_id),
+            pairings::board.eq(pairing.board),
+            pairings::white_entry_id.eq(pairing.white_entry_id),
+            pairings::black_entry_id.eq(pairing.black_entry_id),
+            pairings::bye.eq(pairing.bye.map(Spelled)),
+            pairings::result.eq(pairing.result.map(Spelled)),
+        ))
+        .execute(conn)
+        .map(|_| ())
 }
 
 /// Every pairing of the event with its round number.
@@ -324,9 +340,13 @@ pub fn pairing_with_event(
         .optional()
 }
 
-pub fn set_result(conn: &mut DbConn, pairing_id: i64, result: Option<&str>) -> QueryResult<()> {
+pub fn set_result(
+    conn: &mut DbConn,
+    pairing_id: i64,
+    result: Option<ResultCode>,
+) -> QueryResult<()> {
     diesel::update(pairings::table.find(pairing_id))
-        .set(pairings::result.eq(result))
+        .set(pairings::result.eq(result.map(Spelled)))
         .execute(conn)
         .map(|_| ())
 }
@@ -336,16 +356,16 @@ pub fn record_result_change(
     pairing_id: i64,
     user_id: i64,
     at: NaiveDateTime,
-    old: Option<&str>,
-    new: Option<&str>,
+    old: Option<ResultCode>,
+    new: Option<ResultCode>,
 ) -> QueryResult<()> {
     diesel::insert_into(result_changes::table)
         .values((
             result_changes::pairing_id.eq(pairing_id),
             result_changes::user_id.eq(user_id),
             result_changes::changed_at.eq(at),
-            result_changes::old_result.eq(old),
-            result_changes::new_result.eq(new),
+            result_changes::old_result.eq(old.map(Spelled)),
+            result_changes::new_result.eq(new.map(Spelled)),
         ))
         .execute(conn)
         .map(|_| ())

@@ -2,12 +2,14 @@
 //! instances), chosen from the database URL. No HTML, no HTTP here.
 pub mod accounts;
 pub mod clubs;
+pub mod columns;
 pub mod events;
 pub mod models;
 pub mod pairing_changes;
 pub mod players;
 pub mod schema;
 pub mod settings;
+pub mod values;
 
 use std::time::Duration;
 

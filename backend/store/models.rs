@@ -1,8 +1,13 @@
 //! Rows as they are stored, and the insert/update structs next to them.
-use chrono::NaiveDateTime;
+use chrono::{NaiveDate, NaiveDateTime};
+use damka_domain::tournament::{ByeKind, Colour};
+use damka_engine::Variant;
 use diesel::prelude::*;
+use serde::{Deserialize, Serialize};
 
+use super::columns::{LocalRulesJson, Spelled};
 use super::schema::*;
+use super::values::{EventStatus, ResultCode, ScoringDisplay, System, TimeControl, spelled};
 
 /// An account as everything above the store sees it: never with its password hash, which
 /// only the password check reads (`accounts::password_hash_of`), so no view, template or
@@ -120,62 +125,205 @@ pub struct PlayerFields {
 #[diesel(table_name = player_ratings)]
 pub struct PlayerRating {
     pub player_id: i64,
-    pub variant: String,
+    #[diesel(serialize_as = Spelled<Variant>)]
+    pub variant: Variant,
     pub rating: i32,
     pub games: i32,
 }
 
-#[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
+/// An event as pages and the API show it.
+// The stored row itself: the columns are typed where they are read (`store::columns`), so
+// this is also the view; the OpenAPI name stays `EventView`.
+#[derive(Debug, Clone, Queryable, Selectable, Identifiable, Serialize, utoipa::ToSchema)]
 #[diesel(table_name = events)]
+#[schema(as = EventView)]
 pub struct Event {
     pub id: i64,
     pub name: String,
     pub place: String,
-    pub starts_on: Option<chrono::NaiveDate>,
-    pub ends_on: Option<chrono::NaiveDate>,
-    pub variant: String,
-    pub local_rules: String,
-    pub system: String,
+    pub starts_on: Option<NaiveDate>,
+    pub ends_on: Option<NaiveDate>,
+    #[serde(with = "spelled")]
+    #[schema(value_type = String)]
+    pub variant: Variant,
+    pub local_rules: LocalRules,
+    #[schema(value_type = String)]
+    pub system: System,
     pub rounds: i32,
-    pub time_control: String,
+    #[schema(value_type = String)]
+    pub time_control: TimeControl,
     pub draw_offer_min_moves: i32,
     pub rated: bool,
-    pub scoring_display: String,
+    #[schema(value_type = String)]
+    pub scoring_display: ScoringDisplay,
     pub pab_half_points: i32,
     pub tiebreaks: String,
-    pub first_colour: String,
-    pub status: String,
+    #[serde(with = "spelled")]
+    #[schema(value_type = String)]
+    pub first_colour: Colour,
+    #[schema(value_type = String)]
+    pub status: EventStatus,
     pub self_registration: bool,
     pub late_entry_until_round: i32,
     pub organiser_id: i64,
     pub club_id: Option<i64>,
+    #[serde(skip)]
     pub created_at: NaiveDateTime,
-    /// Bumped by every write to the event (see `store::events::lock`).
+    // Bumped by every write to the event (see `store::events::lock`).
+    #[serde(skip)]
     pub revision: i64,
 }
 
-/// The fields an organiser sets on an event (status and owner are changed separately).
-#[derive(Debug, Clone, Insertable, AsChangeset)]
+impl Event {
+    /// What the organiser set on the event, as a form or an update starts from.
+    pub fn settings(&self) -> EventInput {
+        EventInput {
+            name: self.name.clone(),
+            place: self.place.clone(),
+            starts_on: self.starts_on,
+            ends_on: self.ends_on,
+            variant: self.variant,
+            local_rules: self.local_rules.clone(),
+            system: self.system,
+            rounds: self.rounds,
+            time_control: self.time_control,
+            draw_offer_min_moves: self.draw_offer_min_moves,
+            rated: self.rated,
+            scoring_display: self.scoring_display,
+            pab_half_points: self.pab_half_points,
+            tiebreaks: self.tiebreaks.clone(),
+            first_colour: self.first_colour,
+            self_registration: self.self_registration,
+            late_entry_until_round: self.late_entry_until_round,
+            club_id: self.club_id,
+        }
+    }
+}
+
+/// Local rules on top of the variant's preset (RULES.md); `None` keeps the preset's rule.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct LocalRules {
+    #[serde(default)]
+    pub mandatory_capture: Option<bool>,
+    /// `free` or `maximum`.
+    #[serde(default)]
+    pub capture_choice: Option<String>,
+    /// Draw after this many plies without a capture or a man move.
+    #[serde(default)]
+    pub no_progress_limit: Option<u32>,
+    /// Draw when the game reaches this many moves.
+    #[serde(default)]
+    pub move_limit: Option<u32>,
+    /// One king each: draw after this many moves without a capture.
+    #[serde(default)]
+    pub lone_kings_limit: Option<u32>,
+}
+
+/// What an organiser sets on an event.
+// The body of the API's create and update, what the use cases take (and check), and what
+// is written to the row. Status and owner are changed separately.
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema, Insertable, AsChangeset)]
 #[diesel(table_name = events, treat_none_as_null = true)]
-pub struct EventFields {
+pub struct EventInput {
     pub name: String,
+    #[serde(default)]
     pub place: String,
-    pub starts_on: Option<chrono::NaiveDate>,
-    pub ends_on: Option<chrono::NaiveDate>,
-    pub variant: String,
-    pub local_rules: String,
-    pub system: String,
+    #[serde(default)]
+    pub starts_on: Option<NaiveDate>,
+    #[serde(default)]
+    pub ends_on: Option<NaiveDate>,
+    /// `russian`, `english`, `international` or `brazilian`.
+    #[serde(default, with = "spelled")]
+    #[schema(value_type = String)]
+    #[diesel(serialize_as = Spelled<Variant>)]
+    pub variant: Variant,
+    #[serde(default)]
+    #[diesel(serialize_as = LocalRulesJson)]
+    pub local_rules: LocalRules,
+    /// `round_robin`, `double_round_robin` or `swiss`.
+    #[schema(value_type = String)]
+    #[diesel(serialize_as = Spelled<System>)]
+    pub system: System,
+    /// Swiss: the number of rounds. Round-robins: ignored (the number of players decides).
+    #[serde(default)]
     pub rounds: i32,
-    pub time_control: String,
+    /// `classical`, `rapid`, `blitz` or `none`.
+    #[serde(default = "default_time_control")]
+    #[schema(value_type = String)]
+    #[diesel(serialize_as = Spelled<TimeControl>)]
+    pub time_control: TimeControl,
+    /// Moves each side must have made before a draw may be offered (0: no limit).
+    #[serde(default = "default_draw_offer")]
     pub draw_offer_min_moves: i32,
+    #[serde(default = "default_true")]
     pub rated: bool,
-    pub scoring_display: String,
+    /// `1-0.5-0` or `2-1-0`.
+    #[serde(default = "default_scoring")]
+    #[schema(value_type = String)]
+    #[diesel(serialize_as = Spelled<ScoringDisplay>)]
+    pub scoring_display: ScoringDisplay,
+    /// Points for the pairing-allocated bye, in half-points (2 = a win, 1 = a draw, 0).
+    #[serde(default = "default_pab")]
     pub pab_half_points: i32,
+    /// Tie-break order, e.g. `BH/C1,BH,SB,WIN`; empty: the system's default.
+    #[serde(default)]
     pub tiebreaks: String,
-    pub first_colour: String,
+    /// Colour of the first-ranked player in round 1: `white` or `black`.
+    #[serde(default = "default_colour", with = "spelled")]
+    #[schema(value_type = String)]
+    #[diesel(serialize_as = Spelled<Colour>)]
+    pub first_colour: Colour,
+    #[serde(default)]
     pub self_registration: bool,
+    /// Swiss: late entries are accepted up to this round (0: none).
+    #[serde(default)]
     pub late_entry_until_round: i32,
+    #[serde(default)]
     pub club_id: Option<i64>,
+}
+
+fn default_time_control() -> TimeControl {
+    TimeControl::Classical
+}
+fn default_draw_offer() -> i32 {
+    20
+}
+fn default_true() -> bool {
+    true
+}
+fn default_scoring() -> ScoringDisplay {
+    ScoringDisplay::OneHalfZero
+}
+fn default_pab() -> i32 {
+    2
+}
+fn default_colour() -> Colour {
+    Colour::White
+}
+
+impl Default for EventInput {
+    fn default() -> Self {
+        EventInput {
+            name: String::new(),
+            place: String::new(),
+            starts_on: None,
+            ends_on: None,
+            variant: Variant::default(),
+            local_rules: LocalRules::default(),
+            system: System::Swiss,
+            rounds: 7,
+            time_control: default_time_control(),
+            draw_offer_min_moves: default_draw_offer(),
+            rated: true,
+            scoring_display: default_scoring(),
+            pab_half_points: default_pab(),
+            tiebreaks: String::new(),
+            first_colour: default_colour(),
+            self_registration: false,
+            late_entry_until_round: 0,
+            club_id: None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
@@ -210,19 +358,20 @@ pub struct Pairing {
     pub board: i32,
     pub white_entry_id: i64,
     pub black_entry_id: Option<i64>,
-    pub bye: Option<String>,
-    pub result: Option<String>,
+    /// Set when the player has no opponent (no `black_entry_id`).
+    pub bye: Option<ByeKind>,
+    pub result: Option<ResultCode>,
 }
 
-#[derive(Debug, Clone, Insertable)]
-#[diesel(table_name = pairings)]
+/// A board to store (written by `store::events::insert_pairing`).
+#[derive(Debug, Clone)]
 pub struct NewPairing {
     pub round_id: i64,
     pub board: i32,
     pub white_entry_id: i64,
     pub black_entry_id: Option<i64>,
-    pub bye: Option<String>,
-    pub result: Option<String>,
+    pub bye: Option<ByeKind>,
+    pub result: Option<ResultCode>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
@@ -232,8 +381,8 @@ pub struct ResultChange {
     pub pairing_id: i64,
     pub user_id: i64,
     pub changed_at: NaiveDateTime,
-    pub old_result: Option<String>,
-    pub new_result: Option<String>,
+    pub old_result: Option<ResultCode>,
+    pub new_result: Option<ResultCode>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Identifiable)]

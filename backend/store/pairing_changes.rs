@@ -3,6 +3,7 @@
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
+use super::columns::Spelled;
 use super::models::{NewPairing, Pairing, PairingChange};
 use super::schema::{pairing_changes, pairings, rounds};
 use super::{DbConn, QueryResult};
@@ -42,15 +43,11 @@ pub fn replace_round_pairings(
                         pairings::board.eq(pairing.board),
                         pairings::white_entry_id.eq(pairing.white_entry_id),
                         pairings::black_entry_id.eq(pairing.black_entry_id),
-                        pairings::bye.eq(&pairing.bye),
+                        pairings::bye.eq(pairing.bye.map(Spelled)),
                     ))
                     .execute(conn)?;
             }
-            None => {
-                diesel::insert_into(pairings::table)
-                    .values(pairing)
-                    .execute(conn)?;
-            }
+            None => super::events::insert_pairing(conn, pairing)?,
         }
     }
     for row in old {

@@ -1,6 +1,8 @@
 //! Player profiles and their per-variant ratings.
+use damka_engine::Variant;
 use diesel::prelude::*;
 
+use super::columns::Spelled;
 use super::models::{Player, PlayerFields, PlayerRating};
 use super::schema::{player_ratings, players};
 use super::{DbConn, QueryResult};
@@ -73,11 +75,11 @@ pub fn list(
 pub type RatedPlayer = (i64, String, Option<String>, i32);
 
 /// The best-rated players of a variant with their club's name, best first.
-pub fn top_rated(conn: &mut DbConn, variant: &str, limit: i64) -> QueryResult<Vec<RatedPlayer>> {
+pub fn top_rated(conn: &mut DbConn, variant: Variant, limit: i64) -> QueryResult<Vec<RatedPlayer>> {
     use super::schema::clubs;
     player_ratings::table
         .inner_join(players::table.left_join(clubs::table))
-        .filter(player_ratings::variant.eq(variant))
+        .filter(player_ratings::variant.eq(Spelled(variant)))
         .order((player_ratings::rating.desc(), players::name))
         .limit(limit)
         .select((
@@ -122,11 +124,11 @@ pub fn set_rating(conn: &mut DbConn, rating: &PlayerRating) -> QueryResult<()> {
     diesel::delete(
         player_ratings::table
             .filter(player_ratings::player_id.eq(rating.player_id))
-            .filter(player_ratings::variant.eq(&rating.variant)),
+            .filter(player_ratings::variant.eq(Spelled(rating.variant))),
     )
     .execute(conn)?;
     diesel::insert_into(player_ratings::table)
-        .values(rating)
+        .values(rating.clone())
         .execute(conn)
         .map(|_| ())
 }

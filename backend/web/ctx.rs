@@ -102,7 +102,7 @@ impl Ctx {
     }
 
     /// The name of a rules preset (`russian` -> "Russian draughts").
-    pub fn variant_name(&self, variant: &str) -> String {
+    pub fn variant_name(&self, variant: &damka_engine::Variant) -> String {
         self.lang.t(&format!("variant.{variant}"))
     }
 
@@ -118,16 +118,8 @@ impl Ctx {
 
     /// An event's points as the event shows them: stored in half-points, written on the
     /// 1-½-0 scale, or doubled on the 2-1-0 scale.
-    pub fn event_points(
-        &self,
-        event: &crate::service::events::EventView,
-        half_points: u32,
-    ) -> String {
-        let shown = if event.scoring_display == "2-1-0" {
-            half_points * 2
-        } else {
-            half_points
-        };
+    pub fn event_points(&self, event: &crate::service::events::Event, half_points: u32) -> String {
+        let shown = event.scoring_display.shown_half_points(half_points);
         self.lang.points(i64::from(shown))
     }
 

@@ -1,4 +1,6 @@
 //! The rules a hand-changed pairing breaks, as sentences in the reader's language.
+use damka_domain::tournament::ByeKind;
+
 use super::i18n::Lang;
 use crate::service::events::manual::{PairingWarning, PlayerRef};
 
@@ -33,7 +35,7 @@ pub fn text(lang: Lang, w: &PairingWarning) -> String {
             &[&p(0), &w.round.unwrap_or_default()],
         ),
         "requested_bye_ignored" => {
-            let kind = w.requested.as_deref().unwrap_or("Z");
+            let kind = w.requested.unwrap_or(ByeKind::ZeroPoint);
             lang.tf(&key(&format!("requested_bye_ignored.{kind}")), &[&p(0)])
         }
         "not_in_system_pairing" => lang.tf(&key("not_in_system_pairing"), &[&p(0), &p(1)]),
@@ -57,7 +59,7 @@ pub fn text(lang: Lang, w: &PairingWarning) -> String {
 mod tests {
     use super::*;
 
-    fn warning(code: &str, colour: Option<&str>, requested: Option<&str>) -> PairingWarning {
+    fn warning(code: &str, colour: Option<&str>, requested: Option<ByeKind>) -> PairingWarning {
         let player = |start_no: i32, name: &str| PlayerRef {
             start_no,
             name: name.to_string(),
@@ -69,7 +71,7 @@ mod tests {
             round: Some(1),
             colour: colour.map(str::to_string),
             difference: Some(3),
-            requested: requested.map(str::to_string),
+            requested,
         }
     }
 
@@ -86,8 +88,8 @@ mod tests {
             warning("same_colour_three_times", Some("black"), None),
             warning("colours_against_allocation", None, None),
             warning("bye_not_allowed", None, None),
-            warning("requested_bye_ignored", None, Some("H")),
-            warning("requested_bye_ignored", None, Some("Z")),
+            warning("requested_bye_ignored", None, Some(ByeKind::HalfPoint)),
+            warning("requested_bye_ignored", None, Some(ByeKind::ZeroPoint)),
             warning("not_in_system_pairing", None, None),
             warning("colours_differ_from_table", None, None),
             warning("bye_differs_from_system", None, None),

@@ -74,10 +74,12 @@ pub enum Variant {
 }
 
 impl Variant {
+    /// Every preset, in the order lists and forms show them: the home variant of Russian
+    /// clubs first, then by how widely they are played.
     pub const ALL: [Variant; 4] = [
         Variant::Russian,
-        Variant::English,
         Variant::International,
+        Variant::English,
         Variant::Brazilian,
     ];
 

@@ -15,6 +15,7 @@ use damka::service::events::rounds::{self, ResultInput};
 use damka::service::events::{self, EventInput, audit, settings};
 use damka::service::players::{self, PlayerInput};
 use damka::service::{Actor, AppError, AppResult, Refusal};
+use damka::store::values::Spelling;
 use damka::store::{self, DbConn, DbPool, RetryPolicy};
 
 /// How often each race is run.
@@ -74,7 +75,7 @@ fn event_with_players(conn: &mut DbConn, actor: &Actor, players: usize) -> i64 {
         actor,
         &EventInput {
             name: "Race cup".into(),
-            system: "swiss".into(),
+            system: damka::store::values::System::Swiss,
             rounds: 5,
             ..EventInput::default()
         },
@@ -150,7 +151,11 @@ async fn result_and_repairing_the_same_round_never_both_win() {
                 board.pairing_id, pairing_id,
                 "try {attempt}: board replaced"
             );
-            assert_eq!(board.result.as_deref(), Some("1-0"), "try {attempt}");
+            assert_eq!(
+                board.result.map(|r| r.spelling()),
+                Some("1-0"),
+                "try {attempt}"
+            );
             assert_eq!(audit.len(), 1, "try {attempt}: {audit:?}");
             assert!(matches!(outcomes[1], Err(AppError::Conflict { .. })));
         } else {

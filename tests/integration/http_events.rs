@@ -7,6 +7,7 @@ use std::collections::HashSet;
 
 use actix_web::http::Method;
 use common::{Role, TestApp, create_event, enter_players, organiser_api, play_round};
+use damka::store::values::ResultCode;
 use serde_json::{Value, json};
 
 fn games(round: &Value) -> Vec<&Value> {
@@ -182,7 +183,7 @@ async fn swiss_round_workflow_with_permissions_and_audit() {
         json!({"result": "0-1"}),
     )
     .await;
-    let changes: Vec<(Option<String>, Option<String>)> = app
+    let changes: Vec<(Option<ResultCode>, Option<ResultCode>)> = app
         .with_db(move |conn| {
             damka::store::events::result_changes(conn, id)
                 .unwrap()
@@ -195,8 +196,8 @@ async fn swiss_round_workflow_with_permissions_and_audit() {
     assert_eq!(
         changes,
         vec![
-            (None, Some("1-0".into())),
-            (Some("1-0".into()), Some("0-1".into()))
+            (None, Some(ResultCode::WhiteWins)),
+            (Some(ResultCode::WhiteWins), Some(ResultCode::BlackWins))
         ]
     );
     let standings = public
@@ -998,4 +999,156 @@ async fn saving_the_edit_form_unchanged_keeps_every_setting() {
     assert_eq!(after, before);
     assert_eq!(after["club_id"], club_id);
     assert_eq!(after["local_rules"]["move_limit"], 80);
+}
+
+/// A word the database should never hold (typed by hand into it, say, or left by a newer
+/// version after a roll-back) fails the read with an internal error instead of passing for
+/// a default: an unknown status, unreadable local rules, an unknown bye kind or result.
+#[actix_web::test]
+async fn stored_values_of_no_known_kind_are_errors_not_defaults() {
+    use diesel::connection::SimpleConnection;
+
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+    let id = create_event(
+        &mut org,
+        json!({"name": "Odd", "system": "swiss", "rounds": 3}),
+    )
+    .await;
+    enter_players(&mut org, id, 3).await;
+    let round = org.post(&format!("/api/v1/events/{id}/rounds")).await;
+    assert_eq!(round.status.as_u16(), 201, "{}", round.body);
+    let event = format!("/api/v1/events/{id}");
+    let rounds = format!("/api/v1/events/{id}/rounds");
+    let cases = [
+        (
+            "UPDATE events SET status = 'paused'",
+            "UPDATE events SET status = 'running'",
+            &event,
+        ),
+        (
+            "UPDATE events SET local_rules = 'none'",
+            "UPDATE events SET local_rules = '{}'",
+            &event,
+        ),
+        (
+            "UPDATE pairings SET bye = 'X' WHERE bye IS NOT NULL",
+            "UPDATE pairings SET bye = 'U' WHERE bye IS NOT NULL",
+            &rounds,
+        ),
+        (
+            "UPDATE pairings SET result = '2-0' WHERE bye IS NULL",
+            "UPDATE pairings SET result = NULL",
+            &rounds,
+        ),
+    ];
+    for (spoil, restore, path) in cases {
+        assert_eq!(org.get(path).await.status.as_u16(), 200, "before {spoil}");
+        app.with_db(move |conn| conn.batch_execute(spoil).unwrap())
+            .await;
+        org.get(path).await.assert_problem(500, "internal");
+        app.with_db(move |conn| conn.batch_execute(restore).unwrap())
+            .await;
+        assert_eq!(org.get(path).await.status.as_u16(), 200, "after {restore}");
+    }
+}
+
+/// The event's fixed choices (system, variant, time control, scoring, colour) are read
+/// once where they come in: a form names the field and the choices, the API names the
+/// value and the choices; the form lists the choices in one order, with their names.
+#[actix_web::test]
+async fn choices_outside_their_set_are_refused_naming_the_choices() {
+    let app = TestApp::new().await;
+    let mut org = app.user("org@t.org", Role::Organiser).await;
+    let form = |system: &'static str, scoring: &'static str| {
+        [
+            ("name", "Cup"),
+            ("system", system),
+            ("rounds", "5"),
+            ("variant", "russian"),
+            ("time_control", "classical"),
+            ("scoring_display", scoring),
+            ("first_colour", "white"),
+        ]
+    };
+    let bad = org.post_form("/events", &form("knockout", "1-0.5-0")).await;
+    assert_eq!(bad.status.as_u16(), 422, "{}", bad.body);
+    assert!(
+        bad.body
+            .contains("must be one of: round_robin, double_round_robin, swiss"),
+        "{}",
+        bad.body
+    );
+    let bad = org.post_form("/events", &form("swiss", "3-1-0")).await;
+    assert_eq!(bad.status.as_u16(), 422, "{}", bad.body);
+    assert!(
+        bad.body.contains("must be one of: 1-0.5-0, 2-1-0"),
+        "{}",
+        bad.body
+    );
+
+    let blank = org.get("/events/new").await;
+    let at = |text: &str| blank.body.find(text).unwrap_or(usize::MAX);
+    assert!(
+        at("value=\"russian\"") < at("value=\"international\"")
+            && at("value=\"international\"") < at("value=\"english\"")
+            && at("value=\"english\"") < at("value=\"brazilian\""),
+        "variants in Variant::ALL's order"
+    );
+    assert!(
+        blank
+            .body
+            .contains("<option value=\"1-0.5-0\" selected>1 – ½ – 0</option>")
+    );
+    assert!(
+        blank
+            .body
+            .contains("<option value=\"2-1-0\">2 – 1 – 0</option>")
+    );
+
+    let mut api = org.api_client().await;
+    let res = api
+        .json(
+            Method::POST,
+            "/api/v1/events",
+            json!({"name": "Cup", "system": "knockout"}),
+        )
+        .await;
+    let detail = res.assert_problem(400, "bad-request")["detail"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(detail.contains("\"knockout\""), "{detail}");
+    assert!(
+        detail.contains("round_robin, double_round_robin, swiss"),
+        "{detail}"
+    );
+    let res = api
+        .json(
+            Method::POST,
+            "/api/v1/events",
+            json!({"name": "Cup", "system": "swiss", "rounds": 5, "time_control": "bullet"}),
+        )
+        .await;
+    res.assert_problem(400, "bad-request");
+    let created = api
+        .json(
+            Method::POST,
+            "/api/v1/events",
+            json!({"name": "Cup", "system": "double_round_robin", "variant": "international",
+                   "time_control": "none", "scoring_display": "2-1-0", "first_colour": "black"}),
+        )
+        .await;
+    assert_eq!(created.status.as_u16(), 201, "{}", created.body);
+    let event = created.json();
+    for (field, value) in [
+        ("system", "double_round_robin"),
+        ("variant", "international"),
+        ("time_control", "none"),
+        ("scoring_display", "2-1-0"),
+        ("first_colour", "black"),
+        ("status", "registration"),
+    ] {
+        assert_eq!(event[field], value, "{event}");
+    }
 }

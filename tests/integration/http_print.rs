@@ -7,7 +7,9 @@ use crate::common;
 
 use actix_web::http::Method;
 use common::{Client, Role, TestApp};
+use damka::store::values::System;
 use damka::web::i18n::Lang;
+use damka_engine::Variant;
 use serde_json::{Value, json};
 
 /// Name, rating, country, whether in the club: rated so that start numbers follow the order.
@@ -58,7 +60,7 @@ async fn spring_open(api: &mut Client<'_>) -> (i64, Vec<i64>) {
                     conn,
                     &damka::store::models::PlayerRating {
                         player_id,
-                        variant: "russian".into(),
+                        variant: damka_engine::Variant::Russian,
                         rating,
                         games: 30,
                     },
@@ -382,7 +384,7 @@ async fn standings_sheet_has_shared_places_tiebreak_names_clubs_and_countries() 
     .map(String::from)
     .to_vec();
     for code in &tiebreaks {
-        let label = damka::web::tiebreaks::label(Lang::En, "russian", "swiss", code);
+        let label = damka::web::tiebreaks::label(Lang::En, Variant::Russian, System::Swiss, code);
         expected_headers.push(format!("{label} {code}"));
     }
     assert_eq!(headers(&page, "standings"), expected_headers);
@@ -521,7 +523,7 @@ async fn russian_sheets() {
         header[7],
         format!(
             "{} BH/C1",
-            damka::web::tiebreaks::label(Lang::Ru, "russian", "swiss", "BH/C1")
+            damka::web::tiebreaks::label(Lang::Ru, Variant::Russian, System::Swiss, "BH/C1")
         )
     );
     assert!(

@@ -109,7 +109,7 @@ async fn players_list_search_and_club_filter_with_ratings() {
             conn,
             &damka::store::models::PlayerRating {
                 player_id: anna_id,
-                variant: "russian".into(),
+                variant: damka_engine::Variant::Russian,
                 rating: 2150,
                 games: 40,
             },

@@ -37,7 +37,9 @@ use damka::service::events::rounds::{ResultInput, RoundView};
 use damka::service::events::{EventInput, entries, reports, rounds, settings};
 use damka::service::{Actor, AppError, Refusal};
 use damka::store::models::{PlayerFields, PlayerRating};
+use damka::store::values::{Spelling, System};
 use damka::store::{self, DbConn};
+use damka_domain::tournament::Colour;
 
 // ---------------------------------------------------------------------------------------
 // A tiny deterministic generator: splitmix64 to spread the seed, then xorshift64*.
@@ -208,7 +210,7 @@ fn parse_round(round: &RoundView, problems: &mut Vec<String>) -> HashMap<i64, Sl
                         b.board
                     ));
                 }
-                let (w, bl) = result_codes(b.result.as_deref()).unwrap_or_else(|| {
+                let (w, bl) = result_codes(b.result.map(|r| r.spelling())).unwrap_or_else(|| {
                     problems.push(format!(
                         "[service] board {}: unknown result {:?}",
                         b.board, b.result
@@ -236,7 +238,7 @@ fn parse_round(round: &RoundView, problems: &mut Vec<String>) -> HashMap<i64, Sl
                 );
             }
             None => {
-                let code = b.bye.as_deref().and_then(|c| c.chars().next());
+                let code = b.bye.map(|kind| kind.letter());
                 let Some(code) = code else {
                     problems.push(format!(
                         "[service] board {}: entry {} has neither an opponent nor a bye code",
@@ -438,8 +440,8 @@ impl Model {
                         b.board,
                         b.white_entry_id,
                         b.black_entry_id,
-                        b.bye.clone(),
-                        b.result.clone(),
+                        b.bye.map(|kind| kind.code().to_string()),
+                        b.result.map(|r| r.spelling().to_string()),
                     )
                 })
                 .collect();
@@ -458,7 +460,7 @@ impl Model {
         for b in &current.boards {
             if b.black_entry_id.is_some() {
                 let entered = self.results.get(&b.pairing_id).copied();
-                if b.result.as_deref() != entered {
+                if b.result.map(|r| r.spelling()) != entered {
                     v.push(format!(
                         "[service] board {}: result read back {:?}, entered {:?}",
                         b.board, b.result, entered
@@ -834,7 +836,11 @@ fn play(conn: &mut DbConn, actor: &Actor, case: Case) -> Summary {
         1 => 0,
         _ => 2,
     };
-    let first_colour = if rng.per_mille(500) { "white" } else { "black" };
+    let first_colour = if rng.per_mille(500) {
+        Colour::White
+    } else {
+        Colour::Black
+    };
     let rough = rng.per_mille(250);
     let rates = if rough { &ROUGH } else { &CALM };
     let event = settings::create(
@@ -842,10 +848,10 @@ fn play(conn: &mut DbConn, actor: &Actor, case: Case) -> Summary {
         actor,
         &EventInput {
             name: format!("Random Swiss {:#x}", case.seed),
-            system: "swiss".into(),
+            system: System::Swiss,
             rounds: total,
             pab_half_points: pab as i32,
-            first_colour: first_colour.into(),
+            first_colour,
             late_entry_until_round: late_until,
             ..EventInput::default()
         },
@@ -881,7 +887,7 @@ fn play(conn: &mut DbConn, actor: &Actor, case: Case) -> Summary {
                 conn,
                 &PlayerRating {
                     player_id: player.id,
-                    variant: "russian".into(),
+                    variant: damka_engine::Variant::Russian,
                     rating,
                     games: 20,
                 },
@@ -1270,7 +1276,7 @@ async fn forfeited_pairing_may_be_repeated() {
                     &actor,
                     &EventInput {
                         name: format!("Forfeit {forfeit}"),
-                        system: "swiss".into(),
+                        system: System::Swiss,
                         rounds: 3,
                         ..EventInput::default()
                     },
@@ -1295,7 +1301,7 @@ async fn forfeited_pairing_may_be_repeated() {
                         conn,
                         &PlayerRating {
                             player_id: player.id,
-                            variant: "russian".into(),
+                            variant: damka_engine::Variant::Russian,
                             rating,
                             games: 20,
                         },

@@ -237,10 +237,10 @@ impl ResultCode {
             ResultCode::ForfeitWin => "+",
             ResultCode::ForfeitLoss => "-",
             ResultCode::DoubleForfeit => "--",
-            ResultCode::PairingAllocatedBye => "U",
-            ResultCode::FullPointBye => "F",
-            ResultCode::HalfPointBye => "H",
-            ResultCode::ZeroPointBye => "Z",
+            ResultCode::PairingAllocatedBye => ByeKind::PairingAllocated.code(),
+            ResultCode::FullPointBye => ByeKind::FullPoint.code(),
+            ResultCode::HalfPointBye => ByeKind::HalfPoint.code(),
+            ResultCode::ZeroPointBye => ByeKind::ZeroPoint.code(),
             ResultCode::NotPaired => "",
         }
     }

@@ -75,6 +75,48 @@ pub enum ByeKind {
     ZeroPoint,
 }
 
+impl ByeKind {
+    /// Every kind, in the order a round lists its players without an opponent.
+    pub const ALL: [ByeKind; 4] = [
+        ByeKind::PairingAllocated,
+        ByeKind::HalfPoint,
+        ByeKind::FullPoint,
+        ByeKind::ZeroPoint,
+    ];
+
+    /// The TRF letter of the kind (`U`, `H`, `F`, `Z`), also how an event stores it.
+    pub fn letter(self) -> char {
+        match self {
+            ByeKind::PairingAllocated => 'U',
+            ByeKind::HalfPoint => 'H',
+            ByeKind::FullPoint => 'F',
+            ByeKind::ZeroPoint => 'Z',
+        }
+    }
+
+    /// The letter as text.
+    pub fn code(self) -> &'static str {
+        match self {
+            ByeKind::PairingAllocated => "U",
+            ByeKind::HalfPoint => "H",
+            ByeKind::FullPoint => "F",
+            ByeKind::ZeroPoint => "Z",
+        }
+    }
+
+    /// The kind `code` writes as `text` (the one upper-case letter; the TRF reader has its
+    /// own, more tolerant reading of a cell).
+    pub fn from_code(text: &str) -> Option<ByeKind> {
+        ByeKind::ALL.into_iter().find(|kind| kind.code() == text)
+    }
+}
+
+impl std::fmt::Display for ByeKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
 /// What happened to one player in one round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum RoundEntry {
@@ -214,4 +256,21 @@ pub struct Tournament {
     pub forbidden_pairs: Vec<(StartNo, StartNo)>,
     /// Players who will not be paired in the next round and what they get for it.
     pub next_round_absences: Vec<NextRoundAbsence>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bye_codes_read_back_and_nothing_else_does() {
+        for kind in ByeKind::ALL {
+            assert_eq!(ByeKind::from_code(kind.code()), Some(kind));
+            assert_eq!(kind.code(), kind.letter().to_string());
+            assert_eq!(kind.to_string(), kind.code());
+        }
+        for text in ["", "u", "X", "UU", " U"] {
+            assert_eq!(ByeKind::from_code(text), None, "{text:?}");
+        }
+    }
 }

@@ -771,17 +771,8 @@ pub fn cell_text(entry: &RoundEntry) -> String {
         RoundEntry::DoubleForfeit { opponent, colour } => {
             format!("{opponent:>4} {} -", colour_char(colour))
         }
-        RoundEntry::Bye(kind) => format!("0000 - {}", bye_code(kind)),
+        RoundEntry::Bye(kind) => format!("0000 - {}", kind.letter()),
         RoundEntry::NotPaired => "0000 - Z".to_string(),
-    }
-}
-
-fn bye_code(kind: ByeKind) -> char {
-    match kind {
-        ByeKind::PairingAllocated => 'U',
-        ByeKind::FullPoint => 'F',
-        ByeKind::HalfPoint => 'H',
-        ByeKind::ZeroPoint => 'Z',
     }
 }
 
@@ -876,7 +867,7 @@ pub fn write(t: &Tournament) -> String {
             for _ in pl.rounds.len()..max_rounds {
                 line.push_str("  0000 - Z");
             }
-            let _ = write!(line, "  0000 - {}", bye_code(kind));
+            let _ = write!(line, "  0000 - {}", kind.letter());
         }
         let _ = writeln!(out, "{}", line.trim_end());
     }

@@ -9,6 +9,7 @@ use super::history::{self, History};
 use super::manual::PairingWarning;
 use super::{load, may_arbitrate};
 use crate::service::{Actor, AppResult};
+use crate::store::values::Spelling;
 use crate::store::{DbConn, accounts, events, pairing_changes};
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -75,8 +76,8 @@ pub fn changes(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<Vec
                 pairing.white_entry_id,
                 pairing.black_entry_id,
             )),
-            old: change.old_result,
-            new: change.new_result,
+            old: change.old_result.map(|r| r.spelling().to_string()),
+            new: change.new_result.map(|r| r.spelling().to_string()),
             warnings: Vec::new(),
         });
     }

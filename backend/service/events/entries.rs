@@ -1,14 +1,12 @@
 //! Entries: who plays. Organisers add players; players register themselves while the
 //! event allows it; late entries (Swiss), withdrawals, requested byes and forbidden pairs.
+use damka_domain::tournament::ByeKind;
 use serde::{Deserialize, Serialize};
 
-use super::settings::is_round_robin;
-use super::{
-    STATUS_FINISHED, STATUS_REGISTRATION, history, load, may_manage, require_arbiter,
-    require_manager,
-};
+use super::{history, load, may_manage, require_arbiter, require_manager};
 use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::models::Event;
+use crate::store::values::{EventStatus, Spelling, spelled};
 use crate::store::{self, DbConn, events, players};
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -28,7 +26,9 @@ pub struct EntryView {
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct RequestView {
     pub round: i32,
-    pub kind: String,
+    #[serde(with = "spelled")]
+    #[schema(value_type = String)]
+    pub kind: ByeKind,
 }
 
 pub fn list(conn: &mut DbConn, event_id: i64) -> AppResult<Vec<EntryView>> {
@@ -42,7 +42,7 @@ pub fn list(conn: &mut DbConn, event_id: i64) -> AppResult<Vec<EntryView>> {
             .filter(|(id, round, _)| *id == entry_id && *round > paired)
             .map(|(_, round, kind)| RequestView {
                 round: *round,
-                kind: kind.clone(),
+                kind: *kind,
             })
             .collect();
         requests.sort_by_key(|r| r.round);
@@ -94,11 +94,11 @@ pub fn add(
                 return Err(AppError::invalid("player_id", Refusal::NoProfileToEnter));
             }
         };
-        let open_to_players = event.self_registration && event.status == STATUS_REGISTRATION;
+        let open_to_players = event.self_registration && event.status == EventStatus::Registration;
         if !(manager || open_to_players) {
             return Err(AppError::forbidden(Refusal::SelfRegistrationClosed));
         }
-        if event.status == STATUS_FINISHED {
+        if event.status == EventStatus::Finished {
             return Err(AppError::conflict(Refusal::EventFinished));
         }
         let player = players::by_id(conn, player_id)?
@@ -110,7 +110,7 @@ pub fn add(
         let paired = events::rounds(conn, event_id)?.len() as i32;
         let first_round = paired + 1;
         if paired > 0 {
-            if is_round_robin(&event.system) {
+            if event.system.is_round_robin() {
                 return Err(AppError::conflict(Refusal::RoundRobinStarted));
             }
             if first_round > event.late_entry_until_round {
@@ -146,7 +146,7 @@ pub fn add(
 
 /// A finished event's entries stay as they were played until the organiser reopens it.
 fn ensure_not_finished(event: &Event) -> AppResult<()> {
-    if event.status == STATUS_FINISHED {
+    if event.status == EventStatus::Finished {
         return Err(AppError::conflict(Refusal::EventFinishedReopenToChange));
     }
     Ok(())
@@ -194,10 +194,11 @@ pub fn set_absence(
     entry_id: i64,
     input: &AbsenceInput,
 ) -> AppResult<()> {
+    let requested = ByeKind::from_spelling(input.kind.trim())
+        .filter(|kind| matches!(kind, ByeKind::HalfPoint | ByeKind::ZeroPoint));
     let kind = match input.kind.trim() {
         "" => None,
-        "H" => Some("H"),
-        "Z" => Some("Z"),
+        _ if requested.is_some() => requested,
         _ => {
             return Err(AppError::invalid("kind", Refusal::InvalidAbsenceKind));
         }
@@ -216,7 +217,7 @@ pub fn set_absence(
         }
         ensure_not_finished(&event)?;
         let paired = events::rounds(conn, event_id)?.len() as i32;
-        let last = if is_round_robin(&event.system) {
+        let last = if event.system.is_round_robin() {
             event.rounds.max(paired)
         } else {
             event.rounds
@@ -224,7 +225,7 @@ pub fn set_absence(
         if input.round <= paired || input.round > last.max(1) {
             return Err(AppError::invalid("round", Refusal::RoundAlreadyPaired));
         }
-        if kind == Some("H") && is_round_robin(&event.system) {
+        if kind == Some(ByeKind::HalfPoint) && event.system.is_round_robin() {
             return Err(AppError::invalid(
                 "kind",
                 Refusal::NoHalfPointByeInRoundRobin,

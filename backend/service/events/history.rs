@@ -2,20 +2,12 @@
 use std::collections::HashMap;
 
 use damka_domain::tournament::{
-    ByeKind, Colour, HalfPoints, NextRoundAbsence, Outcome, Player, PointSystem, RoundEntry,
-    Tournament,
+    ByeKind, HalfPoints, NextRoundAbsence, Player, PointSystem, RoundEntry, Tournament,
 };
 
-use super::settings::is_round_robin;
 use crate::service::{AppError, AppResult};
 use crate::store::models::{Entry, Event, Pairing, Player as Profile, Round};
 use crate::store::{DbConn, events, players};
-
-/// Result codes an arbiter can enter for a game (TRF-like, White's result first).
-pub const RESULTS: [&str; 6] = ["1-0", "1/2-1/2", "0-1", "+/-", "-/+", "-/-"];
-/// Bye kinds of a player without an opponent: pairing-allocated, half-point, full-point,
-/// zero-point (absence).
-pub const BYES: [&str; 4] = ["U", "H", "F", "Z"];
 
 /// An entry with its player's name and the profile fields a TRF carries.
 #[derive(Debug, Clone)]
@@ -33,7 +25,7 @@ pub struct History {
     /// (round number, pairing), by round then board.
     pub pairings: Vec<(i32, Pairing)>,
     /// (entry id, round, kind) requested byes and absences.
-    pub absences: Vec<(i64, i32, String)>,
+    pub absences: Vec<(i64, i32, ByeKind)>,
     pub forbidden: Vec<(i64, i64)>,
 }
 
@@ -146,12 +138,8 @@ impl History {
             let (white, black) = match pairing.black_entry_id {
                 Some(black) => (pairing.white_entry_id, black),
                 None => {
-                    let kind = match pairing.bye.as_deref() {
-                        Some("U") => ByeKind::PairingAllocated,
-                        Some("H") => ByeKind::HalfPoint,
-                        Some("F") => ByeKind::FullPoint,
-                        _ => ByeKind::ZeroPoint,
-                    };
+                    // A row with neither an opponent nor a bye kind counts as an absence.
+                    let kind = pairing.bye.unwrap_or(ByeKind::ZeroPoint);
                     if let Some(rounds) = by_entry.get_mut(&pairing.white_entry_id)
                         && index < rounds.len()
                     {
@@ -161,7 +149,12 @@ impl History {
                 }
             };
             let (w_no, b_no) = (no(white)?, no(black)?);
-            let (w, b) = game_entries(pairing.result.as_deref(), w_no, b_no);
+            // A game without a result yet counts as not paired, so standings after an
+            // unfinished round show only finished games.
+            let (w, b) = match pairing.result {
+                Some(result) => result.round_entries(w_no, b_no),
+                None => (RoundEntry::NotPaired, RoundEntry::NotPaired),
+            };
             for (entry, value) in [(white, w), (black, b)] {
                 if let Some(rounds) = by_entry.get_mut(&entry)
                     && index < rounds.len()
@@ -180,10 +173,10 @@ impl History {
                 .absences
                 .iter()
                 .find(|(id, round, _)| *id == e.id && *round == next)
-                .map(|(_, _, kind)| kind.as_str());
+                .map(|(_, _, kind)| *kind);
             let kind = match requested {
                 _ if withdrawn || not_yet => Some(ByeKind::ZeroPoint),
-                Some("H") => Some(ByeKind::HalfPoint),
+                Some(ByeKind::HalfPoint) => Some(ByeKind::HalfPoint),
                 Some(_) => Some(ByeKind::ZeroPoint),
                 None => None,
             };
@@ -201,17 +194,13 @@ impl History {
             .collect::<AppResult<Vec<_>>>()?;
         Ok(Tournament {
             name: self.event.name.clone(),
-            total_rounds: if is_round_robin(&self.event.system) {
+            total_rounds: if self.event.system.is_round_robin() {
                 self.event.rounds.max(played as i32) as u32
             } else {
                 self.event.rounds as u32
             },
             points: self.points_system(),
-            first_colour: Some(if self.event.first_colour == "black" {
-                Colour::Black
-            } else {
-                Colour::White
-            }),
+            first_colour: Some(self.event.first_colour),
             players: self
                 .entries
                 .iter()
@@ -243,65 +232,5 @@ fn trf_fields(profile: Option<&Profile>) -> Player {
             ..Player::default()
         },
         None => Player::default(),
-    }
-}
-
-/// What a game result means for White and for Black. A game without a result yet counts
-/// as not paired, so standings after an unfinished round show only finished games.
-fn game_entries(result: Option<&str>, white: u32, black: u32) -> (RoundEntry, RoundEntry) {
-    let played = |opponent, colour, outcome| RoundEntry::Played {
-        opponent,
-        colour,
-        outcome,
-        rated: true,
-    };
-    match result {
-        Some("1-0") => (
-            played(black, Colour::White, Outcome::Win),
-            played(white, Colour::Black, Outcome::Loss),
-        ),
-        Some("0-1") => (
-            played(black, Colour::White, Outcome::Loss),
-            played(white, Colour::Black, Outcome::Win),
-        ),
-        Some("1/2-1/2") => (
-            played(black, Colour::White, Outcome::Draw),
-            played(white, Colour::Black, Outcome::Draw),
-        ),
-        Some("+/-") => (
-            RoundEntry::Forfeit {
-                opponent: black,
-                colour: Some(Colour::White),
-                won: true,
-            },
-            RoundEntry::Forfeit {
-                opponent: white,
-                colour: Some(Colour::Black),
-                won: false,
-            },
-        ),
-        Some("-/+") => (
-            RoundEntry::Forfeit {
-                opponent: black,
-                colour: Some(Colour::White),
-                won: false,
-            },
-            RoundEntry::Forfeit {
-                opponent: white,
-                colour: Some(Colour::Black),
-                won: true,
-            },
-        ),
-        Some("-/-") => (
-            RoundEntry::DoubleForfeit {
-                opponent: black,
-                colour: Some(Colour::White),
-            },
-            RoundEntry::DoubleForfeit {
-                opponent: white,
-                colour: Some(Colour::Black),
-            },
-        ),
-        _ => (RoundEntry::NotPaired, RoundEntry::NotPaired),
     }
 }

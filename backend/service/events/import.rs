@@ -11,17 +11,18 @@ use std::collections::{HashMap, HashSet};
 
 use damka_domain::tiebreak::EventKind;
 use damka_domain::tournament::{
-    ByeKind, Colour, HalfPoints, Outcome, PointSystem, RoundEntry, StartNo, Tournament,
+    ByeKind, Colour, HalfPoints, PointSystem, RoundEntry, StartNo, Tournament,
 };
 use damka_domain::trf::{self, Limits};
+use damka_engine::Variant;
 use serde::Serialize;
 
-use super::history::{BYES, RESULTS};
-use super::settings::{self, EventInput, EventView};
-use super::{STATUS_REGISTRATION, STATUS_RUNNING, load};
+use super::load;
+use super::settings::{self, EventInput};
 use crate::service::players::ProfileRights;
 use crate::service::{Actor, AppError, AppResult, Refusal};
-use crate::store::models::{NewPairing, Player, PlayerFields, PlayerRating};
+use crate::store::models::{Event, NewPairing, Player, PlayerFields, PlayerRating};
+use crate::store::values::{EventStatus, ResultCode, System};
 use crate::store::{self, DbConn, events, players};
 
 /// The name given to an event whose TRF has no `012` line.
@@ -65,10 +66,10 @@ pub fn check_size(text: &str) -> Result<(), TrfTooLarge> {
 pub struct PlannedBoard {
     pub white: StartNo,
     pub black: Option<StartNo>,
-    /// `U`, `H`, `F` or `Z` for a player without an opponent.
-    pub bye: Option<&'static str>,
-    /// One of `history::RESULTS` for a game.
-    pub result: Option<&'static str>,
+    /// The kind of bye of a player without an opponent.
+    pub bye: Option<ByeKind>,
+    /// The result of a game.
+    pub result: Option<ResultCode>,
 }
 
 /// Everything an import stores, worked out from the TRF before anything is written.
@@ -79,8 +80,8 @@ pub struct ImportPlan {
     pub round_robin_rounds: Option<i32>,
     /// Boards of each round, in board order.
     pub rounds: Vec<Vec<PlannedBoard>>,
-    /// (start number, `H` or `Z`) for the round after the last one.
-    pub next_round_absences: Vec<(StartNo, &'static str)>,
+    /// (start number, half-point bye or absence) for the round after the last one.
+    pub next_round_absences: Vec<(StartNo, ByeKind)>,
 }
 
 /// The event an import created, and the players it did not link to the profile their
@@ -88,7 +89,7 @@ pub struct ImportPlan {
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct ImportView {
     #[serde(flatten)]
-    pub event: EventView,
+    pub event: Event,
     /// Players whose federation id belongs to a profile the importer may not edit (another
     /// club's player, say): each got a new profile, so nothing was written into that one.
     pub unlinked_matches: Vec<UnlinkedMatch>,
@@ -131,6 +132,7 @@ pub fn import_trf(
     if !actor.is_organiser() {
         return Err(AppError::forbidden(Refusal::OnlyOrganisersImportEvents));
     }
+    let variant = settings::parse_variant(variant)?;
     check_size(text).map_err(|e| AppError::invalid("trf", e.refusal()))?;
     let t = trf::parse_with_limits(text, &Limits::default())
         .map_err(|e| AppError::invalid("trf", e.into()))?;
@@ -245,7 +247,7 @@ fn store_plan(
     recheck_links(conn, actor, profiles)?;
     let created = settings::create(conn, actor, &plan.input)?;
     let event_id = created.id;
-    let variant = created.variant.clone();
+    let variant = created.variant;
     if let Some(rounds) = plan.round_robin_rounds {
         events::set_rounds(conn, event_id, rounds)?;
     }
@@ -273,7 +275,7 @@ fn store_plan(
                 if let Some(rating) = rating
                     && !rated.contains(player_id)
                 {
-                    players::set_rating(conn, &rating_row(*player_id, &variant, rating))?;
+                    players::set_rating(conn, &rating_row(*player_id, variant, rating))?;
                 }
                 *player_id
             }
@@ -283,7 +285,7 @@ fn store_plan(
             } => {
                 let new = players::insert(conn, fields, now)?;
                 if let Some(rating) = rating {
-                    players::set_rating(conn, &rating_row(new.id, &variant, rating))?;
+                    players::set_rating(conn, &rating_row(new.id, variant, rating))?;
                 }
                 if let Some(existing) = unlinked_match {
                     unlinked_matches.push(UnlinkedMatch {
@@ -327,8 +329,8 @@ fn store_plan(
                     Some(black) => Some(entry(black)?),
                     None => None,
                 },
-                bye: b.bye.map(str::to_string),
-                result: b.result.map(str::to_string),
+                bye: b.bye,
+                result: b.result,
             });
         }
         events::insert_pairings(conn, &new)?;
@@ -345,21 +347,21 @@ fn store_plan(
         conn,
         event_id,
         if plan.rounds.is_empty() {
-            STATUS_REGISTRATION
+            EventStatus::Registration
         } else {
-            STATUS_RUNNING
+            EventStatus::Running
         },
     )?;
     Ok(ImportView {
-        event: EventView::from(&load(conn, event_id)?),
+        event: load(conn, event_id)?,
         unlinked_matches,
     })
 }
 
-fn rating_row(player_id: i64, variant: &str, rating: i32) -> PlayerRating {
+fn rating_row(player_id: i64, variant: Variant, rating: i32) -> PlayerRating {
     PlayerRating {
         player_id,
-        variant: variant.to_string(),
+        variant,
         rating,
         games: 0,
     }
@@ -447,7 +449,7 @@ fn column_of(index: usize) -> usize {
 pub fn plan(
     t: &Tournament,
     lines: &HashMap<StartNo, usize>,
-    variant: &str,
+    variant: Variant,
 ) -> AppResult<ImportPlan> {
     let default = PointSystem::default();
     let pab = t.points.pab;
@@ -489,14 +491,14 @@ pub fn plan(
             let double = rounds > cycle || met_twice(t);
             (
                 if double {
-                    "double_round_robin"
+                    System::DoubleRoundRobin
                 } else {
-                    "round_robin"
+                    System::RoundRobin
                 },
                 Some(i32::try_from(rounds).unwrap_or(i32::MAX)),
             )
         }
-        _ => ("swiss", None),
+        _ => (System::Swiss, None),
     };
     let rounds = if t.total_rounds > 0 {
         i32::try_from(t.total_rounds).unwrap_or(i32::MAX)
@@ -512,15 +514,11 @@ pub fn plan(
         } else {
             name
         },
-        variant: variant.trim().to_string(),
-        system: system.to_string(),
+        variant,
+        system,
         rounds,
         pab_half_points: pab.0 as i32,
-        first_colour: match t.first_colour {
-            Some(Colour::Black) => "black",
-            _ => "white",
-        }
-        .to_string(),
+        first_colour: t.first_colour.unwrap_or(Colour::White),
         ..EventInput::default()
     };
 
@@ -551,13 +549,12 @@ pub fn plan(
             match own {
                 RoundEntry::NotPaired => {}
                 RoundEntry::Bye(kind) => {
-                    let (order, code) = bye_code(kind);
                     byes.push((
-                        order,
+                        bye_order(kind),
                         PlannedBoard {
                             white: p.start_no,
                             black: None,
-                            bye: Some(code),
+                            bye: Some(kind),
                             result: None,
                         },
                     ));
@@ -615,8 +612,7 @@ pub fn plan(
     let mut next_round_absences = Vec::new();
     for a in &t.next_round_absences {
         let kind = match a.kind {
-            ByeKind::HalfPoint => "H",
-            ByeKind::ZeroPoint => "Z",
+            ByeKind::HalfPoint | ByeKind::ZeroPoint => a.kind,
             ByeKind::FullPoint | ByeKind::PairingAllocated => {
                 return Err(AppError::invalid(
                     "trf",
@@ -630,7 +626,7 @@ pub fn plan(
         };
         next_round_absences.push((a.player, kind));
     }
-    next_round_absences.sort_unstable();
+    next_round_absences.sort_unstable_by_key(|(player, kind)| (*player, bye_order(*kind)));
     Ok(ImportPlan {
         input,
         round_robin_rounds,
@@ -654,16 +650,12 @@ fn met_twice(t: &Tournament) -> bool {
     })
 }
 
-/// The stored code of a bye and its place among the byes of a round (after the games).
-fn bye_code(kind: ByeKind) -> (usize, &'static str) {
-    let code = match kind {
-        ByeKind::PairingAllocated => BYES[0],
-        ByeKind::HalfPoint => BYES[1],
-        ByeKind::FullPoint => BYES[2],
-        ByeKind::ZeroPoint => BYES[3],
-    };
-    let order = BYES.iter().position(|b| *b == code).unwrap_or(BYES.len());
-    (order, code)
+/// The place of a bye among the byes of a round (after the games).
+fn bye_order(kind: ByeKind) -> usize {
+    ByeKind::ALL
+        .iter()
+        .position(|k| *k == kind)
+        .unwrap_or(ByeKind::ALL.len())
 }
 
 /// One game from the two players' lines: who had white and the stored result code. The
@@ -694,7 +686,7 @@ fn game(
     if b_entry.opponent() != Some(a) {
         return Err(disagree());
     }
-    let board = |white: StartNo, black: StartNo, result: &'static str| PlannedBoard {
+    let board = |white: StartNo, black: StartNo, result: ResultCode| PlannedBoard {
         white,
         black: Some(black),
         bye: None,
@@ -721,11 +713,8 @@ fn game(
             } else {
                 (b, a, ob, oa)
             };
-            let result = match (ow, ob) {
-                (Outcome::Win, Outcome::Loss) => RESULTS[0],
-                (Outcome::Draw, Outcome::Draw) => RESULTS[1],
-                (Outcome::Loss, Outcome::Win) => RESULTS[2],
-                _ => return Err(disagree()),
+            let Some(result) = ResultCode::of_game(ow, ob) else {
+                return Err(disagree());
             };
             Ok(board(white, black, result))
         }
@@ -750,11 +739,8 @@ fn game(
             } else {
                 (b, a, wb, wa)
             };
-            let result = match (ww, wb2) {
-                (true, false) => RESULTS[3],
-                (false, true) => RESULTS[4],
-                (false, false) => RESULTS[5],
-                (true, true) => return Err(disagree()),
+            let Some(result) = ResultCode::of_forfeit(ww, wb2) else {
+                return Err(disagree());
             };
             Ok(board(white, black, result))
         }
@@ -792,9 +778,9 @@ mod tests {
         ]
         .join("\n");
         let (t, lines) = parse(&text);
-        let plan = plan(&t, &lines, "russian").expect("plan");
+        let plan = plan(&t, &lines, Variant::Russian).expect("plan");
         // Everybody met everybody: a round-robin.
-        assert_eq!(plan.input.system, "round_robin");
+        assert_eq!(plan.input.system, System::RoundRobin);
         assert_eq!(plan.round_robin_rounds, Some(3));
         let game = |white, black, result| PlannedBoard {
             white,
@@ -811,9 +797,18 @@ mod tests {
         assert_eq!(
             plan.rounds,
             vec![
-                vec![game(1, 2, "1-0"), bye(3, "Z")],
-                vec![game(3, 1, "-/+"), bye(2, "U")],
-                vec![game(2, 3, "-/-"), bye(1, "H")],
+                vec![
+                    game(1, 2, ResultCode::WhiteWins),
+                    bye(3, ByeKind::ZeroPoint)
+                ],
+                vec![
+                    game(3, 1, ResultCode::BlackWinsByForfeit),
+                    bye(2, ByeKind::PairingAllocated)
+                ],
+                vec![
+                    game(2, 3, ResultCode::DoubleForfeit),
+                    bye(1, ByeKind::HalfPoint)
+                ],
             ]
         );
     }
@@ -827,7 +822,7 @@ mod tests {
         ]
         .join("\n");
         let (t, lines) = parse(&text);
-        let err = plan(&t, &lines, "russian").expect_err("both won");
+        let err = plan(&t, &lines, Variant::Russian).expect_err("both won");
         // The two cells as the file has them, each at its line.
         assert_eq!(
             err,
@@ -867,7 +862,7 @@ mod tests {
         ]
         .join("\n");
         let (t, lines) = parse(&text);
-        assert!(plan(&t, &lines, "russian").is_err());
+        assert!(plan(&t, &lines, Variant::Russian).is_err());
     }
 
     /// Every file of the Dutch corpus either plans (one board per game, every player in at
@@ -887,7 +882,7 @@ mod tests {
                 pab: PointSystem::default().pab,
                 ..t.points
             } == PointSystem::default();
-            match plan(&t, &lines, "russian") {
+            match plan(&t, &lines, Variant::Russian) {
                 Ok(plan) => {
                     assert!(standard, "{}", path.display());
                     for (r, boards) in plan.rounds.iter().enumerate() {

@@ -10,10 +10,10 @@ use serde::{Deserialize, Serialize};
 
 use super::history::{self, History};
 use super::rounds::{self, RoundView};
-use super::settings::is_round_robin;
-use super::{STATUS_FINISHED, load, require_arbiter};
+use super::{load, require_arbiter};
 use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::models::{Event, NewPairing};
+use crate::store::values::{EventStatus, Spelling, spelled_option};
 use crate::store::{self, DbConn, pairing_changes};
 
 /// One board of a proposed pairing, by start numbers.
@@ -62,7 +62,9 @@ pub struct PairingWarning {
     /// The colour difference the player would reach.
     pub difference: Option<i32>,
     /// The requested bye that is ignored: `H` or `Z`.
-    pub requested: Option<String>,
+    #[serde(with = "spelled_option")]
+    #[schema(value_type = Option<String>)]
+    pub requested: Option<ByeKind>,
 }
 
 /// What the check of a pairing says.
@@ -133,7 +135,7 @@ pub fn change(
                     board: i as i32 + 1,
                     white_entry_id: *white,
                     black_entry_id: *black,
-                    bye: bye.clone(),
+                    bye: *bye,
                     result: None,
                 })
                 .collect();
@@ -171,7 +173,7 @@ struct Plan {
 /// A pairing can be changed in the last round of an unfinished event while no game of
 /// that round has a result.
 fn ensure_changeable(event: &Event, history: &History, number: i32) -> AppResult<()> {
-    if event.status == STATUS_FINISHED {
+    if event.status == EventStatus::Finished {
         return Err(AppError::conflict(Refusal::EventFinished));
     }
     let last = history
@@ -203,14 +205,14 @@ fn evaluate(
     input: &PairingInput,
 ) -> AppResult<Plan> {
     ensure_changeable(event, history, number)?;
-    let round_robin = is_round_robin(&event.system);
+    let round_robin = event.system.is_round_robin();
     let before = history.before_round(number);
     let mut tournament = before.tournament()?;
-    let requested: HashMap<i64, &str> = history
+    let requested: HashMap<i64, ByeKind> = history
         .absences
         .iter()
         .filter(|(_, round, _)| *round == number)
-        .map(|(id, _, kind)| (*id, kind.as_str()))
+        .map(|(id, _, kind)| (*id, *kind))
         .collect();
     let proposal = proposal_of(history, number, input, round_robin)?;
     let system = if round_robin {
@@ -222,11 +224,7 @@ fn evaluate(
         });
         let players = history.entries.len() as u32;
         PairingSystem::RoundRobin {
-            cycles: if event.system == "double_round_robin" {
-                2
-            } else {
-                1
-            },
+            cycles: event.system.cycles(),
             rounds_per_cycle: damka_domain::berger::rounds_per_cycle(players),
         }
     } else {
@@ -246,8 +244,12 @@ fn evaluate(
         rows.push((entry_id(b.white)?, Some(entry_id(b.black)?), None));
     }
     if let Some(free) = proposal.bye {
-        let code = if round_robin { "Z" } else { "U" };
-        rows.push((entry_id(free)?, None, Some(code.to_string())));
+        let kind = if round_robin {
+            ByeKind::ZeroPoint
+        } else {
+            ByeKind::PairingAllocated
+        };
+        rows.push((entry_id(free)?, None, Some(kind)));
     }
     rows.extend(rounds::requested_bye_rows(
         history,
@@ -384,12 +386,7 @@ fn warning_view(history: &History, warning: pairing_check::Warning) -> PairingWa
             .map(|e| e.name.clone())
             .unwrap_or_default(),
     };
-    let colour_name = |c: Colour| {
-        Some(match c {
-            Colour::White => "white".to_string(),
-            Colour::Black => "black".to_string(),
-        })
-    };
+    let colour_name = |c: Colour| Some(c.spelling().to_string());
     let mut view = PairingWarning {
         code: String::new(),
         board: warning.board.map(|b| b as i32),
@@ -435,7 +432,8 @@ fn warning_view(history: &History, warning: pairing_check::Warning) -> PairingWa
             ("bye_not_allowed", vec![player])
         }
         WarningKind::RequestedByeIgnored { player, kind } => {
-            view.requested = Some(if kind == ByeKind::HalfPoint { "H" } else { "Z" }.to_string());
+            // A request is a half-point bye or an absence (`history::tournament`).
+            view.requested = Some(kind);
             ("requested_bye_ignored", vec![player])
         }
         WarningKind::NotInSystemPairing { white, black } => {
@@ -467,14 +465,14 @@ fn warning_view(history: &History, warning: pairing_check::Warning) -> PairingWa
 }
 
 /// A player who can be placed in the round, for the arbiter's form.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct RoundPlayer {
     pub start_no: i32,
     pub name: String,
     /// Points before the round, in half-points.
     pub points: u32,
-    /// `H` or `Z` when the player asked not to be paired this round.
-    pub requested: Option<String>,
+    /// A half-point bye or an absence when the player asked not to be paired this round.
+    pub requested: Option<ByeKind>,
 }
 
 /// What the pairing form needs: the round as stored and everyone who may be placed.
@@ -497,7 +495,7 @@ pub fn form(
     require_arbiter(conn, actor, &event)?;
     let history = history::load(conn, &event)?;
     ensure_changeable(&event, &history, number)?;
-    let round_robin = is_round_robin(&event.system);
+    let round_robin = event.system.is_round_robin();
     let before = history.before_round(number).tournament()?;
     let mut players = Vec::new();
     for row in &history.entries {
@@ -516,7 +514,7 @@ pub fn form(
             .absences
             .iter()
             .find(|(id, round, _)| *id == entry.id && *round == number)
-            .map(|(_, _, kind)| kind.clone());
+            .map(|(_, _, kind)| *kind);
         players.push(RoundPlayer {
             start_no: entry.start_no,
             name: row.name.clone(),
@@ -535,16 +533,18 @@ pub fn form(
 /// The stored pairing of a round as form input.
 fn current_input(history: &History, number: i32) -> PairingInput {
     let no = |id: i64| history.entry(id).map_or(0, |e| e.entry.start_no);
-    let round_robin = is_round_robin(&history.event.system);
+    let round_robin = history.event.system.is_round_robin();
     let mut input = PairingInput::default();
     for p in history.round_pairings(number) {
-        match (p.black_entry_id, p.bye.as_deref()) {
+        match (p.black_entry_id, p.bye) {
             (Some(black), _) => input.boards.push(BoardInput {
                 white: no(p.white_entry_id),
                 black: no(black),
             }),
-            (None, Some("U")) => input.bye = Some(no(p.white_entry_id)),
-            (None, Some("Z")) if round_robin => input.bye = Some(no(p.white_entry_id)),
+            (None, Some(ByeKind::PairingAllocated)) => input.bye = Some(no(p.white_entry_id)),
+            (None, Some(ByeKind::ZeroPoint)) if round_robin => {
+                input.bye = Some(no(p.white_entry_id))
+            }
             _ => {}
         }
     }

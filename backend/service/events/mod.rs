@@ -11,15 +11,10 @@ pub mod rounds;
 pub mod settings;
 pub mod sheets;
 
-pub use settings::{EventInput, EventView, LocalRules};
+pub use crate::store::models::{Event, EventInput, LocalRules};
 
 use super::{Actor, AppError, AppResult, Refusal};
-use crate::store::models::Event;
 use crate::store::{DbConn, events};
-
-pub const STATUS_REGISTRATION: &str = "registration";
-pub const STATUS_RUNNING: &str = "running";
-pub const STATUS_FINISHED: &str = "finished";
 
 pub fn load(conn: &mut DbConn, event_id: i64) -> AppResult<Event> {
     events::by_id(conn, event_id)?.ok_or(AppError::NotFound { what: "event" })

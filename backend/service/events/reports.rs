@@ -1,14 +1,14 @@
 //! Standings, crosstable, a player's card and the TRF of an event, computed by the domain
 //! from the stored results.
 use damka_domain::standings::{self, StandingsOptions};
-use damka_domain::tiebreak::{EventKind, parse_tiebreak_list};
+use damka_domain::tiebreak::parse_tiebreak_list;
 use serde::Serialize;
 
 use super::history;
-use super::settings::is_round_robin;
 use super::{load, may_arbitrate};
 use crate::service::{Actor, AppError, AppResult};
 use crate::store::DbConn;
+use crate::store::values::ScoringDisplay;
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct StandingView {
@@ -42,11 +42,7 @@ fn options(
     Ok(StandingsOptions {
         after_round,
         tiebreaks: Some(tiebreaks),
-        kind: Some(if is_round_robin(&event.system) {
-            EventKind::RoundRobin
-        } else {
-            EventKind::Swiss
-        }),
+        kind: Some(event.system.event_kind()),
         unrated_rating: None,
     })
 }
@@ -93,7 +89,7 @@ fn shown_values(
     kinds: &[damka_domain::tiebreak::TieBreak],
     values: &[damka_domain::tiebreak::TieBreakValue],
 ) -> Vec<String> {
-    let doubled = event.scoring_display == "2-1-0";
+    let doubled = event.scoring_display == ScoringDisplay::TwoOneZero;
     kinds
         .iter()
         .zip(values)
@@ -182,7 +178,7 @@ pub fn crosstable(
         .map_err(|e| AppError::invalid("round", e.into()))?;
     let cross = standings::crosstable(&tournament, &table)
         .map_err(|e| AppError::invalid("round", e.into()))?;
-    let round_robin = is_round_robin(&event.system);
+    let round_robin = event.system.is_round_robin();
     let render = |c: &standings::CrossCell| CrossCellView {
         text: match c.opponent_place {
             Some(place) => format!("{place}{}{}", colour_letter(c.colour), c.result.symbol()),

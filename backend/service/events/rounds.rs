@@ -5,12 +5,12 @@ use std::collections::HashMap;
 use damka_domain::tournament::ByeKind;
 use serde::{Deserialize, Serialize};
 
-use super::history::{self, RESULTS};
-use super::settings::is_round_robin;
-use super::{STATUS_FINISHED, STATUS_RUNNING, entries, load, require_arbiter};
+use super::history;
+use super::{entries, load, require_arbiter};
 use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::models::Event;
 use crate::store::models::NewPairing;
+use crate::store::values::{EventStatus, ResultCode, Spelling, spelled_option};
 use crate::store::{self, DbConn, events};
 
 /// A board as pages and the API show it.
@@ -26,8 +26,11 @@ pub struct BoardView {
     pub black_start_no: Option<i32>,
     /// For a player without an opponent: `U` pairing-allocated bye, `H` half-point bye,
     /// `F` full-point bye, `Z` absent or free.
-    pub bye: Option<String>,
-    pub result: Option<String>,
+    #[serde(with = "spelled_option")]
+    #[schema(value_type = Option<String>)]
+    pub bye: Option<ByeKind>,
+    #[schema(value_type = Option<String>)]
+    pub result: Option<ResultCode>,
 }
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -58,8 +61,8 @@ pub fn list(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<Vec<Ro
                     black_entry_id: p.black_entry_id,
                     black_name: black.map(|b| b.name.clone()),
                     black_start_no: black.map(|b| b.entry.start_no),
-                    bye: p.bye.clone(),
-                    result: p.result.clone(),
+                    bye: p.bye,
+                    result: p.result,
                 }
             })
             .collect();
@@ -115,7 +118,7 @@ struct NextRound {
 /// Decides the next round from `history` alone (no writes): checks that it may be paired,
 /// ranks the players before round 1, and pairs them.
 fn plan_next_round(mut history: history::History) -> AppResult<NextRound> {
-    if history.event.status == STATUS_FINISHED {
+    if history.event.status == EventStatus::Finished {
         return Err(AppError::conflict(Refusal::EventFinished));
     }
     if let Some(last) = history.last_round() {
@@ -146,7 +149,7 @@ fn plan_next_round(mut history: history::History) -> AppResult<NextRound> {
         start_numbers = Some(ranks);
     }
     let number = history.rounds.len() as i32 + 1;
-    let (boards, schedule_rounds) = if is_round_robin(&history.event.system) {
+    let (boards, schedule_rounds) = if history.event.system.is_round_robin() {
         let (boards, total) = round_robin_boards(&history, number)?;
         (boards, (number == 1).then_some(total))
     } else {
@@ -164,7 +167,7 @@ fn plan_next_round(mut history: history::History) -> AppResult<NextRound> {
 fn store_round(conn: &mut DbConn, event: &Event, plan: &NextRound) -> AppResult<i32> {
     if let Some(ranks) = &plan.start_numbers {
         entries::store_start_numbers(conn, ranks)?;
-        events::set_status(conn, event.id, STATUS_RUNNING)?;
+        events::set_status(conn, event.id, EventStatus::Running)?;
     }
     if let Some(total) = plan.schedule_rounds {
         events::set_rounds(conn, event.id, total)?;
@@ -179,7 +182,7 @@ fn store_round(conn: &mut DbConn, event: &Event, plan: &NextRound) -> AppResult<
             board: i as i32 + 1,
             white_entry_id: *white,
             black_entry_id: *black,
-            bye: bye.clone(),
+            bye: *bye,
             result: None,
         })
         .collect();
@@ -187,8 +190,8 @@ fn store_round(conn: &mut DbConn, event: &Event, plan: &NextRound) -> AppResult<
     Ok(plan.number)
 }
 
-/// A stored row of a round: White's entry, Black's entry (none for a bye), bye code.
-pub(super) type PlannedBoard = (i64, Option<i64>, Option<String>);
+/// A stored row of a round: White's entry, Black's entry (none for a bye), bye kind.
+pub(super) type PlannedBoard = (i64, Option<i64>, Option<ByeKind>);
 
 /// The boards of round `number` from the Berger tables, and how many rounds the schedule has.
 fn round_robin_boards(
@@ -196,11 +199,7 @@ fn round_robin_boards(
     number: i32,
 ) -> AppResult<(Vec<PlannedBoard>, i32)> {
     let players = history.entries.len() as u32;
-    let cycles = if history.event.system == "double_round_robin" {
-        2
-    } else {
-        1
-    };
+    let cycles = history.event.system.cycles();
     let schedule = damka_domain::berger::round_robin_schedule(players, cycles)
         .map_err(|e| AppError::conflict(e.into()))?;
     let round = schedule.get(number as usize - 1).ok_or_else(|| {
@@ -219,7 +218,7 @@ fn round_robin_boards(
         boards.push((id_of(b.white)?, Some(id_of(b.black)?), None));
     }
     if let Some(free) = round.bye {
-        boards.push((id_of(free)?, None, Some("Z".to_string())));
+        boards.push((id_of(free)?, None, Some(ByeKind::ZeroPoint)));
     }
     Ok((boards, schedule.len() as i32))
 }
@@ -243,7 +242,7 @@ fn swiss_boards(history: &history::History, number: i32) -> AppResult<Vec<Planne
         boards.push((id(b.white)?, Some(id(b.black)?), None));
     }
     if let Some(p) = pairing.bye {
-        boards.push((id(p)?, None, Some("U".to_string())));
+        boards.push((id(p)?, None, Some(ByeKind::PairingAllocated)));
     }
     boards.extend(requested_bye_rows(
         history,
@@ -274,12 +273,12 @@ pub(super) fn requested_bye_rows(
         if gone || placed(absence.player) {
             continue;
         }
-        let code = if absence.kind == ByeKind::HalfPoint {
-            "H"
+        let kind = if absence.kind == ByeKind::HalfPoint {
+            ByeKind::HalfPoint
         } else {
-            "Z"
+            ByeKind::ZeroPoint
         };
-        rows.push((entry.id, None, Some(code.to_string())));
+        rows.push((entry.id, None, Some(kind)));
     }
     rows
 }
@@ -346,9 +345,10 @@ pub fn set_result(
     input: &ResultInput,
 ) -> AppResult<()> {
     let user = actor.require_user()?;
+    let code = ResultCode::from_spelling(input.result.trim());
     let result = match input.result.trim() {
         "" => None,
-        code if RESULTS.contains(&code) => Some(code.to_string()),
+        _ if code.is_some() => code,
         _ => {
             return Err(AppError::invalid(
                 "result",
@@ -367,7 +367,7 @@ pub fn set_result(
         if !round.published {
             return Err(AppError::conflict(Refusal::PublishBeforeResults));
         }
-        if event.status == STATUS_FINISHED {
+        if event.status == EventStatus::Finished {
             return Err(AppError::conflict(Refusal::EventFinishedReopenToCorrect));
         }
         if pairing.result == result {
@@ -382,14 +382,14 @@ pub fn set_result(
                 ));
             }
         }
-        events::set_result(conn, pairing_id, result.as_deref())?;
+        events::set_result(conn, pairing_id, result)?;
         events::record_result_change(
             conn,
             pairing_id,
             user.id,
             store::now(),
-            pairing.result.as_deref(),
-            result.as_deref(),
+            pairing.result,
+            result,
         )?;
         Ok(())
     })

@@ -4,13 +4,14 @@
 //! round exists only for those who may arbitrate the event.
 use std::collections::HashMap;
 
-use damka_domain::tournament::{HalfPoints, Tournament};
+use damka_domain::tournament::{ByeKind, HalfPoints, Tournament};
 
 use super::history;
 use super::reports::{self, CrosstableView, StandingsView};
 use super::rounds::{self, RoundView};
-use super::{EventView, load};
+use super::{Event, load};
 use crate::service::{Actor, AppError, AppResult};
+use crate::store::values::ResultCode;
 use crate::store::{DbConn, clubs, players};
 
 /// A player as a sheet prints them.
@@ -28,21 +29,20 @@ pub struct SheetBoard {
     pub board: i32,
     pub white: SheetPlayer,
     pub black: SheetPlayer,
-    /// A stored result code (`1-0`, `1/2-1/2`, `+/-`, ...); `None` while the game is on.
-    pub result: Option<String>,
+    /// `None` while the game is on.
+    pub result: Option<ResultCode>,
 }
 
 /// A player without an opponent in the round.
 #[derive(Debug, Clone)]
 pub struct SheetBye {
     pub player: SheetPlayer,
-    /// `U` pairing-allocated bye, `H` half-point bye, `F` full-point bye, `Z` absent/free.
-    pub kind: String,
+    pub kind: ByeKind,
 }
 
 #[derive(Debug, Clone)]
 pub struct PairingSheet {
-    pub event: EventView,
+    pub event: Event,
     pub round: i32,
     pub published: bool,
     pub boards: Vec<SheetBoard>,
@@ -83,16 +83,17 @@ pub fn pairing_sheet(
                 board: b.board,
                 white: player(b.white_entry_id)?,
                 black: player(black)?,
-                result: b.result.clone(),
+                result: b.result,
             }),
             None => byes.push(SheetBye {
                 player: player(b.white_entry_id)?,
-                kind: b.bye.clone().unwrap_or_else(|| "Z".to_string()),
+                // A row with neither an opponent nor a bye kind counts as an absence.
+                kind: b.bye.unwrap_or(ByeKind::ZeroPoint),
             }),
         }
     }
     Ok(PairingSheet {
-        event: EventView::from(&event),
+        event,
         round: round.number,
         published: round.published,
         boards,
@@ -132,7 +133,7 @@ pub struct SheetStanding {
 
 #[derive(Debug, Clone)]
 pub struct StandingsSheet {
-    pub event: EventView,
+    pub event: Event,
     pub after_round: u32,
     pub tiebreaks: Vec<String>,
     pub rows: Vec<SheetStanding>,
@@ -151,7 +152,7 @@ pub fn standings_sheet(
     let standings: StandingsView = reports::standings(conn, event_id, Some(after))?;
     let profiles = profiles(conn, standings.rows.iter().map(|r| r.player_id))?;
     Ok(StandingsSheet {
-        event: EventView::from(&load(conn, event_id)?),
+        event: load(conn, event_id)?,
         after_round: standings.after_round,
         tiebreaks: standings.tiebreaks,
         rows: standings
@@ -176,7 +177,7 @@ pub fn standings_sheet(
 
 #[derive(Debug, Clone)]
 pub struct CrosstableSheet {
-    pub event: EventView,
+    pub event: Event,
     pub table: CrosstableView,
 }
 
@@ -190,7 +191,7 @@ pub fn crosstable_sheet(
     let after = visible_round(conn, actor, event_id, after)?;
     Ok(CrosstableSheet {
         table: reports::crosstable(conn, event_id, Some(after))?,
-        event: EventView::from(&load(conn, event_id)?),
+        event: load(conn, event_id)?,
     })
 }
 

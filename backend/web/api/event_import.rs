@@ -6,6 +6,7 @@ use serde::Deserialize;
 use super::ApiActor;
 use crate::service::AppResult;
 use crate::service::events::import::{self, ImportView, TrfTooLarge};
+use crate::store::values::Spelling;
 use crate::web::error::Problem;
 use crate::web::i18n::Lang;
 use crate::web::refusals;
@@ -22,7 +23,7 @@ pub struct ImportInput {
 }
 
 fn default_variant() -> String {
-    "russian".into()
+    damka_engine::Variant::default().spelling().into()
 }
 
 /// The JSON body of this route may exceed the API's usual limit: it carries a whole file.

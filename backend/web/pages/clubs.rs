@@ -3,6 +3,7 @@
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
+use damka_engine::Variant;
 use serde::Deserialize;
 
 use crate::service::clubs::{

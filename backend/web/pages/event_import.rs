@@ -2,17 +2,17 @@
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
+use damka_engine::Variant;
 use serde::Deserialize;
 
 use crate::service::events::import::{self, ImportView};
 use crate::service::{AppError, AppResult, Refusal};
+use crate::store::values::Spelling;
 use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
 use crate::web::refusals;
 use crate::web::render::{self, FormErrors};
 use crate::web::state::AppState;
-
-const VARIANTS: [&str; 4] = ["russian", "international", "english", "brazilian"];
 
 /// The import form as typed.
 #[derive(Deserialize, Clone)]
@@ -24,7 +24,7 @@ pub struct ImportForm {
 }
 
 fn default_variant() -> String {
-    "russian".into()
+    Variant::default().spelling().into()
 }
 
 #[derive(Template)]
@@ -36,8 +36,8 @@ struct ImportPage {
 }
 
 impl ImportPage {
-    fn variants(&self) -> &'static [&'static str] {
-        &VARIANTS
+    fn variants(&self) -> &'static [Variant] {
+        &Variant::ALL
     }
 }
 

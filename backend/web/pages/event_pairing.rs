@@ -10,7 +10,7 @@ use crate::service::events::audit::{self, ChangeView};
 use crate::service::events::manual::{
     self, BoardInput, PairingForm, PairingInput, PairingWarning, RoundPlayer,
 };
-use crate::service::events::{self as ev, EventView};
+use crate::service::events::{self as ev, Event};
 use crate::service::{AppError, AppResult, Refusal};
 use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
@@ -34,7 +34,7 @@ struct Row {
 #[template(path = "event_pairing.html")]
 struct PairingPage {
     ctx: Ctx,
-    event: EventView,
+    event: Event,
     number: i32,
     players: Vec<RoundPlayer>,
     round_robin: bool,
@@ -82,11 +82,11 @@ async fn load_form(
     state: &AppState,
     id: i64,
     number: i32,
-) -> AppResult<(EventView, PairingForm)> {
+) -> AppResult<(Event, PairingForm)> {
     let actor = ctx.actor();
     state
         .db(move |conn| {
-            let event = ev::EventView::from(&ev::load(conn, id)?);
+            let event = ev::load(conn, id)?;
             Ok((event, manual::form(conn, &actor, id, number)?))
         })
         .await
@@ -279,7 +279,7 @@ pub async fn submit(
 #[template(path = "event_changes.html")]
 struct ChangesPage {
     ctx: Ctx,
-    event: EventView,
+    event: Event,
     changes: Vec<ChangeView>,
 }
 
@@ -312,7 +312,7 @@ pub async fn changes(
     let actor = ctx.actor();
     let (event, changes) = state
         .db(move |conn| {
-            let event = ev::EventView::from(&ev::load(conn, id)?);
+            let event = ev::load(conn, id)?;
             Ok((event, audit::changes(conn, &actor, id)?))
         })
         .await?;

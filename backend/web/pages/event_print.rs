@@ -8,32 +8,12 @@ use askama::Template;
 use serde::Deserialize;
 
 use crate::service::AppResult;
-use crate::service::events::EventView;
+use crate::service::events::Event;
 use crate::service::events::sheets::{self, CrosstableSheet, PairingSheet, StandingsSheet};
+use crate::store::values::ResultCode;
 use crate::web::ctx::Ctx;
 use crate::web::render;
 use crate::web::state::AppState;
-
-/// A stored result code as the event prints it: games spaced so they read from across the
-/// room (`1 - 0`, `½ - ½`, or the 2-1-0 scale), forfeits as entered (`+/-`, `-/+`, `-/-`).
-fn result_text(event: &EventView, code: &str) -> String {
-    let Some((white, black)) = code
-        .split_once('-')
-        .filter(|_| !code.starts_with(['+', '-']))
-    else {
-        return code.to_string();
-    };
-    let two_one_zero = event.scoring_display == "2-1-0";
-    let shown = |s: &str| -> String {
-        match (s, two_one_zero) {
-            ("1", true) => "2".into(),
-            ("1/2", true) => "1".into(),
-            ("1/2", false) => "½".into(),
-            (other, _) => other.into(),
-        }
-    };
-    format!("{} - {}", shown(white), shown(black))
-}
 
 /// The date the sheet is printed on (UTC: the server does not know the reader's zone).
 fn printed_on(ctx: &Ctx) -> String {
@@ -46,7 +26,7 @@ struct PairingsPage {
     ctx: Ctx,
     /// Today, as the page's language writes a date.
     printed_on: String,
-    event: EventView,
+    event: Event,
     sheet: PairingSheet,
 }
 
@@ -55,9 +35,10 @@ impl PairingsPage {
         self.ctx.event_points(&self.event, *half_points)
     }
 
-    fn result(&self, code: &Option<String>) -> String {
-        code.as_deref()
-            .map(|c| result_text(&self.event, c))
+    /// Games spaced so they read from across the room (`1 - 0`, `½ - ½`, or the 2-1-0
+    /// scale), forfeits as entered (`+/-`, `-/+`, `-/-`).
+    fn result(&self, code: &Option<ResultCode>) -> String {
+        code.map(|c| c.shown(self.event.scoring_display, true))
             .unwrap_or_default()
     }
 }
@@ -98,7 +79,7 @@ struct StandingsPage {
     ctx: Ctx,
     /// Today, as the page's language writes a date.
     printed_on: String,
-    event: EventView,
+    event: Event,
     sheet: StandingsSheet,
 }
 
@@ -108,7 +89,7 @@ impl StandingsPage {
     }
 
     fn tiebreak_label(&self, code: &str) -> String {
-        crate::web::tiebreaks::label(self.ctx.lang, &self.event.variant, &self.event.system, code)
+        crate::web::tiebreaks::label(self.ctx.lang, self.event.variant, self.event.system, code)
     }
 
     fn has_clubs(&self) -> bool {
@@ -150,7 +131,7 @@ struct CrosstablePage {
     ctx: Ctx,
     /// Today, as the page's language writes a date.
     printed_on: String,
-    event: EventView,
+    event: Event,
     sheet: CrosstableSheet,
 }
 
@@ -160,7 +141,7 @@ impl CrosstablePage {
     }
 
     fn tiebreak_label(&self, code: &str) -> String {
-        crate::web::tiebreaks::label(self.ctx.lang, &self.event.variant, &self.event.system, code)
+        crate::web::tiebreaks::label(self.ctx.lang, self.event.variant, self.event.system, code)
     }
 }
 
@@ -186,23 +167,4 @@ pub async fn crosstable(
             sheet,
         },
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::service::events::EventInput;
-
-    #[test]
-    fn results_read_from_across_the_room() {
-        let mut event = EventView::from_input(&EventInput::default());
-        event.scoring_display = "1-0.5-0".into();
-        assert_eq!(result_text(&event, "1-0"), "1 - 0");
-        assert_eq!(result_text(&event, "1/2-1/2"), "½ - ½");
-        assert_eq!(result_text(&event, "+/-"), "+/-");
-        assert_eq!(result_text(&event, "-/-"), "-/-");
-        event.scoring_display = "2-1-0".into();
-        assert_eq!(result_text(&event, "0-1"), "0 - 2");
-        assert_eq!(result_text(&event, "1/2-1/2"), "1 - 1");
-    }
 }

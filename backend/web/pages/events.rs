@@ -14,26 +14,31 @@ use crate::service::events::entries::{
 };
 use crate::service::events::reports::{self, CrosstableView, PlayerCardView, StandingsView};
 use crate::service::events::rounds::{self, ResultInput, RoundView};
-use crate::service::events::{self as ev, EventInput, EventView, LocalRules, settings};
+use crate::service::events::{self as ev, Event, EventInput, LocalRules, settings};
 use crate::service::players::{self, PlayerView};
 use crate::service::{AppError, AppResult, Refusal};
+use crate::store::values::{
+    EventStatus, ResultCode, ScoringDisplay, Spelling, System, TimeControl, spellings,
+};
 use crate::web::ctx::Ctx;
 use crate::web::form::{CsrfForm, optional_number};
 use crate::web::render::{self, FormErrors};
 use crate::web::state::AppState;
+use damka_domain::tournament::{ByeKind, Colour};
+use damka_engine::Variant;
 
 #[derive(Template)]
 #[template(path = "events.html")]
 struct ListPage {
     ctx: Ctx,
-    running: Vec<EventView>,
-    upcoming: Vec<EventView>,
-    finished: Vec<EventView>,
+    running: Vec<Event>,
+    upcoming: Vec<Event>,
+    finished: Vec<Event>,
 }
 
 pub async fn list(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HttpResponse> {
     let all = state.db(ev::settings::list).await?;
-    let pick = |status: &str| {
+    let pick = |status: EventStatus| {
         all.iter()
             .filter(|e| e.status == status)
             .cloned()
@@ -42,9 +47,9 @@ pub async fn list(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HttpRespons
     render::page(
         StatusCode::OK,
         &ListPage {
-            running: pick(ev::STATUS_RUNNING),
-            upcoming: pick(ev::STATUS_REGISTRATION),
-            finished: pick(ev::STATUS_FINISHED),
+            running: pick(EventStatus::Running),
+            upcoming: pick(EventStatus::Registration),
+            finished: pick(EventStatus::Finished),
             ctx,
         },
     )
@@ -52,7 +57,7 @@ pub async fn list(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HttpRespons
 
 /// Everything the event's tabs show, loaded once.
 struct EventData {
-    event: EventView,
+    event: Event,
     can_manage: bool,
     can_arbitrate: bool,
     entries: Vec<EntryView>,
@@ -123,7 +128,7 @@ async fn load_after(
             Ok(EventData {
                 forbidden,
                 pairing_changes,
-                event: ev::EventView::from(&event),
+                event,
                 can_manage,
                 can_arbitrate,
                 entries,
@@ -153,7 +158,7 @@ impl EventPage {
 
     fn can_self_register(&self) -> bool {
         self.data.event.self_registration
-            && self.data.event.status == ev::STATUS_REGISTRATION
+            && self.data.event.status == EventStatus::Registration
             && self
                 .ctx
                 .user
@@ -166,25 +171,16 @@ impl EventPage {
         self.ctx.event_points(&self.data.event, *half_points)
     }
 
-    fn result_label(&self, result: &Option<String>) -> String {
+    fn result_label(&self, result: &Option<ResultCode>) -> String {
         match result {
             Some(code) => self.code_label(code),
             None => String::from("—"),
         }
     }
 
-    /// A result code as this event prints it (½ for a draw, or the 2-1-0 scale).
-    fn code_label(&self, result: &str) -> String {
-        if self.data.event.scoring_display == "2-1-0" {
-            match result {
-                "1-0" => "2-0".into(),
-                "0-1" => "0-2".into(),
-                "1/2-1/2" => "1-1".into(),
-                other => other.into(),
-            }
-        } else {
-            result.replace("1/2", "½")
-        }
+    /// A result as this event prints it (½ for a draw, or the 2-1-0 scale).
+    fn code_label(&self, result: &ResultCode) -> String {
+        result.shown(self.data.event.scoring_display, false)
     }
 
     fn next_round(&self) -> i32 {
@@ -199,7 +195,7 @@ impl EventPage {
     /// no result in yet, the event not finished.
     fn can_change_pairing(&self, round: &RoundView) -> bool {
         self.data.can_arbitrate
-            && self.data.event.status != ev::STATUS_FINISHED
+            && self.data.event.status != EventStatus::Finished
             && self
                 .data
                 .rounds
@@ -230,13 +226,23 @@ impl EventPage {
     }
 
     /// The request already made for the next round, to preselect it.
-    fn next_request<'a>(&self, entry: &'a EntryView) -> &'a str {
+    fn next_request(&self, entry: &EntryView) -> Option<ByeKind> {
         let next = self.next_round();
         entry
             .requests
             .iter()
             .find(|r| r.round == next)
-            .map_or("", |r| r.kind.as_str())
+            .map(|r| r.kind)
+    }
+
+    /// What a player may ask for instead of a game: a half-point bye (Swiss only) or an
+    /// absence.
+    fn absence_kinds(&self) -> &'static [ByeKind] {
+        if self.data.event.system.is_round_robin() {
+            &[ByeKind::ZeroPoint]
+        } else {
+            &[ByeKind::HalfPoint, ByeKind::ZeroPoint]
+        }
     }
 
     fn changed_by(&self, change: &ChangeView) -> String {
@@ -261,8 +267,8 @@ impl EventPage {
     fn tiebreak_label(&self, code: &str) -> String {
         crate::web::tiebreaks::label(
             self.ctx.lang,
-            &self.data.event.variant,
-            &self.data.event.system,
+            self.data.event.variant,
+            self.data.event.system,
             code,
         )
     }
@@ -277,8 +283,8 @@ impl EventPage {
             .collect()
     }
 
-    fn results(&self) -> &'static [&'static str] {
-        &crate::service::events::history::RESULTS
+    fn results(&self) -> &'static [ResultCode] {
+        ResultCode::ALL
     }
 }
 
@@ -667,22 +673,22 @@ fn date(field: &'static str, value: &str) -> AppResult<Option<NaiveDate>> {
 }
 
 impl EventForm {
-    fn of(e: &EventView) -> EventForm {
+    fn of(e: &EventInput) -> EventForm {
         EventForm {
             name: e.name.clone(),
             place: e.place.clone(),
             starts_on: e.starts_on.map(|d| d.to_string()).unwrap_or_default(),
             ends_on: e.ends_on.map(|d| d.to_string()).unwrap_or_default(),
-            variant: e.variant.clone(),
-            system: e.system.clone(),
+            variant: e.variant.spelling().to_string(),
+            system: e.system.spelling().to_string(),
             rounds: e.rounds.to_string(),
-            time_control: e.time_control.clone(),
+            time_control: e.time_control.spelling().to_string(),
             draw_offer_min_moves: e.draw_offer_min_moves.to_string(),
             rated: e.rated.then(|| "1".into()),
-            scoring_display: e.scoring_display.clone(),
+            scoring_display: e.scoring_display.spelling().to_string(),
             pab_half_points: e.pab_half_points.to_string(),
             tiebreaks: e.tiebreaks.clone(),
-            first_colour: e.first_colour.clone(),
+            first_colour: e.first_colour.spelling().to_string(),
             self_registration: e.self_registration.then(|| "1".into()),
             late_entry_until_round: e.late_entry_until_round.to_string(),
             capture_choice: e.local_rules.capture_choice.clone().unwrap_or_default(),
@@ -699,16 +705,17 @@ impl EventForm {
     }
 
     fn blank() -> EventForm {
-        EventForm::of(&EventView::from_input(&EventInput::default()))
+        EventForm::of(&EventInput::default())
     }
 
+    /// The form's text as the use cases take it: the one conversion of the event form.
     fn input(&self) -> AppResult<EventInput> {
         Ok(EventInput {
             name: self.name.clone(),
             place: self.place.clone(),
             starts_on: date("starts_on", &self.starts_on)?,
             ends_on: date("ends_on", &self.ends_on)?,
-            variant: self.variant.clone(),
+            variant: settings::parse_variant(&self.variant)?,
             local_rules: LocalRules {
                 mandatory_capture: match self.mandatory_capture.as_str() {
                     "on" => Some(true),
@@ -720,20 +727,23 @@ impl EventForm {
                 move_limit: optional_number("move_limit", &self.move_limit)?,
                 lone_kings_limit: optional_number("lone_kings_limit", &self.lone_kings_limit)?,
             },
-            system: self.system.clone(),
+            system: settings::one_of::<System>("system", &self.system)?,
             rounds: optional_number("rounds", &self.rounds)?.unwrap_or(0),
-            time_control: self.time_control.clone(),
+            time_control: settings::one_of::<TimeControl>("time_control", &self.time_control)?,
             draw_offer_min_moves: optional_number(
                 "draw_offer_min_moves",
                 &self.draw_offer_min_moves,
             )?
             .unwrap_or(0),
             rated: self.rated.is_some(),
-            scoring_display: self.scoring_display.clone(),
+            scoring_display: settings::one_of::<ScoringDisplay>(
+                "scoring_display",
+                &self.scoring_display,
+            )?,
             pab_half_points: optional_number("pab_half_points", &self.pab_half_points)?
                 .unwrap_or(2),
             tiebreaks: self.tiebreaks.clone(),
-            first_colour: self.first_colour.clone(),
+            first_colour: settings::one_of::<Colour>("first_colour", &self.first_colour)?,
             self_registration: self.self_registration.is_some(),
             late_entry_until_round: optional_number(
                 "late_entry_until_round",
@@ -766,16 +776,24 @@ impl FormPage {
         self.form.club_id == club.id.to_string()
     }
 
-    fn variants(&self) -> [&'static str; 4] {
-        ["russian", "international", "english", "brazilian"]
+    fn variants(&self) -> Vec<&'static str> {
+        spellings::<Variant>()
     }
 
-    fn systems(&self) -> &'static [&'static str] {
-        &settings::SYSTEMS
+    fn systems(&self) -> Vec<&'static str> {
+        spellings::<System>()
     }
 
-    fn time_controls(&self) -> &'static [&'static str] {
-        &settings::TIME_CONTROLS
+    fn time_controls(&self) -> Vec<&'static str> {
+        spellings::<TimeControl>()
+    }
+
+    fn scorings(&self) -> Vec<&'static str> {
+        spellings::<ScoringDisplay>()
+    }
+
+    fn colours(&self) -> Vec<&'static str> {
+        spellings::<Colour>()
     }
 }
 
@@ -850,7 +868,7 @@ pub async fn edit_form(
         .db(move |conn| {
             let event = ev::load(conn, id)?;
             ev::require_manager(&actor, &event)?;
-            Ok(EventView::from(&event))
+            Ok(event)
         })
         .await?;
     render::page(
@@ -858,7 +876,7 @@ pub async fn edit_form(
         &FormPage {
             ctx,
             event_id: Some(id),
-            form: EventForm::of(&event),
+            form: EventForm::of(&event.settings()),
             errors: FormErrors::none(),
             clubs: club_choices(&state).await?,
         },
@@ -910,7 +928,7 @@ pub async fn update(
 #[template(path = "event_card.html")]
 struct CardPage {
     ctx: Ctx,
-    event: EventView,
+    event: Event,
     card: PlayerCardView,
     chart_svg: String,
 }
@@ -943,7 +961,7 @@ pub async fn card(
         .map(|r| (r.round.to_string(), i64::from(r.running_half_points)))
         .collect();
     // The chart's values are half-points: two per point on 1-½-0, one per point on 2-1-0.
-    let per_point = if event.scoring_display == "2-1-0" {
+    let per_point = if event.scoring_display == ScoringDisplay::TwoOneZero {
         1
     } else {
         2

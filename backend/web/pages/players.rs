@@ -2,6 +2,7 @@
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
+use damka_engine::Variant;
 use serde::Deserialize;
 
 use crate::service::clubs::ClubView;
@@ -24,6 +25,11 @@ struct ListPage {
 }
 
 impl ListPage {
+    /// The variants the list has a rating column for (the rarest one is on the profile).
+    fn rating_columns(&self) -> &'static [Variant] {
+        &[Variant::Russian, Variant::International, Variant::English]
+    }
+
     fn club_selected(&self, id: &i64) -> bool {
         self.club == Some(*id)
     }

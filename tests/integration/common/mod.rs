@@ -437,7 +437,7 @@ pub async fn enter_players(api: &mut Client<'_>, event_id: i64, n: usize) -> Vec
                     conn,
                     &damka::store::models::PlayerRating {
                         player_id,
-                        variant: "russian".into(),
+                        variant: damka_engine::Variant::Russian,
                         rating,
                         games: 30,
                     },

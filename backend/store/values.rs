@@ -1,0 +1,537 @@
+//! The closed sets of values an event is made of: its system, status, scoring scale and time
+//! control, the result of a board, and from the engine and the domain the variant, the bye
+//! kind and the colour. Each has exactly one spelling, the one it is stored in, sent in JSON
+//! and posted by forms (`Spelling::spelling`), and one function that reads it back
+//! (`Spelling::from_spelling`): nothing above the store compares these words. A word the
+//! database should never hold is an error where the row is read (`store::columns`), never
+//! a default.
+use damka_domain::tiebreak::EventKind;
+use damka_domain::tournament::{ByeKind, Colour, Outcome, RoundEntry, StartNo};
+use damka_engine::Variant;
+use serde::{Deserialize, Deserializer, Serializer};
+
+/// A closed set of values written as fixed words.
+pub trait Spelling: Copy + PartialEq + std::fmt::Debug + Sized + 'static {
+    /// What the value is, for messages: `system`, `result`.
+    const WHAT: &'static str;
+    /// Every value, in the order lists and forms show them.
+    const ALL: &'static [Self];
+
+    /// The one spelling of the value.
+    fn spelling(self) -> &'static str;
+
+    /// The value `spelling` writes as `text`, if any.
+    fn from_spelling(text: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|v| v.spelling() == text)
+    }
+}
+
+/// A word that is none of the spellings of a value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {what} {text:?}: expected one of {expected}")]
+pub struct UnknownSpelling {
+    pub what: &'static str,
+    pub text: String,
+    /// The spellings, comma-separated.
+    pub expected: String,
+}
+
+/// Reads `text` as a `T`, or says what was expected.
+pub fn parse<T: Spelling>(text: &str) -> Result<T, UnknownSpelling> {
+    T::from_spelling(text).ok_or_else(|| UnknownSpelling {
+        what: T::WHAT,
+        text: text.to_string(),
+        expected: spellings::<T>().join(", "),
+    })
+}
+
+/// Every spelling of `T`, in `T::ALL`'s order.
+pub fn spellings<T: Spelling>() -> Vec<&'static str> {
+    T::ALL.iter().map(|v| v.spelling()).collect()
+}
+
+/// `#[serde(with = "spelled")]`: a value as its spelling in JSON.
+pub mod spelled {
+    use super::*;
+
+    pub fn serialize<T: Spelling, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(value.spelling())
+    }
+
+    pub fn deserialize<'de, T: Spelling, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
+        let text = String::deserialize(d)?;
+        parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+/// `#[serde(with = "spelled_option")]`: an optional value as its spelling or `null`.
+pub mod spelled_option {
+    use super::*;
+
+    pub fn serialize<T: Spelling, S: Serializer>(
+        value: &Option<T>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(v) => s.serialize_some(v.spelling()),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, T: Spelling, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<T>, D::Error> {
+        match Option::<String>::deserialize(d)? {
+            Some(text) => parse(&text).map(Some).map_err(serde::de::Error::custom),
+            None => Ok(None),
+        }
+    }
+}
+
+/// Declares an enum of this crate with its spellings, and gives it `Spelling`, `Display`,
+/// `FromStr` and serde through them.
+macro_rules! spelled_enum {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident ($what:literal) {
+            $($(#[$variant_meta:meta])* $variant:ident = $text:literal,)+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $($(#[$variant_meta])* $variant,)+
+        }
+
+        impl Spelling for $name {
+            const WHAT: &'static str = $what;
+            const ALL: &'static [$name] = &[$($name::$variant,)+];
+
+            fn spelling(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text,)+
+                }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.spelling())
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = UnknownSpelling;
+
+            fn from_str(text: &str) -> Result<Self, UnknownSpelling> {
+                parse(text)
+            }
+        }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                spelled::serialize(self, s)
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                spelled::deserialize(d)
+            }
+        }
+    };
+}
+
+spelled_enum! {
+    /// How the players of an event are paired.
+    pub enum System ("system") {
+        /// Everybody plays everybody once (Berger tables).
+        RoundRobin = "round_robin",
+        /// Everybody plays everybody twice, once with each colour.
+        DoubleRoundRobin = "double_round_robin",
+        /// The FIDE Dutch system, a set number of rounds.
+        Swiss = "swiss",
+    }
+}
+
+impl System {
+    pub fn is_round_robin(self) -> bool {
+        self != System::Swiss
+    }
+
+    /// How many times each two players meet in a round-robin (one for a Swiss, where the
+    /// pairing decides).
+    pub fn cycles(self) -> u32 {
+        match self {
+            System::DoubleRoundRobin => 2,
+            System::RoundRobin | System::Swiss => 1,
+        }
+    }
+
+    /// The kind of event the tie-break rules distinguish.
+    pub fn event_kind(self) -> EventKind {
+        if self.is_round_robin() {
+            EventKind::RoundRobin
+        } else {
+            EventKind::Swiss
+        }
+    }
+
+    /// The tie-breaks an event uses when the organiser has not picked any (TOURNAMENTS.md).
+    pub fn default_tiebreaks(self) -> &'static str {
+        if self.is_round_robin() {
+            "SB,DE,WIN"
+        } else {
+            "BH/C1,BH,SB,WIN"
+        }
+    }
+}
+
+spelled_enum! {
+    /// Where an event is in its life.
+    pub enum EventStatus ("status") {
+        /// Taking entries; no round paired yet.
+        Registration = "registration",
+        /// Rounds are being played.
+        Running = "running",
+        /// Closed: the standings are final until the organiser reopens it.
+        Finished = "finished",
+    }
+}
+
+spelled_enum! {
+    /// The scale an event shows points on. Points are counted in half-points either way.
+    pub enum ScoringDisplay ("scoring") {
+        /// 1 for a win, ½ for a draw.
+        OneHalfZero = "1-0.5-0",
+        /// 2 for a win, 1 for a draw: every figure doubled.
+        TwoOneZero = "2-1-0",
+    }
+}
+
+impl ScoringDisplay {
+    /// A score of `half_points` as a number of half-units of this scale: unchanged on
+    /// 1-½-0, doubled on 2-1-0 (where a draw is a whole point).
+    pub fn shown_half_points(self, half_points: u32) -> u32 {
+        match self {
+            ScoringDisplay::OneHalfZero => half_points,
+            ScoringDisplay::TwoOneZero => half_points * 2,
+        }
+    }
+}
+
+spelled_enum! {
+    /// The kind of clock an event is played with.
+    pub enum TimeControl ("time control") {
+        Classical = "classical",
+        Rapid = "rapid",
+        Blitz = "blitz",
+        /// Played without clocks.
+        Untimed = "none",
+    }
+}
+
+spelled_enum! {
+    /// The result of a board, White's side first: a game played, or a game not played
+    /// (`+/-`: White won by forfeit, `-/+`: Black did, `-/-`: both lost). Stored, sent and
+    /// posted as written here, which is also how PDN writes the games on the 1-½-0 scale.
+    pub enum ResultCode ("result") {
+        WhiteWins = "1-0",
+        Draw = "1/2-1/2",
+        BlackWins = "0-1",
+        WhiteWinsByForfeit = "+/-",
+        BlackWinsByForfeit = "-/+",
+        DoubleForfeit = "-/-",
+    }
+}
+
+impl ResultCode {
+    /// White's and Black's share as the event shows it: `1 0`, `½ ½`, on 2-1-0 `2 0`,
+    /// `1 1`; for a forfeit `+ -`.
+    pub fn sides(self, scale: ScoringDisplay) -> (&'static str, &'static str) {
+        let doubled = scale == ScoringDisplay::TwoOneZero;
+        match self {
+            ResultCode::WhiteWins if doubled => ("2", "0"),
+            ResultCode::WhiteWins => ("1", "0"),
+            ResultCode::Draw if doubled => ("1", "1"),
+            ResultCode::Draw => ("½", "½"),
+            ResultCode::BlackWins if doubled => ("0", "2"),
+            ResultCode::BlackWins => ("0", "1"),
+            ResultCode::WhiteWinsByForfeit => ("+", "-"),
+            ResultCode::BlackWinsByForfeit => ("-", "+"),
+            ResultCode::DoubleForfeit => ("-", "-"),
+        }
+    }
+
+    /// Whether the game was played over the board.
+    pub fn played(self) -> bool {
+        matches!(
+            self,
+            ResultCode::WhiteWins | ResultCode::Draw | ResultCode::BlackWins
+        )
+    }
+
+    /// The result as an event's pages write it: `1-0`, `½-½`, `2-0` on the 2-1-0 scale,
+    /// forfeits as entered (`+/-`). `spaced` writes games as `1 - 0`, to be read from
+    /// across the room on a printed sheet.
+    pub fn shown(self, scale: ScoringDisplay, spaced: bool) -> String {
+        let (white, black) = self.sides(scale);
+        let separator = match (self.played(), spaced) {
+            (false, _) => "/",
+            (true, false) => "-",
+            (true, true) => " - ",
+        };
+        format!("{white}{separator}{black}")
+    }
+
+    /// A PDN `Result` tag on either scale (`1-0` or `2-0`, `1/2-1/2` or `1-1`); `None` for
+    /// anything else (`*`, an unfinished game).
+    pub fn from_pdn(tag: &str) -> Option<ResultCode> {
+        ScoringDisplay::ALL.iter().find_map(|scale| {
+            ResultCode::ALL
+                .iter()
+                .copied()
+                .find(|r| r.played() && r.pdn(*scale) == tag)
+        })
+    }
+
+    /// The PDN `Result` tag of a game on this scale (`1-0` / `2-0`); a forfeit, which PDN
+    /// has no word for, as stored.
+    pub fn pdn(self, scale: ScoringDisplay) -> String {
+        match (self.played(), scale) {
+            (true, ScoringDisplay::TwoOneZero) => self.shown(scale, false),
+            _ => self.spelling().to_string(),
+        }
+    }
+
+    /// What the result is for White and for Black in the domain's terms (White's opponent
+    /// is `black` and the other way round): the inverse of `from_round_entries`.
+    pub fn round_entries(self, white: StartNo, black: StartNo) -> (RoundEntry, RoundEntry) {
+        let played = |opponent, colour, outcome| RoundEntry::Played {
+            opponent,
+            colour,
+            outcome,
+            rated: true,
+        };
+        let forfeit = |opponent, colour, won| RoundEntry::Forfeit {
+            opponent,
+            colour: Some(colour),
+            won,
+        };
+        match self {
+            ResultCode::WhiteWins => (
+                played(black, Colour::White, Outcome::Win),
+                played(white, Colour::Black, Outcome::Loss),
+            ),
+            ResultCode::Draw => (
+                played(black, Colour::White, Outcome::Draw),
+                played(white, Colour::Black, Outcome::Draw),
+            ),
+            ResultCode::BlackWins => (
+                played(black, Colour::White, Outcome::Loss),
+                played(white, Colour::Black, Outcome::Win),
+            ),
+            ResultCode::WhiteWinsByForfeit => (
+                forfeit(black, Colour::White, true),
+                forfeit(white, Colour::Black, false),
+            ),
+            ResultCode::BlackWinsByForfeit => (
+                forfeit(black, Colour::White, false),
+                forfeit(white, Colour::Black, true),
+            ),
+            ResultCode::DoubleForfeit => (
+                RoundEntry::DoubleForfeit {
+                    opponent: black,
+                    colour: Some(Colour::White),
+                },
+                RoundEntry::DoubleForfeit {
+                    opponent: white,
+                    colour: Some(Colour::Black),
+                },
+            ),
+        }
+    }
+
+    /// The result of a game played, from White's and Black's outcomes (`None` when the two
+    /// do not fit together, such as two wins).
+    pub fn of_game(white: Outcome, black: Outcome) -> Option<ResultCode> {
+        match (white, black) {
+            (Outcome::Win, Outcome::Loss) => Some(ResultCode::WhiteWins),
+            (Outcome::Draw, Outcome::Draw) => Some(ResultCode::Draw),
+            (Outcome::Loss, Outcome::Win) => Some(ResultCode::BlackWins),
+            _ => None,
+        }
+    }
+
+    /// The result of a game not played, from whether White and Black won it by forfeit
+    /// (`None` when both did).
+    pub fn of_forfeit(white_won: bool, black_won: bool) -> Option<ResultCode> {
+        match (white_won, black_won) {
+            (true, false) => Some(ResultCode::WhiteWinsByForfeit),
+            (false, true) => Some(ResultCode::BlackWinsByForfeit),
+            (false, false) => Some(ResultCode::DoubleForfeit),
+            (true, true) => None,
+        }
+    }
+}
+
+impl Spelling for Variant {
+    const WHAT: &'static str = "variant";
+    const ALL: &'static [Variant] = &Variant::ALL;
+
+    fn spelling(self) -> &'static str {
+        self.name()
+    }
+
+    /// The engine's own reading of a variant name.
+    fn from_spelling(text: &str) -> Option<Variant> {
+        text.parse().ok()
+    }
+}
+
+impl Spelling for ByeKind {
+    const WHAT: &'static str = "bye";
+    const ALL: &'static [ByeKind] = &ByeKind::ALL;
+
+    fn spelling(self) -> &'static str {
+        self.code()
+    }
+
+    fn from_spelling(text: &str) -> Option<ByeKind> {
+        ByeKind::from_code(text)
+    }
+}
+
+impl Spelling for Colour {
+    const WHAT: &'static str = "colour";
+    const ALL: &'static [Colour] = &[Colour::White, Colour::Black];
+
+    fn spelling(self) -> &'static str {
+        match self {
+            Colour::White => "white",
+            Colour::Black => "black",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trips<T: Spelling>() {
+        for value in T::ALL {
+            assert_eq!(parse::<T>(value.spelling()), Ok(*value));
+        }
+        let err = parse::<T>("no such thing").expect_err("unknown");
+        assert_eq!(err.what, T::WHAT);
+        assert!(
+            err.to_string().contains(&spellings::<T>().join(", ")),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn every_value_reads_back_from_its_spelling() {
+        round_trips::<System>();
+        round_trips::<EventStatus>();
+        round_trips::<ScoringDisplay>();
+        round_trips::<TimeControl>();
+        round_trips::<ResultCode>();
+        round_trips::<Variant>();
+        round_trips::<ByeKind>();
+        round_trips::<Colour>();
+    }
+
+    #[test]
+    fn spellings_are_the_public_ones() {
+        assert_eq!(
+            spellings::<System>(),
+            ["round_robin", "double_round_robin", "swiss"]
+        );
+        assert_eq!(
+            spellings::<EventStatus>(),
+            ["registration", "running", "finished"]
+        );
+        assert_eq!(spellings::<ScoringDisplay>(), ["1-0.5-0", "2-1-0"]);
+        assert_eq!(
+            spellings::<TimeControl>(),
+            ["classical", "rapid", "blitz", "none"]
+        );
+        assert_eq!(
+            spellings::<ResultCode>(),
+            ["1-0", "1/2-1/2", "0-1", "+/-", "-/+", "-/-"]
+        );
+        assert_eq!(
+            spellings::<Variant>(),
+            ["russian", "international", "english", "brazilian"]
+        );
+        assert_eq!(spellings::<ByeKind>(), ["U", "H", "F", "Z"]);
+        assert_eq!(spellings::<Colour>(), ["white", "black"]);
+    }
+
+    #[test]
+    fn json_carries_the_spelling_and_refuses_other_words() {
+        assert_eq!(
+            serde_json::to_string(&ResultCode::Draw).expect("json"),
+            "\"1/2-1/2\""
+        );
+        assert_eq!(
+            serde_json::from_str::<System>("\"double_round_robin\"").expect("json"),
+            System::DoubleRoundRobin
+        );
+        let err = serde_json::from_str::<System>("\"knockout\"").expect_err("unknown");
+        assert!(err.to_string().contains("unknown system"), "{err}");
+    }
+
+    #[test]
+    fn results_are_shown_on_the_event_scale() {
+        let one = ScoringDisplay::OneHalfZero;
+        let two = ScoringDisplay::TwoOneZero;
+        assert_eq!(ResultCode::WhiteWins.shown(one, false), "1-0");
+        assert_eq!(ResultCode::Draw.shown(one, false), "½-½");
+        assert_eq!(ResultCode::Draw.shown(one, true), "½ - ½");
+        assert_eq!(ResultCode::BlackWins.shown(two, false), "0-2");
+        assert_eq!(ResultCode::Draw.shown(two, true), "1 - 1");
+        assert_eq!(ResultCode::WhiteWinsByForfeit.shown(two, true), "+/-");
+        assert_eq!(ResultCode::BlackWinsByForfeit.shown(one, false), "-/+");
+        assert_eq!(ResultCode::DoubleForfeit.shown(one, true), "-/-");
+    }
+
+    #[test]
+    fn pdn_results_read_and_write_on_both_scales() {
+        for result in ResultCode::ALL.iter().copied().filter(|r| r.played()) {
+            for scale in ScoringDisplay::ALL.iter().copied() {
+                assert_eq!(ResultCode::from_pdn(&result.pdn(scale)), Some(result));
+            }
+        }
+        assert_eq!(ResultCode::from_pdn("2-0"), Some(ResultCode::WhiteWins));
+        assert_eq!(ResultCode::from_pdn("1-1"), Some(ResultCode::Draw));
+        assert_eq!(ResultCode::from_pdn("0-1"), Some(ResultCode::BlackWins));
+        assert_eq!(ResultCode::from_pdn("*"), None);
+        assert_eq!(ResultCode::from_pdn("+/-"), None);
+    }
+
+    #[test]
+    fn round_entries_and_outcomes_agree() {
+        for result in ResultCode::ALL.iter().copied() {
+            let (white, black) = result.round_entries(1, 2);
+            let back = match (white, black) {
+                (RoundEntry::Played { outcome: w, .. }, RoundEntry::Played { outcome: b, .. }) => {
+                    ResultCode::of_game(w, b)
+                }
+                (RoundEntry::Forfeit { won: w, .. }, RoundEntry::Forfeit { won: b, .. }) => {
+                    ResultCode::of_forfeit(w, b)
+                }
+                (RoundEntry::DoubleForfeit { .. }, RoundEntry::DoubleForfeit { .. }) => {
+                    ResultCode::of_forfeit(false, false)
+                }
+                other => panic!("{result}: {other:?}"),
+            };
+            assert_eq!(back, Some(result));
+            assert_eq!(white.opponent(), Some(2));
+            assert_eq!(black.opponent(), Some(1));
+        }
+        assert_eq!(ResultCode::of_game(Outcome::Win, Outcome::Win), None);
+        assert_eq!(ResultCode::of_forfeit(true, true), None);
+    }
+}
