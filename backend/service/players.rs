@@ -228,7 +228,14 @@ pub fn list(
 ) -> AppResult<Vec<PlayerView>> {
     let rows = players::list(conn, club, search)?;
     let ids: Vec<i64> = rows.iter().map(|p| p.id).collect();
-    let ratings = players::ratings_for(conn, &ids)?;
+    let mut ratings: std::collections::HashMap<i64, Vec<RatingView>> =
+        std::collections::HashMap::new();
+    for rating in players::ratings_for(conn, &ids)? {
+        ratings
+            .entry(rating.player_id)
+            .or_default()
+            .push(RatingView::from(&rating));
+    }
     let club_names: std::collections::HashMap<i64, String> = clubs::list(conn)?
         .into_iter()
         .map(|c| (c.id, c.name))
@@ -236,11 +243,7 @@ pub fn list(
     Ok(rows
         .into_iter()
         .map(|p| {
-            let mut own: Vec<RatingView> = ratings
-                .iter()
-                .filter(|r| r.player_id == p.id)
-                .map(RatingView::from)
-                .collect();
+            let mut own = ratings.remove(&p.id).unwrap_or_default();
             sort_ratings(&mut own);
             PlayerView {
                 club_name: p.club_id.and_then(|id| club_names.get(&id).cloned()),

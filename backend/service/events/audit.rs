@@ -36,6 +36,17 @@ pub fn changes(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<Vec
     let event = load(conn, event_id)?;
     let show_drafts = may_arbitrate(conn, actor, &event)?;
     let history = history::load(conn, &event)?;
+    changes_in(conn, &history, show_drafts)
+}
+
+/// Every change to the event of `history`, newest first; in draft rounds only with
+/// `show_drafts`.
+pub fn changes_in(
+    conn: &mut DbConn,
+    history: &History,
+    show_drafts: bool,
+) -> AppResult<Vec<ChangeView>> {
+    let event_id = history.event.id;
     let visible = |round: i32| {
         history
             .rounds
@@ -72,7 +83,7 @@ pub fn changes(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<Vec
             kind: "result".to_string(),
             board: Some(pairing.board),
             game: Some(game_name(
-                &history,
+                history,
                 pairing.white_entry_id,
                 pairing.black_entry_id,
             )),

@@ -34,6 +34,11 @@ pub struct RequestView {
 pub fn list(conn: &mut DbConn, event_id: i64) -> AppResult<Vec<EntryView>> {
     let event = load(conn, event_id)?;
     let history = history::load(conn, &event)?;
+    Ok(views_of(&history))
+}
+
+/// The entries of `history` as shown, with their requests for rounds not yet paired.
+pub fn views_of(history: &history::History) -> Vec<EntryView> {
     let paired = history.rounds.len() as i32;
     let requests_of = |entry_id: i64| {
         let mut requests: Vec<RequestView> = history
@@ -48,7 +53,7 @@ pub fn list(conn: &mut DbConn, event_id: i64) -> AppResult<Vec<EntryView>> {
         requests.sort_by_key(|r| r.round);
         requests
     };
-    Ok(history
+    history
         .entries
         .iter()
         .map(|row| EntryView {
@@ -61,7 +66,7 @@ pub fn list(conn: &mut DbConn, event_id: i64) -> AppResult<Vec<EntryView>> {
             first_round: row.entry.first_round,
             withdrawn_from_round: row.entry.withdrawn_from_round,
         })
-        .collect())
+        .collect()
 }
 
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
@@ -69,6 +74,21 @@ pub struct EntryInput {
     /// The player profile to enter. Omitted: the caller's own profile (self-registration).
     #[serde(default)]
     pub player_id: Option<i64>,
+}
+
+/// The event takes players' own entries: it is open for self-registration and has not
+/// started.
+fn open_to_players(event: &Event) -> bool {
+    event.self_registration && event.status == EventStatus::Registration
+}
+
+/// Whether `actor` may enter themselves in the event of `history` now (a page offers the
+/// button): `add` would take their own profile.
+pub fn may_self_register(actor: &Actor, history: &history::History) -> bool {
+    let Some(own) = actor.user.as_ref().and_then(|u| u.player_id) else {
+        return false;
+    };
+    open_to_players(&history.event) && !history.entries.iter().any(|e| e.entry.player_id == own)
 }
 
 /// Enters a player. Organisers enter anybody while the event takes entries (Swiss: also
@@ -94,8 +114,7 @@ pub fn add(
                 return Err(AppError::invalid("player_id", Refusal::NoProfileToEnter));
             }
         };
-        let open_to_players = event.self_registration && event.status == EventStatus::Registration;
-        if !(manager || open_to_players) {
+        if !(manager || open_to_players(&event)) {
             return Err(AppError::forbidden(Refusal::SelfRegistrationClosed));
         }
         if event.status == EventStatus::Finished {
@@ -274,6 +293,11 @@ pub struct ForbiddenPairView {
 pub fn forbidden_pairs(conn: &mut DbConn, event_id: i64) -> AppResult<Vec<ForbiddenPairView>> {
     let event = load(conn, event_id)?;
     let history = history::load(conn, &event)?;
+    Ok(forbidden_of(&history))
+}
+
+/// The forbidden pairs of `history`, by the first player's name.
+pub fn forbidden_of(history: &history::History) -> Vec<ForbiddenPairView> {
     let name = |id: i64| {
         history
             .entry(id)
@@ -294,7 +318,7 @@ pub fn forbidden_pairs(conn: &mut DbConn, event_id: i64) -> AppResult<Vec<Forbid
         (a.first_name.as_str(), a.second_name.as_str())
             .cmp(&(b.first_name.as_str(), b.second_name.as_str()))
     });
-    Ok(pairs)
+    pairs
 }
 
 /// Lifts a forbidden pair (from the next pairing on; rounds already paired stay as they are).

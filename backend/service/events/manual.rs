@@ -172,6 +172,12 @@ struct Plan {
 
 /// A pairing can be changed in the last round of an unfinished event while no game of
 /// that round has a result.
+/// Whether round `number`'s pairing can still be changed by hand (by those who run the
+/// event): the rule `change` applies, asked by pages before they offer the form.
+pub fn changeable(event: &Event, history: &History, number: i32) -> bool {
+    ensure_changeable(event, history, number).is_ok()
+}
+
 fn ensure_changeable(event: &Event, history: &History, number: i32) -> AppResult<()> {
     if event.status == EventStatus::Finished {
         return Err(AppError::conflict(Refusal::EventFinished));

@@ -6,6 +6,7 @@ pub mod entries;
 pub mod history;
 pub mod import;
 pub mod manual;
+pub mod overview;
 pub mod reports;
 pub mod rounds;
 pub mod settings;

@@ -4,10 +4,11 @@ use damka_domain::standings::{self, StandingsOptions};
 use damka_domain::tiebreak::parse_tiebreak_list;
 use serde::Serialize;
 
-use super::history;
+use super::history::{self, History};
 use super::{load, may_arbitrate};
 use crate::service::{Actor, AppError, AppResult};
 use crate::store::DbConn;
+use crate::store::models::Event;
 use crate::store::values::ScoringDisplay;
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -54,32 +55,58 @@ pub fn standings(
     after_round: Option<u32>,
 ) -> AppResult<StandingsView> {
     let event = load(conn, event_id)?;
-    let history = history::load(conn, &event)?.published_only();
-    let tournament = history.tournament()?;
-    let opts = options(&event, after_round)?;
-    let table = standings::compute_standings(&tournament, &opts)
-        .map_err(|e| AppError::invalid("round", e.into()))?;
-    Ok(StandingsView {
-        after_round: table.after_round,
-        tiebreaks: table.tiebreaks.iter().map(|t| t.code()).collect(),
-        rows: table
-            .rows
-            .iter()
-            .map(|row| {
-                let entry = history.entry_by_start_no(row.start_no);
-                StandingView {
-                    place: row.place_label(),
-                    start_no: row.start_no,
-                    entry_id: entry.map(|e| e.entry.id).unwrap_or_default(),
-                    player_id: entry.map(|e| e.entry.player_id).unwrap_or_default(),
-                    name: row.name.clone(),
-                    rating: row.rating,
-                    half_points: row.points.0,
-                    tiebreaks: shown_values(&event, &table.tiebreaks, &row.tiebreaks),
-                }
-            })
-            .collect(),
-    })
+    let history = history::load(conn, &event)?;
+    Ok(Tables::of(&history, after_round)?.standings())
+}
+
+/// The standings table of the published rounds, computed once, from which both the
+/// standings and the crosstable are shown.
+pub struct Tables {
+    history: History,
+    tournament: damka_domain::tournament::Tournament,
+    table: standings::Standings,
+}
+
+impl Tables {
+    /// Computes the table after `after_round` (default: the last round with results) of
+    /// the history's published rounds.
+    pub fn of(history: &History, after_round: Option<u32>) -> AppResult<Tables> {
+        let history = history.published_only();
+        let tournament = history.tournament()?;
+        let opts = options(&history.event, after_round)?;
+        let table = standings::compute_standings(&tournament, &opts)
+            .map_err(|e| AppError::invalid("round", e.into()))?;
+        Ok(Tables {
+            history,
+            tournament,
+            table,
+        })
+    }
+
+    pub fn standings(&self) -> StandingsView {
+        let (event, history, table) = (&self.history.event, &self.history, &self.table);
+        StandingsView {
+            after_round: table.after_round,
+            tiebreaks: table.tiebreaks.iter().map(|t| t.code()).collect(),
+            rows: table
+                .rows
+                .iter()
+                .map(|row| {
+                    let entry = history.entry_by_start_no(row.start_no);
+                    StandingView {
+                        place: row.place_label(),
+                        start_no: row.start_no,
+                        entry_id: entry.map(|e| e.entry.id).unwrap_or_default(),
+                        player_id: entry.map(|e| e.entry.player_id).unwrap_or_default(),
+                        name: row.name.clone(),
+                        rating: row.rating,
+                        half_points: row.points.0,
+                        tiebreaks: shown_values(event, &table.tiebreaks, &row.tiebreaks),
+                    }
+                })
+                .collect(),
+        }
+    }
 }
 
 /// Tie-break values as the event shows points: on the 2-1-0 scale the sums of points
@@ -171,12 +198,24 @@ pub fn crosstable(
     after_round: Option<u32>,
 ) -> AppResult<CrosstableView> {
     let event = load(conn, event_id)?;
-    let history = history::load(conn, &event)?.published_only();
-    let tournament = history.tournament()?;
-    let opts = options(&event, after_round)?;
-    let table = standings::compute_standings(&tournament, &opts)
-        .map_err(|e| AppError::invalid("round", e.into()))?;
-    let cross = standings::crosstable(&tournament, &table)
+    let history = history::load(conn, &event)?;
+    Tables::of(&history, after_round)?.crosstable()
+}
+
+impl Tables {
+    pub fn crosstable(&self) -> AppResult<CrosstableView> {
+        let (event, history) = (&self.history.event, &self.history);
+        crosstable_view(event, history, &self.tournament, &self.table)
+    }
+}
+
+fn crosstable_view(
+    event: &Event,
+    history: &History,
+    tournament: &damka_domain::tournament::Tournament,
+    table: &standings::Standings,
+) -> AppResult<CrosstableView> {
+    let cross = standings::crosstable(tournament, table)
         .map_err(|e| AppError::invalid("round", e.into()))?;
     let round_robin = event.system.is_round_robin();
     let render = |c: &standings::CrossCell| CrossCellView {
@@ -225,7 +264,7 @@ pub fn crosstable(
                 } else {
                     row.rounds.iter().map(render).collect()
                 },
-                tiebreaks: shown_values(&event, &cross.tiebreaks, &row.tiebreaks),
+                tiebreaks: shown_values(event, &cross.tiebreaks, &row.tiebreaks),
             })
             .collect(),
     })

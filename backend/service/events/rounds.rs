@@ -45,6 +45,11 @@ pub fn list(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<Vec<Ro
     let event = load(conn, event_id)?;
     let show_drafts = super::may_arbitrate(conn, actor, &event)?;
     let history = history::load(conn, &event)?;
+    Ok(views_of(&history, show_drafts))
+}
+
+/// The rounds of `history` as shown; drafts only with `show_drafts`.
+pub fn views_of(history: &history::History, show_drafts: bool) -> Vec<RoundView> {
     let mut out = Vec::new();
     for round in history.rounds.iter().filter(|r| r.published || show_drafts) {
         let boards = history
@@ -72,7 +77,7 @@ pub fn list(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<Vec<Ro
             boards,
         });
     }
-    Ok(out)
+    out
 }
 
 /// Pairs the next round: from the Berger tables in a round-robin, with the FIDE Dutch

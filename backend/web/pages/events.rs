@@ -8,14 +8,12 @@ use chrono::NaiveDate;
 use serde::Deserialize;
 
 use crate::service::clubs::{self, ClubView};
-use crate::service::events::audit::{self, ChangeView};
-use crate::service::events::entries::{
-    self, AbsenceInput, EntryInput, EntryView, ForbiddenPairView,
-};
-use crate::service::events::reports::{self, CrosstableView, PlayerCardView, StandingsView};
+use crate::service::events::audit::ChangeView;
+use crate::service::events::entries::{self, AbsenceInput, EntryInput, EntryView};
+use crate::service::events::overview::{self, EventOverview};
+use crate::service::events::reports::{self, PlayerCardView};
 use crate::service::events::rounds::{self, ResultInput, RoundView};
 use crate::service::events::{self as ev, Event, EventInput, LocalRules, settings};
-use crate::service::players::{self, PlayerView};
 use crate::service::{AppError, AppResult, Refusal};
 use crate::store::values::{
     EventStatus, ResultCode, ScoringDisplay, Spelling, System, TimeControl, spellings,
@@ -55,22 +53,8 @@ pub async fn list(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HttpRespons
     )
 }
 
-/// Everything the event's tabs show, loaded once.
-struct EventData {
-    event: Event,
-    can_manage: bool,
-    can_arbitrate: bool,
-    entries: Vec<EntryView>,
-    rounds: Vec<RoundView>,
-    standings: Option<StandingsView>,
-    crosstable: Option<CrosstableView>,
-    /// Players who can still be entered (for the organiser's select).
-    candidates: Vec<PlayerView>,
-    /// Forbidden pairs, for those who run the event.
-    forbidden: Vec<ForbiddenPairView>,
-    /// The latest hand change of each round's pairing, by round number.
-    pairing_changes: std::collections::HashMap<i32, ChangeView>,
-}
+/// Everything the event's tabs show, from one load of its history.
+type EventData = EventOverview;
 
 async fn load(ctx: &Ctx, state: &AppState, id: i64) -> AppResult<EventData> {
     load_after(ctx, state, id, None).await
@@ -86,58 +70,7 @@ async fn load_after(
 ) -> AppResult<EventData> {
     let actor = ctx.actor();
     state
-        .db(move |conn| {
-            let event = ev::load(conn, id)?;
-            let can_manage = ev::may_manage(&actor, &event);
-            let can_arbitrate = ev::may_arbitrate(conn, &actor, &event)?;
-            let entries = entries::list(conn, id)?;
-            let rounds = rounds::list(conn, &actor, id)?;
-            let has_results = rounds.iter().any(|r| {
-                r.boards
-                    .iter()
-                    .any(|b| b.result.is_some() || b.bye.is_some())
-            });
-            let (standings, crosstable) = if has_results {
-                (
-                    Some(reports::standings(conn, id, after_round)?),
-                    Some(reports::crosstable(conn, id, after_round)?),
-                )
-            } else {
-                (None, None)
-            };
-            let candidates = if can_manage {
-                players::list(conn, None, None)?
-                    .into_iter()
-                    .filter(|p| !entries.iter().any(|e| e.player_id == p.id))
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            let mut pairing_changes = std::collections::HashMap::new();
-            for change in audit::changes(conn, &actor, id)? {
-                if change.kind == "pairing" {
-                    // Newest first: keep the first one seen per round.
-                    pairing_changes.entry(change.round).or_insert(change);
-                }
-            }
-            let forbidden = if can_arbitrate {
-                entries::forbidden_pairs(conn, id)?
-            } else {
-                Vec::new()
-            };
-            Ok(EventData {
-                forbidden,
-                pairing_changes,
-                event,
-                can_manage,
-                can_arbitrate,
-                entries,
-                rounds,
-                standings,
-                crosstable,
-                candidates,
-            })
-        })
+        .db(move |conn| overview::overview(conn, &actor, id, after_round))
         .await
 }
 
@@ -151,20 +84,8 @@ struct EventPage {
 }
 
 impl EventPage {
-    fn own_entry(&self) -> Option<&EntryView> {
-        let player = self.ctx.user.as_ref()?.player_id?;
-        self.data.entries.iter().find(|e| e.player_id == player)
-    }
-
     fn can_self_register(&self) -> bool {
-        self.data.event.self_registration
-            && self.data.event.status == EventStatus::Registration
-            && self
-                .ctx
-                .user
-                .as_ref()
-                .is_some_and(|u| u.player_id.is_some())
-            && self.own_entry().is_none()
+        self.data.may_self_register
     }
 
     fn points(&self, half_points: &u32) -> String {
@@ -191,20 +112,10 @@ impl EventPage {
         self.ctx.tf1(key, &self.next_round())
     }
 
-    /// Whether the arbiter may still change this round's pairing by hand: the last round,
-    /// no result in yet, the event not finished.
+    /// Whether the viewer may still change this round's pairing by hand (the service's
+    /// rule: the last round, no result in yet, the event not finished).
     fn can_change_pairing(&self, round: &RoundView) -> bool {
-        self.data.can_arbitrate
-            && self.data.event.status != EventStatus::Finished
-            && self
-                .data
-                .rounds
-                .last()
-                .is_some_and(|r| r.number == round.number)
-            && round
-                .boards
-                .iter()
-                .all(|b| b.black_entry_id.is_none() || b.result.is_none())
+        self.data.changeable_round == Some(round.number)
     }
 
     fn pairing_change(&self, round: &i32) -> Option<&ChangeView> {
@@ -709,13 +620,20 @@ impl EventForm {
     }
 
     /// The form's text as the use cases take it: the one conversion of the event form.
+    /// The settings as typed. A choice the form did not send at all takes the same
+    /// default as in the API; one that was sent must be one of the choices.
     fn input(&self) -> AppResult<EventInput> {
+        let defaults = EventInput::default();
         Ok(EventInput {
             name: self.name.clone(),
             place: self.place.clone(),
             starts_on: date("starts_on", &self.starts_on)?,
             ends_on: date("ends_on", &self.ends_on)?,
-            variant: settings::parse_variant(&self.variant)?,
+            variant: if self.variant.trim().is_empty() {
+                defaults.variant
+            } else {
+                settings::parse_variant(&self.variant)?
+            },
             local_rules: LocalRules {
                 mandatory_capture: match self.mandatory_capture.as_str() {
                     "on" => Some(true),
@@ -727,23 +645,24 @@ impl EventForm {
                 move_limit: optional_number("move_limit", &self.move_limit)?,
                 lone_kings_limit: optional_number("lone_kings_limit", &self.lone_kings_limit)?,
             },
-            system: settings::one_of::<System>("system", &self.system)?,
+            system: choice("system", &self.system, defaults.system)?,
             rounds: optional_number("rounds", &self.rounds)?.unwrap_or(0),
-            time_control: settings::one_of::<TimeControl>("time_control", &self.time_control)?,
+            time_control: choice("time_control", &self.time_control, defaults.time_control)?,
             draw_offer_min_moves: optional_number(
                 "draw_offer_min_moves",
                 &self.draw_offer_min_moves,
             )?
             .unwrap_or(0),
             rated: self.rated.is_some(),
-            scoring_display: settings::one_of::<ScoringDisplay>(
+            scoring_display: choice(
                 "scoring_display",
                 &self.scoring_display,
+                defaults.scoring_display,
             )?,
             pab_half_points: optional_number("pab_half_points", &self.pab_half_points)?
                 .unwrap_or(2),
             tiebreaks: self.tiebreaks.clone(),
-            first_colour: settings::one_of::<Colour>("first_colour", &self.first_colour)?,
+            first_colour: choice("first_colour", &self.first_colour, defaults.first_colour)?,
             self_registration: self.self_registration.is_some(),
             late_entry_until_round: optional_number(
                 "late_entry_until_round",
@@ -752,6 +671,15 @@ impl EventForm {
             .unwrap_or(0),
             club_id: optional_number("club_id", &self.club_id)?,
         })
+    }
+}
+
+/// A select's value: `default` when the form did not send it, else one of the choices.
+fn choice<T: Spelling>(field: &'static str, value: &str, default: T) -> AppResult<T> {
+    if value.trim().is_empty() {
+        Ok(default)
+    } else {
+        settings::one_of::<T>(field, value.trim())
     }
 }
 
