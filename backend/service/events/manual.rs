@@ -12,7 +12,7 @@ use super::history::{self, History};
 use super::rounds::{self, RoundView};
 use super::{load, require_arbiter};
 use crate::service::{Actor, AppError, AppResult, Refusal};
-use crate::store::models::{Event, NewPairing};
+use crate::store::models::Event;
 use crate::store::values::{EventStatus, Spelling, spelled_option};
 use crate::store::{self, DbConn, pairing_changes};
 
@@ -126,19 +126,7 @@ pub fn change(
             Ok((plan, round_id, old))
         },
         |conn, _event, (plan, round_id, old)| {
-            let new: Vec<NewPairing> = plan
-                .rows
-                .iter()
-                .enumerate()
-                .map(|(i, (white, black, bye))| NewPairing {
-                    round_id,
-                    board: i as i32 + 1,
-                    white_entry_id: *white,
-                    black_entry_id: *black,
-                    bye: *bye,
-                    result: None,
-                })
-                .collect();
+            let new = rounds::new_pairings(round_id, &plan.rows);
             pairing_changes::replace_round_pairings(conn, round_id, &new)?;
             let warnings_json =
                 serde_json::to_string(&plan.warnings).map_err(AppError::internal)?;

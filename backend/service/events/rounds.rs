@@ -178,25 +178,28 @@ fn store_round(conn: &mut DbConn, event: &Event, plan: &NextRound) -> AppResult<
         events::set_rounds(conn, event.id, total)?;
     }
     let round = events::insert_round(conn, event.id, plan.number, store::now())?;
-    let new: Vec<NewPairing> = plan
-        .boards
-        .iter()
-        .enumerate()
-        .map(|(i, (white, black, bye))| NewPairing {
-            round_id: round.id,
-            board: i as i32 + 1,
-            white_entry_id: *white,
-            black_entry_id: *black,
-            bye: *bye,
-            result: None,
-        })
-        .collect();
-    events::insert_pairings(conn, &new)?;
+    events::insert_pairings(conn, &new_pairings(round.id, &plan.boards))?;
     Ok(plan.number)
 }
 
 /// A stored row of a round: White's entry, Black's entry (none for a bye), bye kind.
 pub(super) type PlannedBoard = (i64, Option<i64>, Option<ByeKind>);
+
+/// The rows to store for planned boards of a round, numbered in order, with no result.
+pub(super) fn new_pairings(round_id: i64, boards: &[PlannedBoard]) -> Vec<NewPairing> {
+    boards
+        .iter()
+        .enumerate()
+        .map(|(i, &(white, black, bye))| NewPairing {
+            round_id,
+            board: i as i32 + 1,
+            white_entry_id: white,
+            black_entry_id: black,
+            bye,
+            result: None,
+        })
+        .collect()
+}
 
 /// The boards of round `number` from the Berger tables, and how many rounds the schedule has.
 fn round_robin_boards(

@@ -1,0 +1,290 @@
+//! The organiser's and arbiters' actions on the event's tabs: entries, requests,
+//! forbidden pairs, arbiters, rounds and results. Each redirects back to its tab, or shows
+//! the tab again with the refusal.
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde::Deserialize;
+
+use crate::service::events::entries::{self, AbsenceInput, EntryInput};
+use crate::service::events::rounds::{self, ResultInput};
+use crate::service::events::settings;
+use crate::service::{AppError, AppResult, Refusal};
+use crate::web::ctx::Ctx;
+use crate::web::form::{CsrfForm, optional_number};
+use crate::web::render::{self, FormErrors};
+use crate::web::state::AppState;
+
+use super::show::{EventPage, load};
+
+/// Runs an organiser action; on a validation or workflow error shows the tab again with
+/// the message, else redirects back to the tab with a flash.
+async fn act<F>(
+    req: &HttpRequest,
+    ctx: Ctx,
+    state: &AppState,
+    id: i64,
+    tab: &str,
+    work: F,
+) -> AppResult<HttpResponse>
+where
+    F: FnOnce(&mut crate::store::DbConn, &crate::service::Actor) -> AppResult<()> + Send + 'static,
+{
+    let actor = ctx.actor();
+    actor.require_user()?;
+    match state.db(move |conn| work(conn, &actor)).await {
+        Ok(()) => Ok(render::redirect_with_flash(
+            req,
+            &format!("/events/{id}?tab={tab}"),
+            "ok",
+            "flash.saved",
+        )),
+        Err(err) => {
+            let errors = match &err {
+                AppError::Conflict { .. } | AppError::Invalid { .. } => {
+                    FormErrors::from_error(&err, ctx.lang).ok_or(err)?
+                }
+                _ => return Err(err),
+            };
+            let data = load(&ctx, state, id).await?;
+            let status = StatusCode::from_u16(errors_status(&errors))
+                .unwrap_or(StatusCode::UNPROCESSABLE_ENTITY);
+            render::page(
+                status,
+                &EventPage {
+                    ctx,
+                    tab: tab.to_string(),
+                    data,
+                    errors,
+                },
+            )
+        }
+    }
+}
+
+fn errors_status(errors: &FormErrors) -> u16 {
+    if errors.field.is_empty() { 409 } else { 422 }
+}
+
+#[derive(Deserialize)]
+pub struct EntryForm {
+    #[serde(default)]
+    player_id: String,
+}
+
+pub async fn add_entry(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    CsrfForm(form): CsrfForm<EntryForm>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let player_id = optional_number::<i64>("player_id", &form.player_id)?;
+    act(&req, ctx, &state, id, "entries", move |conn, actor| {
+        entries::add(conn, actor, id, &EntryInput { player_id }).map(|_| ())
+    })
+    .await
+}
+
+pub async fn withdraw(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+    _form: CsrfForm<crate::web::pages::session::Empty>,
+) -> AppResult<HttpResponse> {
+    let (id, entry) = path.into_inner();
+    act(&req, ctx, &state, id, "entries", move |conn, actor| {
+        entries::withdraw(conn, actor, id, entry)
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+pub struct AbsenceForm {
+    round: String,
+    #[serde(default)]
+    kind: String,
+}
+
+pub async fn absence(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+    CsrfForm(form): CsrfForm<AbsenceForm>,
+) -> AppResult<HttpResponse> {
+    let (id, entry) = path.into_inner();
+    let round = optional_number::<i32>("round", &form.round)?
+        .ok_or_else(|| AppError::invalid("round", Refusal::Required))?;
+    act(&req, ctx, &state, id, "entries", move |conn, actor| {
+        entries::set_absence(
+            conn,
+            actor,
+            id,
+            entry,
+            &AbsenceInput {
+                round,
+                kind: form.kind,
+            },
+        )
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+pub struct ForbidForm {
+    #[serde(default)]
+    first: String,
+    #[serde(default)]
+    second: String,
+}
+
+pub async fn forbid(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    CsrfForm(form): CsrfForm<ForbidForm>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let first = optional_number::<i64>("first", &form.first)?
+        .ok_or_else(|| AppError::invalid("first", Refusal::Required))?;
+    let second = optional_number::<i64>("second", &form.second)?
+        .ok_or_else(|| AppError::invalid("second", Refusal::Required))?;
+    act(&req, ctx, &state, id, "entries", move |conn, actor| {
+        entries::forbid_pair(conn, actor, id, first, second)
+    })
+    .await
+}
+
+pub async fn allow(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64, i64)>,
+    _form: CsrfForm<crate::web::pages::session::Empty>,
+) -> AppResult<HttpResponse> {
+    let (id, first, second) = path.into_inner();
+    act(&req, ctx, &state, id, "entries", move |conn, actor| {
+        entries::allow_pair(conn, actor, id, first, second)
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+pub struct ArbiterForm {
+    email: String,
+}
+
+pub async fn add_arbiter(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    CsrfForm(form): CsrfForm<ArbiterForm>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    act(&req, ctx, &state, id, "info", move |conn, actor| {
+        settings::add_arbiter(conn, actor, id, &form.email)
+    })
+    .await
+}
+
+pub async fn pair(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    _form: CsrfForm<crate::web::pages::session::Empty>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    act(&req, ctx, &state, id, "rounds", move |conn, actor| {
+        rounds::pair_next(conn, actor, id).map(|_| ())
+    })
+    .await
+}
+
+pub async fn repair(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    _form: CsrfForm<crate::web::pages::session::Empty>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    act(&req, ctx, &state, id, "rounds", move |conn, actor| {
+        rounds::repair_last(conn, actor, id).map(|_| ())
+    })
+    .await
+}
+
+pub async fn publish(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    _form: CsrfForm<crate::web::pages::session::Empty>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    act(&req, ctx, &state, id, "rounds", move |conn, actor| {
+        rounds::publish_last(conn, actor, id)
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+pub struct ResultForm {
+    #[serde(default)]
+    result: String,
+}
+
+pub async fn result(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+    CsrfForm(form): CsrfForm<ResultForm>,
+) -> AppResult<HttpResponse> {
+    let (id, pairing) = path.into_inner();
+    act(&req, ctx, &state, id, "rounds", move |conn, actor| {
+        rounds::set_result(
+            conn,
+            actor,
+            id,
+            pairing,
+            &ResultInput {
+                result: form.result,
+            },
+        )
+    })
+    .await
+}
+
+pub async fn finish(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    _form: CsrfForm<crate::web::pages::session::Empty>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    act(&req, ctx, &state, id, "standings", move |conn, actor| {
+        settings::finish(conn, actor, id)
+    })
+    .await
+}
+
+pub async fn reopen(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    _form: CsrfForm<crate::web::pages::session::Empty>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    act(&req, ctx, &state, id, "info", move |conn, actor| {
+        settings::reopen(conn, actor, id)
+    })
+    .await
+}

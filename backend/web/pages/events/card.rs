@@ -1,0 +1,66 @@
+//! A player's card in the event.
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, web};
+use askama::Template;
+
+use crate::service::AppResult;
+use crate::service::events::reports::{self, PlayerCardView};
+use crate::service::events::{Event, settings};
+use crate::store::values::ScoringDisplay;
+use crate::web::ctx::Ctx;
+use crate::web::render;
+use crate::web::state::AppState;
+
+#[derive(Template)]
+#[template(path = "event_card.html")]
+struct CardPage {
+    ctx: Ctx,
+    event: Event,
+    card: PlayerCardView,
+    chart_svg: String,
+}
+
+impl CardPage {
+    /// Points on the event's scale (doubled on 2-1-0), as on the standings tab.
+    fn points(&self, half_points: &u32) -> String {
+        self.ctx.event_points(&self.event, *half_points)
+    }
+}
+
+/// A player's card: opponents, colours, results, running score and performance.
+pub async fn card(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, u32)>,
+) -> AppResult<HttpResponse> {
+    let (id, start_no) = path.into_inner();
+    let (event, card) = state
+        .db(move |conn| {
+            Ok((
+                settings::get(conn, id)?,
+                reports::player_card(conn, id, start_no)?,
+            ))
+        })
+        .await?;
+    let points: Vec<(String, i64)> = card
+        .rounds
+        .iter()
+        .map(|r| (r.round.to_string(), i64::from(r.running_half_points)))
+        .collect();
+    // The chart's values are half-points: two per point on 1-½-0, one per point on 2-1-0.
+    let per_point = if event.scoring_display == ScoringDisplay::TwoOneZero {
+        1
+    } else {
+        2
+    };
+    let chart_svg = crate::web::svg::line_chart(&points, &ctx.t("event.running_score"), per_point);
+    render::page(
+        StatusCode::OK,
+        &CardPage {
+            ctx,
+            event,
+            card,
+            chart_svg,
+        },
+    )
+}

@@ -1,0 +1,346 @@
+//! The organiser's event form: new and edit, raw text converted through one function.
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use chrono::NaiveDate;
+use serde::Deserialize;
+
+use crate::service::clubs::{self, ClubView};
+use crate::service::events::{self as ev, EventInput, LocalRules, settings};
+use crate::service::{AppError, AppResult, Refusal};
+use crate::store::values::{ScoringDisplay, Spelling, System, TimeControl, spellings};
+use crate::web::ctx::Ctx;
+use crate::web::form::{CsrfForm, optional_number};
+use crate::web::render::{self, FormErrors};
+use crate::web::state::AppState;
+use damka_domain::tournament::Colour;
+use damka_engine::Variant;
+
+/// The event form's fields as typed.
+#[derive(Deserialize, Clone, Default)]
+pub struct EventForm {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    place: String,
+    #[serde(default)]
+    starts_on: String,
+    #[serde(default)]
+    ends_on: String,
+    #[serde(default)]
+    variant: String,
+    #[serde(default)]
+    system: String,
+    #[serde(default)]
+    rounds: String,
+    #[serde(default)]
+    time_control: String,
+    #[serde(default)]
+    draw_offer_min_moves: String,
+    #[serde(default)]
+    rated: Option<String>,
+    #[serde(default)]
+    scoring_display: String,
+    #[serde(default)]
+    pab_half_points: String,
+    #[serde(default)]
+    tiebreaks: String,
+    #[serde(default)]
+    first_colour: String,
+    #[serde(default)]
+    self_registration: Option<String>,
+    #[serde(default)]
+    late_entry_until_round: String,
+    #[serde(default)]
+    capture_choice: String,
+    #[serde(default)]
+    mandatory_capture: String,
+    #[serde(default)]
+    no_progress_limit: String,
+    #[serde(default)]
+    move_limit: String,
+    #[serde(default)]
+    lone_kings_limit: String,
+    /// The club the event belongs to; empty: none.
+    #[serde(default)]
+    club_id: String,
+}
+
+fn date(field: &'static str, value: &str) -> AppResult<Option<NaiveDate>> {
+    let value = value.trim();
+    if value.is_empty() {
+        return Ok(None);
+    }
+    NaiveDate::parse_from_str(value, "%Y-%m-%d")
+        .map(Some)
+        .map_err(|_| AppError::invalid(field, Refusal::NotADate))
+}
+
+impl EventForm {
+    fn of(e: &EventInput) -> EventForm {
+        EventForm {
+            name: e.name.clone(),
+            place: e.place.clone(),
+            starts_on: e.starts_on.map(|d| d.to_string()).unwrap_or_default(),
+            ends_on: e.ends_on.map(|d| d.to_string()).unwrap_or_default(),
+            variant: e.variant.spelling().to_string(),
+            system: e.system.spelling().to_string(),
+            rounds: e.rounds.to_string(),
+            time_control: e.time_control.spelling().to_string(),
+            draw_offer_min_moves: e.draw_offer_min_moves.to_string(),
+            rated: e.rated.then(|| "1".into()),
+            scoring_display: e.scoring_display.spelling().to_string(),
+            pab_half_points: e.pab_half_points.to_string(),
+            tiebreaks: e.tiebreaks.clone(),
+            first_colour: e.first_colour.spelling().to_string(),
+            self_registration: e.self_registration.then(|| "1".into()),
+            late_entry_until_round: e.late_entry_until_round.to_string(),
+            capture_choice: e.local_rules.capture_choice.clone().unwrap_or_default(),
+            mandatory_capture: match e.local_rules.mandatory_capture {
+                Some(true) => "on".into(),
+                Some(false) => "off".into(),
+                None => String::new(),
+            },
+            no_progress_limit: optional_text(e.local_rules.no_progress_limit),
+            move_limit: optional_text(e.local_rules.move_limit),
+            lone_kings_limit: optional_text(e.local_rules.lone_kings_limit),
+            club_id: optional_text(e.club_id),
+        }
+    }
+
+    fn blank() -> EventForm {
+        EventForm::of(&EventInput::default())
+    }
+
+    /// The form's text as the use cases take it: the one conversion of the event form.
+    /// The settings as typed. A choice the form did not send at all takes the same
+    /// default as in the API; one that was sent must be one of the choices.
+    fn input(&self) -> AppResult<EventInput> {
+        let defaults = EventInput::default();
+        Ok(EventInput {
+            name: self.name.clone(),
+            place: self.place.clone(),
+            starts_on: date("starts_on", &self.starts_on)?,
+            ends_on: date("ends_on", &self.ends_on)?,
+            variant: if self.variant.trim().is_empty() {
+                defaults.variant
+            } else {
+                settings::parse_variant(&self.variant)?
+            },
+            local_rules: LocalRules {
+                mandatory_capture: match self.mandatory_capture.as_str() {
+                    "on" => Some(true),
+                    "off" => Some(false),
+                    _ => None,
+                },
+                capture_choice: Some(self.capture_choice.clone()).filter(|c| !c.is_empty()),
+                no_progress_limit: optional_number("no_progress_limit", &self.no_progress_limit)?,
+                move_limit: optional_number("move_limit", &self.move_limit)?,
+                lone_kings_limit: optional_number("lone_kings_limit", &self.lone_kings_limit)?,
+            },
+            system: choice("system", &self.system, defaults.system)?,
+            rounds: optional_number("rounds", &self.rounds)?.unwrap_or(0),
+            time_control: choice("time_control", &self.time_control, defaults.time_control)?,
+            draw_offer_min_moves: optional_number(
+                "draw_offer_min_moves",
+                &self.draw_offer_min_moves,
+            )?
+            .unwrap_or(0),
+            rated: self.rated.is_some(),
+            scoring_display: choice(
+                "scoring_display",
+                &self.scoring_display,
+                defaults.scoring_display,
+            )?,
+            pab_half_points: optional_number("pab_half_points", &self.pab_half_points)?
+                .unwrap_or(2),
+            tiebreaks: self.tiebreaks.clone(),
+            first_colour: choice("first_colour", &self.first_colour, defaults.first_colour)?,
+            self_registration: self.self_registration.is_some(),
+            late_entry_until_round: optional_number(
+                "late_entry_until_round",
+                &self.late_entry_until_round,
+            )?
+            .unwrap_or(0),
+            club_id: optional_number("club_id", &self.club_id)?,
+        })
+    }
+}
+
+/// A select's value: `default` when the form did not send it, else one of the choices.
+fn choice<T: Spelling>(field: &'static str, value: &str, default: T) -> AppResult<T> {
+    if value.trim().is_empty() {
+        Ok(default)
+    } else {
+        settings::one_of::<T>(field, value.trim())
+    }
+}
+
+/// A form field for an optional stored value: empty when there is none.
+fn optional_text(value: Option<impl ToString>) -> String {
+    value.map(|v| v.to_string()).unwrap_or_default()
+}
+
+#[derive(Template)]
+#[template(path = "event_form.html")]
+struct FormPage {
+    ctx: Ctx,
+    event_id: Option<i64>,
+    form: EventForm,
+    errors: FormErrors,
+    /// The clubs an event may belong to, by name.
+    clubs: Vec<ClubView>,
+}
+
+impl FormPage {
+    fn club_selected(&self, club: &ClubView) -> bool {
+        self.form.club_id == club.id.to_string()
+    }
+
+    fn variants(&self) -> Vec<&'static str> {
+        spellings::<Variant>()
+    }
+
+    fn systems(&self) -> Vec<&'static str> {
+        spellings::<System>()
+    }
+
+    fn time_controls(&self) -> Vec<&'static str> {
+        spellings::<TimeControl>()
+    }
+
+    fn scorings(&self) -> Vec<&'static str> {
+        spellings::<ScoringDisplay>()
+    }
+
+    fn colours(&self) -> Vec<&'static str> {
+        spellings::<Colour>()
+    }
+}
+
+async fn club_choices(state: &AppState) -> AppResult<Vec<ClubView>> {
+    state.db(clubs::list).await
+}
+
+pub async fn new_form(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HttpResponse> {
+    if !ctx.actor().is_organiser() {
+        ctx.actor().require_user()?;
+        return Err(AppError::forbidden(Refusal::OnlyOrganisersCreateEvents));
+    }
+    render::page(
+        StatusCode::OK,
+        &FormPage {
+            ctx,
+            event_id: None,
+            form: EventForm::blank(),
+            errors: FormErrors::none(),
+            clubs: club_choices(&state).await?,
+        },
+    )
+}
+
+pub async fn create(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    CsrfForm(form): CsrfForm<EventForm>,
+) -> AppResult<HttpResponse> {
+    let actor = ctx.actor();
+    actor.require_user()?;
+    let result = match form.input() {
+        Ok(input) => {
+            state
+                .db(move |conn| settings::create(conn, &actor, &input))
+                .await
+        }
+        Err(err) => Err(err),
+    };
+    match result {
+        Ok(event) => Ok(render::redirect_with_flash(
+            &req,
+            &format!("/events/{}", event.id),
+            "ok",
+            "flash.saved",
+        )),
+        Err(err) => {
+            let errors = FormErrors::from_error(&err, ctx.lang).ok_or(err)?;
+            render::page(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                &FormPage {
+                    ctx,
+                    event_id: None,
+                    form,
+                    errors,
+                    clubs: club_choices(&state).await?,
+                },
+            )
+        }
+    }
+}
+
+pub async fn edit_form(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let actor = ctx.actor();
+    let event = state
+        .db(move |conn| {
+            let event = ev::load(conn, id)?;
+            ev::require_manager(&actor, &event)?;
+            Ok(event)
+        })
+        .await?;
+    render::page(
+        StatusCode::OK,
+        &FormPage {
+            ctx,
+            event_id: Some(id),
+            form: EventForm::of(&event.settings()),
+            errors: FormErrors::none(),
+            clubs: club_choices(&state).await?,
+        },
+    )
+}
+
+pub async fn update(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    CsrfForm(form): CsrfForm<EventForm>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let actor = ctx.actor();
+    actor.require_user()?;
+    let result = match form.input() {
+        Ok(input) => {
+            state
+                .db(move |conn| settings::update(conn, &actor, id, &input))
+                .await
+        }
+        Err(err) => Err(err),
+    };
+    match result {
+        Ok(_) => Ok(render::redirect_with_flash(
+            &req,
+            &format!("/events/{id}"),
+            "ok",
+            "flash.saved",
+        )),
+        Err(err) => {
+            let errors = FormErrors::from_error(&err, ctx.lang).ok_or(err)?;
+            render::page(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                &FormPage {
+                    ctx,
+                    event_id: Some(id),
+                    form,
+                    errors,
+                    clubs: club_choices(&state).await?,
+                },
+            )
+        }
+    }
+}

@@ -1,0 +1,196 @@
+//! The event with its tabs, from one load of the event (service `events::overview`).
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, web};
+use askama::Template;
+use serde::Deserialize;
+
+use crate::service::AppResult;
+use crate::service::events::audit::ChangeView;
+use crate::service::events::entries::EntryView;
+use crate::service::events::overview::{self, EventOverview};
+use crate::service::events::rounds::RoundView;
+use crate::store::values::{EventStatus, ResultCode, Spelling};
+use crate::web::ctx::Ctx;
+use crate::web::render::{self, FormErrors};
+use crate::web::state::AppState;
+use damka_domain::tournament::ByeKind;
+
+/// Everything the event's tabs show, from one load of its history.
+type EventData = EventOverview;
+
+pub(super) async fn load(ctx: &Ctx, state: &AppState, id: i64) -> AppResult<EventData> {
+    load_after(ctx, state, id, None).await
+}
+
+/// The event's data with standings (and crosstable) after `after_round` (default: the
+/// last round with results).
+async fn load_after(
+    ctx: &Ctx,
+    state: &AppState,
+    id: i64,
+    after_round: Option<u32>,
+) -> AppResult<EventData> {
+    let actor = ctx.actor();
+    state
+        .db(move |conn| overview::overview(conn, &actor, id, after_round))
+        .await
+}
+
+#[derive(Template)]
+#[template(path = "event.html")]
+pub(super) struct EventPage {
+    pub(super) ctx: Ctx,
+    pub(super) tab: String,
+    pub(super) data: EventData,
+    pub(super) errors: FormErrors,
+}
+
+impl EventPage {
+    fn can_self_register(&self) -> bool {
+        self.data.may_self_register
+    }
+
+    fn points(&self, half_points: &u32) -> String {
+        self.ctx.event_points(&self.data.event, *half_points)
+    }
+
+    fn result_label(&self, result: &Option<ResultCode>) -> String {
+        match result {
+            Some(code) => self.code_label(code),
+            None => String::from("—"),
+        }
+    }
+
+    /// A result as this event prints it (½ for a draw, or the 2-1-0 scale).
+    fn code_label(&self, result: &ResultCode) -> String {
+        result.shown(self.data.event.scoring_display, false)
+    }
+
+    fn next_round(&self) -> i32 {
+        self.data.rounds.len() as i32 + 1
+    }
+
+    fn next_round_text(&self, key: &str) -> String {
+        self.ctx.tf1(key, &self.next_round())
+    }
+
+    /// Whether the viewer may still change this round's pairing by hand (the service's
+    /// rule: the last round, no result in yet, the event not finished).
+    fn can_change_pairing(&self, round: &RoundView) -> bool {
+        self.data.changeable_round == Some(round.number)
+    }
+
+    fn pairing_change(&self, round: &i32) -> Option<&ChangeView> {
+        self.data.pairing_changes.get(round)
+    }
+
+    /// "half-point bye in round 3" for an entry's pending requests.
+    fn requests_text(&self, entry: &EntryView) -> String {
+        entry
+            .requests
+            .iter()
+            .map(|r| {
+                self.ctx
+                    .lang
+                    .tf(&format!("event.request.{}", r.kind), &[&r.round])
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The request already made for the next round, to preselect it.
+    fn next_request(&self, entry: &EntryView) -> Option<ByeKind> {
+        let next = self.next_round();
+        entry
+            .requests
+            .iter()
+            .find(|r| r.round == next)
+            .map(|r| r.kind)
+    }
+
+    /// What a player may ask for instead of a game: a half-point bye (Swiss only) or an
+    /// absence.
+    fn absence_kinds(&self) -> &'static [ByeKind] {
+        if self.data.event.system.is_round_robin() {
+            &[ByeKind::ZeroPoint]
+        } else {
+            &[ByeKind::HalfPoint, ByeKind::ZeroPoint]
+        }
+    }
+
+    fn changed_by(&self, change: &ChangeView) -> String {
+        self.ctx.lang.tf(
+            "pairing.changed_by",
+            &[&change.by, &self.ctx.date_time(&change.at)],
+        )
+    }
+
+    fn warning_texts(&self, change: &ChangeView) -> Vec<String> {
+        change
+            .warnings
+            .iter()
+            .map(|w| crate::web::pairing_warnings::text(self.ctx.lang, w))
+            .collect()
+    }
+
+    fn last_is_draft(&self) -> bool {
+        self.data.rounds.last().is_some_and(|r| !r.published)
+    }
+
+    fn tiebreak_label(&self, code: &str) -> String {
+        crate::web::tiebreaks::label(
+            self.ctx.lang,
+            self.data.event.variant,
+            self.data.event.system,
+            code,
+        )
+    }
+
+    /// Rounds that have results, for the "after round" selector.
+    fn rounds_with_results(&self) -> Vec<i32> {
+        self.data
+            .rounds
+            .iter()
+            .filter(|r| r.boards.iter().any(|b| b.result.is_some()))
+            .map(|r| r.number)
+            .collect()
+    }
+
+    fn results(&self) -> &'static [ResultCode] {
+        ResultCode::ALL
+    }
+}
+
+#[derive(Deserialize)]
+pub struct TabQuery {
+    #[serde(default)]
+    tab: String,
+    /// Standings and crosstable after this round.
+    #[serde(default)]
+    after: Option<u32>,
+}
+
+const TABS: [&str; 5] = ["info", "entries", "rounds", "standings", "crosstable"];
+
+pub async fn show(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    query: web::Query<TabQuery>,
+) -> AppResult<HttpResponse> {
+    let tab = if TABS.contains(&query.tab.as_str()) {
+        query.tab.clone()
+    } else {
+        "info".to_string()
+    };
+    let data = load_after(&ctx, &state, path.into_inner(), query.after).await?;
+    render::page(
+        StatusCode::OK,
+        &EventPage {
+            ctx,
+            tab,
+            data,
+            errors: FormErrors::none(),
+        },
+    )
+}
