@@ -5,6 +5,12 @@
 //! `i + i / (2 * PER_ROW)`: one unused "ghost" bit after every two rows. With that gap
 //! every diagonal step is a plain shift by `PER_ROW` or `PER_ROW + 1`, and a step off
 //! the left or right edge lands on a ghost bit, which is never a playable square.
+//!
+//! Flying kings use precomputed rays: the nearest piece on a ray is its lowest or highest
+//! set bit after masking with the occupied squares, so a king's reach in one direction costs a
+//! table look-up and a bit scan instead of a walk square by square.
+
+use std::num::NonZeroU64;
 
 /// Compile-time description of one board size.
 pub(crate) trait Geometry: 'static {
@@ -16,7 +22,69 @@ pub(crate) trait Geometry: 'static {
     const TOP_ROW: u64;
     /// The bottom row: Black's promotion row.
     const BOTTOM_ROW: u64;
+    /// `RAYS[dir][bit]`: the squares a king on `bit` sees in direction `dir` on an empty
+    /// board, up to the edge (the square itself excluded). Zero for ghost bits.
+    const RAYS: &'static Rays;
+    /// `RAY_LENGTHS[dir][bit]`: the number of squares in `RAYS[dir][bit]`, so the length of a
+    /// blocked ray is a difference of two lengths instead of a population count.
+    const RAY_LENGTHS: &'static RayLengths;
 }
+
+/// Per direction and bit, the squares of a diagonal ray.
+pub(crate) type Rays = [[u64; 64]; 4];
+/// Per direction and bit, the number of squares of the ray.
+pub(crate) type RayLengths = [[u8; 64]; 4];
+
+/// Shift of one step in `dir` (`step`'s distances) as a signed bit offset.
+const fn offset(per_row: u32, dir: usize) -> i32 {
+    let near = per_row as i32;
+    match dir {
+        0 => near,
+        1 => near + 1,
+        2 => -near,
+        _ => -(near + 1),
+    }
+}
+
+const fn rays(per_row: u32, mask: u64) -> Rays {
+    let mut rays = [[0u64; 64]; 4];
+    let mut dir = 0;
+    while dir < 4 {
+        let mut bit = 0;
+        while bit < 64 {
+            if mask & (1u64 << bit) != 0 {
+                let mut ray = 0u64;
+                let mut next = bit as i32 + offset(per_row, dir);
+                // A step off the side lands on a ghost bit, which is not in `mask`.
+                while next >= 0 && next < 64 && mask & (1u64 << next) != 0 {
+                    ray |= 1u64 << next;
+                    next += offset(per_row, dir);
+                }
+                rays[dir][bit] = ray;
+            }
+            bit += 1;
+        }
+        dir += 1;
+    }
+    rays
+}
+
+const fn ray_lengths(rays: &Rays) -> RayLengths {
+    let mut lengths = [[0u8; 64]; 4];
+    let mut dir = 0;
+    while dir < 4 {
+        let mut bit = 0;
+        while bit < 64 {
+            lengths[dir][bit] = rays[dir][bit].count_ones() as u8;
+            bit += 1;
+        }
+        dir += 1;
+    }
+    lengths
+}
+
+const EIGHT_RAYS: Rays = rays(4, squares_mask(4, 0, 8));
+const TEN_RAYS: Rays = rays(5, squares_mask(5, 0, 10));
 
 /// Bit of the 0-based square index `index` on a board with `per_row` dark squares per row.
 pub(crate) const fn bit_of_index(index: u32, per_row: u32) -> u32 {
@@ -43,6 +111,8 @@ impl Geometry for Eight {
     const MASK: u64 = squares_mask(4, 0, 8);
     const TOP_ROW: u64 = squares_mask(4, 0, 1);
     const BOTTOM_ROW: u64 = squares_mask(4, 7, 1);
+    const RAYS: &'static Rays = &EIGHT_RAYS;
+    const RAY_LENGTHS: &'static RayLengths = &ray_lengths(&EIGHT_RAYS);
 }
 
 impl Geometry for Ten {
@@ -50,6 +120,8 @@ impl Geometry for Ten {
     const MASK: u64 = squares_mask(5, 0, 10);
     const TOP_ROW: u64 = squares_mask(5, 0, 1);
     const BOTTOM_ROW: u64 = squares_mask(5, 9, 1);
+    const RAYS: &'static Rays = &TEN_RAYS;
+    const RAY_LENGTHS: &'static RayLengths = &ray_lengths(&TEN_RAYS);
 }
 
 /// One diagonal step in direction `dir` (0, 1: towards the bottom / higher square numbers;
@@ -62,6 +134,43 @@ pub(crate) fn step<G: Geometry>(bits: u64, dir: usize) -> u64 {
         1 => bits << (G::PER_ROW + 1),
         2 => bits >> G::PER_ROW,
         _ => bits >> (G::PER_ROW + 1),
+    }
+}
+
+/// The squares seen from `bit` in direction `dir` on an empty board.
+#[inline(always)]
+pub(crate) fn ray<G: Geometry>(dir: usize, bit: u32) -> u64 {
+    G::RAYS[dir & 3][(bit & 63) as usize]
+}
+
+/// Number of squares of [`ray`].
+#[inline(always)]
+pub(crate) fn ray_length<G: Geometry>(dir: usize, bit: u32) -> u32 {
+    u32::from(G::RAY_LENGTHS[dir & 3][(bit & 63) as usize])
+}
+
+/// The square of `set` nearest to the origin of a ray in direction `dir` (`set` lies on it):
+/// the lowest bit for directions that shift left, the highest for the others.
+#[inline(always)]
+pub(crate) fn nearest(dir: usize, set: NonZeroU64) -> u32 {
+    if dir < 2 {
+        set.trailing_zeros()
+    } else {
+        63 - set.leading_zeros()
+    }
+}
+
+/// The squares of the ray from `bit` in direction `dir` up to, not including, the first
+/// square of `occupied`.
+#[inline(always)]
+pub(crate) fn open_ray<G: Geometry>(dir: usize, bit: u32, occupied: u64) -> u64 {
+    let full = ray::<G>(dir, bit);
+    match NonZeroU64::new(full & occupied) {
+        None => full,
+        Some(blockers) => {
+            let stop = nearest(dir, blockers);
+            full ^ ray::<G>(dir, stop) ^ (1u64 << stop)
+        }
     }
 }
 
@@ -88,6 +197,45 @@ mod tests {
         assert_eq!(Eight::TOP_ROW.count_ones(), 4);
         assert_eq!(Ten::BOTTOM_ROW.count_ones(), 5);
         assert_eq!(Eight::TOP_ROW & Eight::BOTTOM_ROW, 0);
+    }
+
+    /// The rays agree with repeated single steps, and their lengths with a population count.
+    fn check_rays<G: Geometry>() {
+        for bit in 0..64u32 {
+            for dir in 0..4 {
+                let mut walked = 0u64;
+                if G::MASK & (1u64 << bit) != 0 {
+                    let mut at = step::<G>(1u64 << bit, dir) & G::MASK;
+                    while at != 0 {
+                        walked |= at;
+                        at = step::<G>(at, dir) & G::MASK;
+                    }
+                }
+                assert_eq!(ray::<G>(dir, bit), walked, "bit {bit} dir {dir}");
+                assert_eq!(ray_length::<G>(dir, bit), walked.count_ones());
+            }
+        }
+    }
+
+    #[test]
+    fn rays_match_single_steps() {
+        check_rays::<Eight>();
+        check_rays::<Ten>();
+        // The long diagonal of 10x10: square 46 (a1) sees 9 squares up to square 5 (j10).
+        let a1 = bit_of_index(45, 5);
+        assert_eq!(ray_length::<Ten>(2, a1), 9);
+    }
+
+    #[test]
+    fn open_ray_stops_before_the_first_piece() {
+        // 8x8, square 29 (a1) up-right: 25 (b2), 22 (c3), 18 (d4), ...; a piece on d4.
+        let bit = |number: u32| 1u64 << bit_of_index(number - 1, 4);
+        let a1 = bit_of_index(28, 4);
+        let d4 = bit(18);
+        assert_eq!(open_ray::<Eight>(2, a1, d4), bit(25) | bit(22));
+        assert_eq!(open_ray::<Eight>(2, a1, 0), ray::<Eight>(2, a1));
+        let nearest_piece = NonZeroU64::new(ray::<Eight>(2, a1) & (d4 | bit(4))).unwrap();
+        assert_eq!(1u64 << nearest(2, nearest_piece), d4);
     }
 
     #[test]

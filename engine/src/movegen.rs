@@ -3,10 +3,15 @@
 //! Captured pieces stay on the board until the sequence ends, so during a capture search they
 //! still block (they are neither empty nor capturable again: the Turkish strike rule). The
 //! square the capturing piece started from counts as empty, because it has left it.
+//!
+//! Flying kings look along precomputed rays (`geometry.rs`): the first piece on a ray is one
+//! bit scan away, so a king's moves, its captures and the landing squares behind a victim
+//! cost a few table look-ups each instead of a walk square by square.
 
-use crate::geometry::{Geometry, is_forward, opposite, step};
+use crate::geometry::{Geometry, is_forward, nearest, open_ray, opposite, ray, ray_length, step};
 use crate::preset::{MidCapturePromotion, Preset};
 use crate::square::bits;
+use std::num::NonZeroU64;
 
 /// Where the pieces stand, in the layout of `geometry.rs`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -109,75 +114,93 @@ fn men_capture_in<P: Preset, const WHITE: bool>(dir: usize) -> bool {
     P::MEN_CAPTURE_BACKWARDS || is_forward(WHITE, dir)
 }
 
-/// Whether the side to move has any capture (a cheap test before any sequence is built).
-#[inline]
-pub(crate) fn has_capture<P: Preset, const WHITE: bool>(b: &Bitboards) -> bool {
-    capturers::<P, WHITE>(b) != 0
+/// Enemy pieces that can be jumped in direction `dir`: an empty square lies behind them.
+#[inline(always)]
+fn targets<P: Preset>(them: u64, empty: u64, dir: usize) -> u64 {
+    them & step::<P::Board>(empty, opposite(dir))
 }
 
 /// The pieces of the side to move that can start a capture.
 #[inline]
 pub(crate) fn capturers<P: Preset, const WHITE: bool>(b: &Bitboards) -> u64 {
-    men_capturers::<P, WHITE>(b) | king_capturers::<P, WHITE>(b)
+    men_capturers::<P, WHITE>(b) | king_scan::<P, WHITE>(b).capturers
 }
 
+/// The men of the side to move that can start a capture.
 #[inline(always)]
-fn men_capturers<P: Preset, const WHITE: bool>(b: &Bitboards) -> u64 {
+pub(crate) fn men_capturers<P: Preset, const WHITE: bool>(b: &Bitboards) -> u64 {
     let men = b.side(WHITE) & !b.kings;
     let them = b.side(!WHITE);
     let empty = empty_squares::<P>(b);
     let mut found = 0;
     for dir in 0..4 {
         if men_capture_in::<P, WHITE>(dir) {
-            let back = opposite(dir);
-            // Enemy pieces with an empty square behind them, seen from direction `dir`.
-            let targets = them & step::<P::Board>(empty, back);
-            found |= men & step::<P::Board>(targets, back);
+            found |= men & step::<P::Board>(targets::<P>(them, empty, dir), opposite(dir));
         }
     }
     found
 }
 
+/// What the kings of the side to move can do, found in one pass over their rays.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct KingScan {
+    /// The kings that can start a capture.
+    pub capturers: u64,
+    /// The number of quiet king moves (the moves if no capture is compulsory).
+    pub quiets: u64,
+}
+
+/// Looks along each ray of each king once: the first piece met decides whether the king can
+/// capture that way, and the distance to it is the number of quiet moves.
 #[inline(always)]
-fn king_capturers<P: Preset, const WHITE: bool>(b: &Bitboards) -> u64 {
+pub(crate) fn king_scan<P: Preset, const WHITE: bool>(b: &Bitboards) -> KingScan {
     let kings = b.side(WHITE) & b.kings;
+    let mut scan = KingScan::default();
     if kings == 0 {
-        return 0;
+        return scan;
     }
     let them = b.side(!WHITE);
     let empty = empty_squares::<P>(b);
-    let mut found = 0;
-    for dir in 0..4 {
-        let back = opposite(dir);
-        let targets = them & step::<P::Board>(empty, back);
-        if P::FLYING_KINGS {
-            // Slide back from the targets over empty squares to find the kings behind them.
-            let mut ray = step::<P::Board>(targets, back);
-            while ray != 0 {
-                found |= ray & kings;
-                ray = step::<P::Board>(ray & empty, back);
+    if !P::FLYING_KINGS {
+        for dir in 0..4 {
+            let back = opposite(dir);
+            scan.capturers |= kings & step::<P::Board>(targets::<P>(them, empty, dir), back);
+            scan.quiets += u64::from((step::<P::Board>(kings, dir) & empty).count_ones());
+        }
+        return scan;
+    }
+    let occupied = b.white | b.black;
+    let targets_by_dir = [0, 1, 2, 3].map(|dir| targets::<P>(them, empty, dir));
+    let mut quiets = 0u32;
+    for king in bits(kings) {
+        for (dir, &targets) in targets_by_dir.iter().enumerate() {
+            let length = ray_length::<P::Board>(dir, king);
+            match NonZeroU64::new(ray::<P::Board>(dir, king) & occupied) {
+                None => quiets += length,
+                Some(blockers) => {
+                    let first = nearest(dir, blockers);
+                    quiets += length - ray_length::<P::Board>(dir, first) - 1;
+                    if targets & (1u64 << first) != 0 {
+                        scan.capturers |= 1u64 << king;
+                    }
+                }
             }
-        } else {
-            found |= kings & step::<P::Board>(targets, back);
         }
     }
-    found
+    scan.quiets = u64::from(quiets);
+    scan
 }
 
-/// The captures of the side to move when every one of them is a single jump by a man,
-/// found with bitboards: `visit(direction, jumpers)` is called for each direction with the
-/// men that jump that way. Returns `false` (having visited nothing) when a king can capture
-/// or some jump might go on; then the sequences must be searched.
+/// The captures of the side to move when every one of them is a single jump by a man, found
+/// with bitboards: `visit(direction, jumpers)` is called for each direction with the men that
+/// jump that way. Returns `false` (having visited nothing) when some jump might go on; then
+/// the sequences must be searched. The caller has checked that no king can capture.
 #[inline(always)]
 fn single_jumps<P: Preset, const WHITE: bool>(
     b: &Bitboards,
     mut visit: impl FnMut(usize, u64),
 ) -> bool {
-    let us = b.side(WHITE);
-    if us & b.kings != 0 && king_capturers::<P, WHITE>(b) != 0 {
-        return false;
-    }
-    let men = us & !b.kings;
+    let men = b.side(WHITE) & !b.kings;
     let them = b.side(!WHITE);
     let empty = empty_squares::<P>(b);
     // A second jump from the landing square L (reached from O in direction d) cannot land
@@ -189,7 +212,7 @@ fn single_jumps<P: Preset, const WHITE: bool>(
             continue;
         }
         let back = opposite(dir);
-        let jumpers = men & step::<P::Board>(them & step::<P::Board>(empty, back), back);
+        let jumpers = men & step::<P::Board>(targets::<P>(them, empty, dir), back);
         if jumpers == 0 {
             continue;
         }
@@ -220,7 +243,8 @@ fn single_jumps<P: Preset, const WHITE: bool>(
 }
 
 /// Bulk count of the captures when every capture is a single jump by a man; `None` when the
-/// sequences must be searched. Each (man, direction) jump is a distinct move.
+/// sequences must be searched. Each (man, direction) jump is a distinct move. Only for
+/// positions where no king can capture.
 #[inline]
 pub(crate) fn count_single_jumps<P: Preset, const WHITE: bool>(b: &Bitboards) -> Option<u64> {
     let mut count = 0u64;
@@ -229,7 +253,8 @@ pub(crate) fn count_single_jumps<P: Preset, const WHITE: bool>(b: &Bitboards) ->
 }
 
 /// Appends the captures when every capture is a single jump by a man; `false` (nothing
-/// appended) when the sequences must be searched.
+/// appended) when the sequences must be searched. Only for positions where no king can
+/// capture.
 #[inline]
 fn push_single_jumps<P: Preset, const WHITE: bool>(b: &Bitboards, out: &mut Vec<RawMove>) -> bool {
     let promotion = promotion_row::<P, WHITE>();
@@ -251,31 +276,24 @@ fn push_single_jumps<P: Preset, const WHITE: bool>(b: &Bitboards, out: &mut Vec<
     })
 }
 
-/// Number of quiet moves, counted without building them (bulk perft).
-#[inline]
-pub(crate) fn count_quiets<P: Preset, const WHITE: bool>(b: &Bitboards) -> u64 {
-    let us = b.side(WHITE);
+/// Number of quiet moves of the men, counted without building them (bulk perft).
+#[inline(always)]
+pub(crate) fn count_men_quiets<P: Preset, const WHITE: bool>(b: &Bitboards) -> u64 {
+    let men = b.side(WHITE) & !b.kings;
     let empty = empty_squares::<P>(b);
-    let men = us & !b.kings;
-    let kings = us & b.kings;
     let (left, right) = if WHITE { (2, 3) } else { (0, 1) };
-    let mut count = u64::from((step::<P::Board>(men, left) & empty).count_ones())
-        + u64::from((step::<P::Board>(men, right) & empty).count_ones());
-    if kings != 0 {
-        for dir in 0..4 {
-            let mut reach = step::<P::Board>(kings, dir) & empty;
-            if P::FLYING_KINGS {
-                // All kings slide together; shifting never merges two bits.
-                while reach != 0 {
-                    count += u64::from(reach.count_ones());
-                    reach = step::<P::Board>(reach, dir) & empty;
-                }
-            } else {
-                count += u64::from(reach.count_ones());
-            }
-        }
-    }
-    count
+    u64::from((step::<P::Board>(men, left) & empty).count_ones())
+        + u64::from((step::<P::Board>(men, right) & empty).count_ones())
+}
+
+/// The bits of `set`, a subset of a ray in direction `dir`, nearest to the ray's origin first.
+#[inline(always)]
+fn along(dir: usize, mut set: u64) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        let bit = nearest(dir, NonZeroU64::new(set)?);
+        set ^= 1u64 << bit;
+        Some(bit)
+    })
 }
 
 /// Appends every quiet (non-capturing) move.
@@ -300,20 +318,21 @@ pub(crate) fn generate_quiets<P: Preset, const WHITE: bool>(b: &Bitboards, out: 
             });
         }
     }
+    let occupied = b.white | b.black;
     for from in bits(kings) {
         for dir in 0..4 {
-            let mut reach = step::<P::Board>(1u64 << from, dir) & empty;
-            while reach != 0 {
+            let reach = if P::FLYING_KINGS {
+                open_ray::<P::Board>(dir, from, occupied)
+            } else {
+                step::<P::Board>(1u64 << from, dir) & empty
+            };
+            for to in along(dir, reach) {
                 out.push(RawMove {
                     from: from as u8,
-                    to: reach.trailing_zeros() as u8,
+                    to: to as u8,
                     promotes: false,
                     captured: 0,
                 });
-                if !P::FLYING_KINGS {
-                    break;
-                }
-                reach = step::<P::Board>(reach, dir) & empty;
             }
         }
     }
@@ -335,11 +354,11 @@ struct CaptureSearch<'s, S> {
 
 impl<S: CaptureSink> CaptureSearch<'_, S> {
     #[inline(always)]
-    fn enter(&mut self, square: u64) {
+    fn enter(&mut self, square: u32) {
         if S::TRACK_PATH {
             // At most one landing per enemy piece, so the depth stays below MAX_PATH.
             if let Some(slot) = self.path.get_mut(self.depth) {
-                *slot = square.trailing_zeros() as u8;
+                *slot = square as u8;
             }
             self.depth += 1;
         }
@@ -353,10 +372,10 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
     }
 
     #[inline(always)]
-    fn emit(&mut self, to: u64, captured: u64, promotes: bool) {
+    fn emit(&mut self, to: u32, captured: u64, promotes: bool) {
         self.sink.push(
             self.from,
-            to.trailing_zeros(),
+            to,
             captured,
             promotes,
             &self.path[..self.depth.min(MAX_PATH)],
@@ -380,77 +399,87 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
             }
             found = true;
             let taken = captured | victim;
-            self.enter(land);
+            let square = land.trailing_zeros();
+            self.enter(square);
             if land & self.promotion != 0 {
                 match P::PROMOTION {
-                    MidCapturePromotion::EndsMove => self.emit(land, taken, true),
+                    MidCapturePromotion::EndsMove => self.emit(square, taken, true),
                     MidCapturePromotion::ContinuesAsKing => {
                         self.promoted = true;
-                        if !self.king::<P>(land, taken, dir) {
-                            self.emit(land, taken, true);
+                        if !self.king::<P>(square, taken, dir, true) {
+                            self.emit(square, taken, true);
                         }
                         self.promoted = false;
                     }
                     MidCapturePromotion::OnlyAtEnd => {
                         if !self.man::<P, WHITE>(land, taken) {
-                            self.emit(land, taken, true);
+                            self.emit(square, taken, true);
                         }
                     }
                 }
             } else if !self.man::<P, WHITE>(land, taken) {
-                self.emit(land, taken, false);
+                self.emit(square, taken, false);
             }
             self.leave();
         }
         found
     }
 
-    /// Captures of a king on `at` that arrived moving in direction `came` (4: none).
-    fn king<P: Preset>(&mut self, at: u64, captured: u64, came: usize) -> bool {
+    /// Captures of a king on `at` that arrived moving in direction `came` (4: none); returns
+    /// whether it could capture at all. `straight` is false when the king landed beyond the
+    /// first free square after its last victim: going on in the same direction from there
+    /// takes the same pieces and ends on the same squares as going on from that first
+    /// square, which the search has visited, so that direction is skipped (it cannot change
+    /// whether the sequence must go on either: the first square can go on too).
+    fn king<P: Preset>(&mut self, at: u32, captured: u64, came: usize, straight: bool) -> bool {
         if !P::FLYING_KINGS {
-            return self.short_king::<P>(at, captured);
+            return self.short_king::<P>(1u64 << at, captured);
         }
         let mut found = false;
         for dir in 0..4 {
             // Going back would meet the piece just taken, which still blocks.
-            if came < 4 && dir == opposite(came) {
+            if came < 4 && (dir == opposite(came) || (dir == came && !straight)) {
                 continue;
             }
-            let mut ray = step::<P::Board>(at, dir);
-            while ray & self.empty != 0 {
-                ray = step::<P::Board>(ray, dir);
-            }
-            let victim = ray & self.them & !captured;
-            if victim == 0 {
-                continue;
-            }
-            let first_landing = step::<P::Board>(victim, dir) & self.empty;
-            if first_landing == 0 {
-                continue;
-            }
-            found = true;
-            let taken = captured | victim;
-            // It must land where the capture can continue, if there is such a square.
-            let mut continued = false;
-            let mut land = first_landing;
-            while land != 0 {
-                self.enter(land);
-                continued |= self.king::<P>(land, taken, dir);
-                self.leave();
-                land = step::<P::Board>(land, dir) & self.empty;
-            }
-            if !continued {
-                let promotes = self.promoted;
-                let mut land = first_landing;
-                while land != 0 {
-                    self.enter(land);
-                    self.emit(land, taken, promotes);
-                    self.leave();
-                    land = step::<P::Board>(land, dir) & self.empty;
-                }
-            }
+            found |= self.king_ray::<P>(at, captured, dir);
         }
         found
+    }
+
+    /// The captures of a flying king on `at` over the first piece in direction `dir`.
+    #[inline(always)]
+    fn king_ray<P: Preset>(&mut self, at: u32, captured: u64, dir: usize) -> bool {
+        let occupied = !self.empty;
+        let Some(blockers) = NonZeroU64::new(ray::<P::Board>(dir, at) & occupied) else {
+            return false;
+        };
+        let victim = 1u64 << nearest(dir, blockers);
+        if victim & self.them & !captured == 0 {
+            return false;
+        }
+        let landings = open_ray::<P::Board>(dir, nearest(dir, blockers), occupied);
+        if landings == 0 {
+            return false;
+        }
+        let taken = captured | victim;
+        // It must land where the capture can continue, if there is such a square.
+        let mut continued = false;
+        let mut straight = true;
+        for land in along(dir, landings) {
+            self.enter(land);
+            continued |= self.king::<P>(land, taken, dir, straight);
+            self.leave();
+            straight = false;
+        }
+        if !continued {
+            let promotes = self.promoted;
+            for land in along(dir, landings) {
+                self.enter(land);
+                self.emit(land, taken, promotes);
+                self.leave();
+            }
+        }
+        true
     }
 
     /// Captures of a king that moves one square (english).
@@ -467,9 +496,9 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
             }
             found = true;
             let taken = captured | victim;
-            self.enter(land);
+            self.enter(land.trailing_zeros());
             if !self.short_king::<P>(land, taken) {
-                self.emit(land, taken, false);
+                self.emit(land.trailing_zeros(), taken, false);
             }
             self.leave();
         }
@@ -477,12 +506,13 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
     }
 }
 
-/// Sends every complete capture sequence of the side to move to `sink`.
+/// Sends every complete capture sequence of the pieces `starters` (the side to move's
+/// [`capturers`]) to `sink`.
 pub(crate) fn generate_captures<P: Preset, const WHITE: bool, S: CaptureSink>(
     b: &Bitboards,
+    starters: u64,
     sink: &mut S,
 ) {
-    let starters = capturers::<P, WHITE>(b);
     if starters == 0 {
         return;
     }
@@ -503,7 +533,7 @@ pub(crate) fn generate_captures<P: Preset, const WHITE: bool, S: CaptureSink>(
         search.empty = empty | at;
         search.depth = 0;
         if b.kings & at != 0 {
-            search.king::<P>(at, 0, 4);
+            search.king::<P>(from, 0, 4, true);
         } else {
             search.man::<P, WHITE>(at, 0);
         }
@@ -538,13 +568,15 @@ pub(crate) fn legal_raw<P: Preset, const WHITE: bool>(
     out: &mut Vec<RawMove>,
 ) {
     out.clear();
-    if has_capture::<P, WHITE>(b) && !push_single_jumps::<P, WHITE>(b, out) {
+    let men = men_capturers::<P, WHITE>(b);
+    let kings = king_scan::<P, WHITE>(b).capturers;
+    if (men | kings) != 0 && (kings != 0 || !push_single_jumps::<P, WHITE>(b, out)) {
         let mut sink = RawCaptures {
             list: out,
             maximum,
             best: 0,
         };
-        generate_captures::<P, WHITE, _>(b, &mut sink);
+        generate_captures::<P, WHITE, _>(b, men | kings, &mut sink);
     }
     if out.is_empty() || !mandatory {
         generate_quiets::<P, WHITE>(b, out);

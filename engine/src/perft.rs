@@ -57,10 +57,13 @@ fn leaves<P: Preset, const WHITE: bool>(
     opts: Options,
     scratch: &mut Vec<RawMove>,
 ) -> u64 {
-    if !movegen::has_capture::<P, WHITE>(b) {
-        return movegen::count_quiets::<P, WHITE>(b);
+    let men = movegen::men_capturers::<P, WHITE>(b);
+    let kings = movegen::king_scan::<P, WHITE>(b);
+    if men | kings.capturers == 0 {
+        return movegen::count_men_quiets::<P, WHITE>(b) + kings.quiets;
     }
     if opts.mandatory
+        && kings.capturers == 0
         && let Some(count) = movegen::count_single_jumps::<P, WHITE>(b)
     {
         return count;
@@ -71,12 +74,12 @@ fn leaves<P: Preset, const WHITE: bool>(
         maximum: opts.maximum,
         best: 0,
     };
-    movegen::generate_captures::<P, WHITE, _>(b, &mut sink);
+    movegen::generate_captures::<P, WHITE, _>(b, men | kings.capturers, &mut sink);
     let captures = scratch.len() as u64;
     if opts.mandatory {
         captures
     } else {
-        captures + movegen::count_quiets::<P, WHITE>(b)
+        captures + movegen::count_men_quiets::<P, WHITE>(b) + kings.quiets
     }
 }
 

@@ -352,7 +352,8 @@ impl Position {
             maximum,
             best: 0,
         };
-        movegen::generate_captures::<P, WHITE, _>(&self.boards, &mut sink);
+        let starters = movegen::capturers::<P, WHITE>(&self.boards);
+        movegen::generate_captures::<P, WHITE, _>(&self.boards, starters, &mut sink);
         let mut moves = sink.moves;
         if moves.is_empty() || !mandatory {
             let mut quiet = Vec::new();
