@@ -453,33 +453,57 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
         let Some(blockers) = NonZeroU64::new(ray::<P::Board>(dir, at) & occupied) else {
             return false;
         };
-        let victim = 1u64 << nearest(dir, blockers);
+        let victim_square = nearest(dir, blockers);
+        let victim = 1u64 << victim_square;
         if victim & self.them & !captured == 0 {
             return false;
         }
-        let landings = open_ray::<P::Board>(dir, nearest(dir, blockers), occupied);
-        if landings == 0 {
+        let landings = open_ray::<P::Board>(dir, victim_square, occupied);
+        let Some(landings_set) = NonZeroU64::new(landings) else {
             return false;
-        }
+        };
         let taken = captured | victim;
-        // It must land where the capture can continue, if there is such a square.
-        let mut continued = false;
-        let mut straight = true;
-        for land in along(dir, landings) {
-            self.enter(land);
-            continued |= self.king::<P>(land, taken, dir, straight);
-            self.leave();
-            straight = false;
+        // It must land where the capture can continue, if there is such a square. Which
+        // landing squares those are is decided here, from the rays, so that the search
+        // recurses only into them.
+        let first = nearest(dir, landings_set);
+        let mut going_on = 0u64;
+        if self.sees_victim::<P>(first, dir, taken) {
+            going_on |= 1u64 << first;
         }
-        if !continued {
+        for land in bits(landings) {
+            if self.sees_victim::<P>(land, dir ^ 1, taken)
+                || self.sees_victim::<P>(land, dir ^ 3, taken)
+            {
+                going_on |= 1u64 << land;
+            }
+        }
+        if going_on == 0 {
             let promotes = self.promoted;
             for land in along(dir, landings) {
                 self.enter(land);
                 self.emit(land, taken, promotes);
                 self.leave();
             }
+        } else {
+            for land in along(dir, going_on) {
+                self.enter(land);
+                self.king::<P>(land, taken, dir, land == first);
+                self.leave();
+            }
         }
         true
+    }
+
+    /// Whether a flying king on `at` can capture the first piece it meets in direction `dir`.
+    #[inline(always)]
+    fn sees_victim<P: Preset>(&self, at: u32, dir: usize, captured: u64) -> bool {
+        let Some(blockers) = NonZeroU64::new(ray::<P::Board>(dir, at) & !self.empty) else {
+            return false;
+        };
+        let victim = nearest(dir, blockers);
+        let targets = self.them & !captured & step::<P::Board>(self.empty, opposite(dir));
+        targets & (1u64 << victim) != 0
     }
 
     /// Captures of a king that moves one square (english).
