@@ -174,6 +174,23 @@ pub(crate) fn open_ray<G: Geometry>(dir: usize, bit: u32, occupied: u64) -> u64 
     }
 }
 
+/// [`open_ray`] and the number of its squares.
+#[inline(always)]
+pub(crate) fn open_ray_counted<G: Geometry>(dir: usize, bit: u32, occupied: u64) -> (u64, u32) {
+    let full = ray::<G>(dir, bit);
+    let length = ray_length::<G>(dir, bit);
+    match NonZeroU64::new(full & occupied) {
+        None => (full, length),
+        Some(blockers) => {
+            let stop = nearest(dir, blockers);
+            (
+                full ^ ray::<G>(dir, stop) ^ (1u64 << stop),
+                length - ray_length::<G>(dir, stop) - 1,
+            )
+        }
+    }
+}
+
 /// The direction opposite to `dir`.
 #[inline(always)]
 pub(crate) const fn opposite(dir: usize) -> usize {
@@ -233,6 +250,8 @@ mod tests {
         let a1 = bit_of_index(28, 4);
         let d4 = bit(18);
         assert_eq!(open_ray::<Eight>(2, a1, d4), bit(25) | bit(22));
+        assert_eq!(open_ray_counted::<Eight>(2, a1, d4), (bit(25) | bit(22), 2));
+        assert_eq!(open_ray_counted::<Eight>(2, a1, 0).1, 7);
         assert_eq!(open_ray::<Eight>(2, a1, 0), ray::<Eight>(2, a1));
         let nearest_piece = NonZeroU64::new(ray::<Eight>(2, a1) & (d4 | bit(4))).unwrap();
         assert_eq!(1u64 << nearest(2, nearest_piece), d4);

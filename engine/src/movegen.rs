@@ -8,7 +8,9 @@
 //! bit scan away, so a king's moves, its captures and the landing squares behind a victim
 //! cost a few table look-ups each instead of a walk square by square.
 
-use crate::geometry::{Geometry, is_forward, nearest, open_ray, opposite, ray, ray_length, step};
+use crate::geometry::{
+    Geometry, is_forward, nearest, open_ray, open_ray_counted, opposite, ray, ray_length, step,
+};
 use crate::preset::{MidCapturePromotion, Preset};
 use crate::square::bits;
 use std::num::NonZeroU64;
@@ -41,11 +43,35 @@ pub(crate) struct RawMove {
 pub(crate) const MAX_PATH: usize = 24;
 
 /// Receives each complete capture sequence.
+///
+/// Two sequences of the same piece that take the same pieces and end on the same square are
+/// one move. With one or two pieces taken that can only happen by landing on different
+/// squares of one run and going on straight over the same next piece, which the search never
+/// does (see [`CaptureSearch::king`]); so sinks compare only sequences of three or more.
 pub(crate) trait CaptureSink {
     /// Whether the sink reads the landing squares (perft does not, and skips recording them).
     const TRACK_PATH: bool;
 
-    fn push(&mut self, from: u32, to: u32, captured: u64, promotes: bool, path: &[u8]);
+    /// A sequence from `from` to `to` that took the `count` pieces of `captured`.
+    fn push(&mut self, from: u32, to: u32, captured: u64, count: u32, promotes: bool, path: &[u8]);
+
+    /// The same sequence ending on each of the `landing_count` squares of `landings`: a
+    /// flying king's last jump. Used only when the sink does not track paths.
+    #[inline(always)]
+    fn push_landings(
+        &mut self,
+        from: u32,
+        landings: u64,
+        landing_count: u32,
+        captured: u64,
+        count: u32,
+        promotes: bool,
+    ) {
+        let _ = landing_count;
+        for to in bits(landings) {
+            self.push(from, to, captured, count, promotes, &[]);
+        }
+    }
 }
 
 /// Collects captures as [`RawMove`]s, applying the maximum rule (if asked) and dropping
@@ -60,8 +86,15 @@ impl CaptureSink for RawCaptures<'_> {
     const TRACK_PATH: bool = false;
 
     #[inline]
-    fn push(&mut self, from: u32, to: u32, captured: u64, promotes: bool, _path: &[u8]) {
-        let count = captured.count_ones();
+    fn push(
+        &mut self,
+        from: u32,
+        to: u32,
+        captured: u64,
+        count: u32,
+        promotes: bool,
+        _path: &[u8],
+    ) {
         if self.maximum {
             if count < self.best {
                 return;
@@ -77,11 +110,89 @@ impl CaptureSink for RawCaptures<'_> {
             promotes,
             captured,
         };
-        // One capture cannot be reached by two different paths, so only longer ones are checked.
-        if count >= 2 && self.list.contains(&mv) {
+        if count >= 3 && self.list.contains(&mv) {
             return;
         }
         self.list.push(mv);
+    }
+}
+
+/// Counts captures without building them (bulk perft), with the same maximum rule and
+/// duplicate handling as [`RawCaptures`]; only sequences of three or more pieces are kept,
+/// in `long`, to find their duplicates.
+pub(crate) struct CaptureCount<'a> {
+    pub long: &'a mut Vec<RawMove>,
+    pub maximum: bool,
+    pub best: u32,
+    pub count: u64,
+}
+
+impl CaptureCount<'_> {
+    /// Applies the maximum rule; whether a sequence of `count` pieces is to be counted.
+    #[inline(always)]
+    fn admits(&mut self, count: u32) -> bool {
+        if self.maximum {
+            if count < self.best {
+                return false;
+            }
+            if count > self.best {
+                self.best = count;
+                self.count = 0;
+                self.long.clear();
+            }
+        }
+        true
+    }
+}
+
+impl CaptureSink for CaptureCount<'_> {
+    const TRACK_PATH: bool = false;
+
+    #[inline]
+    fn push(
+        &mut self,
+        from: u32,
+        to: u32,
+        captured: u64,
+        count: u32,
+        promotes: bool,
+        _path: &[u8],
+    ) {
+        if !self.admits(count) {
+            return;
+        }
+        if count >= 3 {
+            let mv = RawMove {
+                from: from as u8,
+                to: to as u8,
+                promotes,
+                captured,
+            };
+            if self.long.contains(&mv) {
+                return;
+            }
+            self.long.push(mv);
+        }
+        self.count += 1;
+    }
+
+    #[inline(always)]
+    fn push_landings(
+        &mut self,
+        from: u32,
+        landings: u64,
+        landing_count: u32,
+        captured: u64,
+        count: u32,
+        promotes: bool,
+    ) {
+        if count >= 3 {
+            for to in bits(landings) {
+                self.push(from, to, captured, count, promotes, &[]);
+            }
+        } else if self.admits(count) {
+            self.count += u64::from(landing_count);
+        }
     }
 }
 
@@ -194,7 +305,7 @@ pub(crate) fn king_scan<P: Preset, const WHITE: bool>(b: &Bitboards) -> KingScan
 /// The captures of the side to move when every one of them is a single jump by a man, found
 /// with bitboards: `visit(direction, jumpers)` is called for each direction with the men that
 /// jump that way. Returns `false` (having visited nothing) when some jump might go on; then
-/// the sequences must be searched. The caller has checked that no king can capture.
+/// the sequences must be searched. Kings are not looked at.
 #[inline(always)]
 fn single_jumps<P: Preset, const WHITE: bool>(
     b: &Bitboards,
@@ -372,18 +483,20 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
     }
 
     #[inline(always)]
-    fn emit(&mut self, to: u32, captured: u64, promotes: bool) {
+    fn emit(&mut self, to: u32, captured: u64, count: u32, promotes: bool) {
         self.sink.push(
             self.from,
             to,
             captured,
+            count,
             promotes,
             &self.path[..self.depth.min(MAX_PATH)],
         );
     }
 
-    /// Captures of a man standing on `at`; returns whether it could capture at all.
-    fn man<P: Preset, const WHITE: bool>(&mut self, at: u64, captured: u64) -> bool {
+    /// Captures of a man standing on `at` that has taken the `count` pieces of `captured`;
+    /// returns whether it could capture at all.
+    fn man<P: Preset, const WHITE: bool>(&mut self, at: u64, captured: u64, count: u32) -> bool {
         let mut found = false;
         for dir in 0..4 {
             if !men_capture_in::<P, WHITE>(dir) {
@@ -403,22 +516,22 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
             self.enter(square);
             if land & self.promotion != 0 {
                 match P::PROMOTION {
-                    MidCapturePromotion::EndsMove => self.emit(square, taken, true),
+                    MidCapturePromotion::EndsMove => self.emit(square, taken, count + 1, true),
                     MidCapturePromotion::ContinuesAsKing => {
                         self.promoted = true;
-                        if !self.king::<P>(square, taken, dir, true) {
-                            self.emit(square, taken, true);
+                        if !self.king::<P>(square, taken, count + 1, dir, true) {
+                            self.emit(square, taken, count + 1, true);
                         }
                         self.promoted = false;
                     }
                     MidCapturePromotion::OnlyAtEnd => {
-                        if !self.man::<P, WHITE>(land, taken) {
-                            self.emit(square, taken, true);
+                        if !self.man::<P, WHITE>(land, taken, count + 1) {
+                            self.emit(square, taken, count + 1, true);
                         }
                     }
                 }
-            } else if !self.man::<P, WHITE>(land, taken) {
-                self.emit(square, taken, false);
+            } else if !self.man::<P, WHITE>(land, taken, count + 1) {
+                self.emit(square, taken, count + 1, false);
             }
             self.leave();
         }
@@ -431,9 +544,16 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
     /// takes the same pieces and ends on the same squares as going on from that first
     /// square, which the search has visited, so that direction is skipped (it cannot change
     /// whether the sequence must go on either: the first square can go on too).
-    fn king<P: Preset>(&mut self, at: u32, captured: u64, came: usize, straight: bool) -> bool {
+    fn king<P: Preset>(
+        &mut self,
+        at: u32,
+        captured: u64,
+        count: u32,
+        came: usize,
+        straight: bool,
+    ) -> bool {
         if !P::FLYING_KINGS {
-            return self.short_king::<P>(1u64 << at, captured);
+            return self.short_king::<P>(1u64 << at, captured, count);
         }
         let mut found = false;
         for dir in 0..4 {
@@ -441,14 +561,14 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
             if came < 4 && (dir == opposite(came) || (dir == came && !straight)) {
                 continue;
             }
-            found |= self.king_ray::<P>(at, captured, dir);
+            found |= self.king_ray::<P>(at, captured, count, dir);
         }
         found
     }
 
     /// The captures of a flying king on `at` over the first piece in direction `dir`.
     #[inline(always)]
-    fn king_ray<P: Preset>(&mut self, at: u32, captured: u64, dir: usize) -> bool {
+    fn king_ray<P: Preset>(&mut self, at: u32, captured: u64, count: u32, dir: usize) -> bool {
         let occupied = !self.empty;
         let Some(blockers) = NonZeroU64::new(ray::<P::Board>(dir, at) & occupied) else {
             return false;
@@ -458,7 +578,7 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
         if victim & self.them & !captured == 0 {
             return false;
         }
-        let landings = open_ray::<P::Board>(dir, victim_square, occupied);
+        let (landings, landing_count) = open_ray_counted::<P::Board>(dir, victim_square, occupied);
         let Some(landings_set) = NonZeroU64::new(landings) else {
             return false;
         };
@@ -480,15 +600,26 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
         }
         if going_on == 0 {
             let promotes = self.promoted;
-            for land in along(dir, landings) {
-                self.enter(land);
-                self.emit(land, taken, promotes);
-                self.leave();
+            if S::TRACK_PATH {
+                for land in along(dir, landings) {
+                    self.enter(land);
+                    self.emit(land, taken, count + 1, promotes);
+                    self.leave();
+                }
+            } else {
+                self.sink.push_landings(
+                    self.from,
+                    landings,
+                    landing_count,
+                    taken,
+                    count + 1,
+                    promotes,
+                );
             }
         } else {
             for land in along(dir, going_on) {
                 self.enter(land);
-                self.king::<P>(land, taken, dir, land == first);
+                self.king::<P>(land, taken, count + 1, dir, land == first);
                 self.leave();
             }
         }
@@ -507,7 +638,7 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
     }
 
     /// Captures of a king that moves one square (english).
-    fn short_king<P: Preset>(&mut self, at: u64, captured: u64) -> bool {
+    fn short_king<P: Preset>(&mut self, at: u64, captured: u64, count: u32) -> bool {
         let mut found = false;
         for dir in 0..4 {
             let victim = step::<P::Board>(at, dir) & self.them & !captured;
@@ -521,8 +652,8 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
             found = true;
             let taken = captured | victim;
             self.enter(land.trailing_zeros());
-            if !self.short_king::<P>(land, taken) {
-                self.emit(land.trailing_zeros(), taken, false);
+            if !self.short_king::<P>(land, taken, count + 1) {
+                self.emit(land.trailing_zeros(), taken, count + 1, false);
             }
             self.leave();
         }
@@ -530,14 +661,38 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
     }
 }
 
-/// Sends every complete capture sequence of the pieces `starters` (the side to move's
-/// [`capturers`]) to `sink`.
+/// Sends the men's captures to `sink` when every one of them is a single jump (found with
+/// bitboards, no search); `false` (nothing sent) when some jump might go on.
+#[inline]
+pub(crate) fn sink_single_jumps<P: Preset, const WHITE: bool, S: CaptureSink>(
+    b: &Bitboards,
+    sink: &mut S,
+) -> bool {
+    let promotion = promotion_row::<P, WHITE>();
+    single_jumps::<P, WHITE>(b, |dir, jumpers| {
+        let shift = distance::<P::Board>(dir);
+        for from in bits(jumpers) {
+            let (victim, to) = if dir < 2 {
+                (from + shift, from + 2 * shift)
+            } else {
+                (from - shift, from - 2 * shift)
+            };
+            let promotes = promotion & (1u64 << to) != 0;
+            sink.push(from, to, 1u64 << victim, 1, promotes, &[to as u8]);
+        }
+    })
+}
+
+/// Sends every complete capture sequence of the men `men` and the kings `kings` (pieces of
+/// the side to move that can capture) to `sink`.
 pub(crate) fn generate_captures<P: Preset, const WHITE: bool, S: CaptureSink>(
     b: &Bitboards,
-    starters: u64,
+    men: u64,
+    kings: u64,
     sink: &mut S,
 ) {
-    if starters == 0 {
+    let searched = men | kings;
+    if searched == 0 {
         return;
     }
     let empty = empty_squares::<P>(b);
@@ -551,15 +706,15 @@ pub(crate) fn generate_captures<P: Preset, const WHITE: bool, S: CaptureSink>(
         depth: 0,
         sink,
     };
-    for from in bits(starters) {
+    for from in bits(searched) {
         let at = 1u64 << from;
         search.from = from;
         search.empty = empty | at;
         search.depth = 0;
         if b.kings & at != 0 {
-            search.king::<P>(from, 0, 4, true);
+            search.king::<P>(from, 0, 0, 4, true);
         } else {
-            search.man::<P, WHITE>(at, 0);
+            search.man::<P, WHITE>(at, 0, 0);
         }
     }
 }
@@ -594,13 +749,25 @@ pub(crate) fn legal_raw<P: Preset, const WHITE: bool>(
     out.clear();
     let men = men_capturers::<P, WHITE>(b);
     let kings = king_scan::<P, WHITE>(b).capturers;
-    if (men | kings) != 0 && (kings != 0 || !push_single_jumps::<P, WHITE>(b, out)) {
+    if kings != 0 {
         let mut sink = RawCaptures {
             list: out,
             maximum,
             best: 0,
         };
-        generate_captures::<P, WHITE, _>(b, men | kings, &mut sink);
+        let searched_men = if men != 0 && sink_single_jumps::<P, WHITE, _>(b, &mut sink) {
+            0
+        } else {
+            men
+        };
+        generate_captures::<P, WHITE, _>(b, searched_men, kings, &mut sink);
+    } else if men != 0 && !push_single_jumps::<P, WHITE>(b, out) {
+        let mut sink = RawCaptures {
+            list: out,
+            maximum,
+            best: 0,
+        };
+        generate_captures::<P, WHITE, _>(b, men, 0, &mut sink);
     }
     if out.is_empty() || !mandatory {
         generate_quiets::<P, WHITE>(b, out);

@@ -4,7 +4,7 @@
 //! only captures are enumerated (they need de-duplication and, under the maximum rule, the
 //! longest sequences).
 
-use crate::movegen::{self, Bitboards, RawCaptures, RawMove};
+use crate::movegen::{self, Bitboards, CaptureCount, RawMove};
 use crate::position::{Move, Position};
 use crate::preset::{Preset, with_preset};
 use crate::rules::{CaptureChoice, Color};
@@ -69,13 +69,22 @@ fn leaves<P: Preset, const WHITE: bool>(
         return count;
     }
     scratch.clear();
-    let mut sink = RawCaptures {
-        list: scratch,
+    let mut sink = CaptureCount {
+        long: scratch,
         maximum: opts.maximum,
         best: 0,
+        count: 0,
     };
-    movegen::generate_captures::<P, WHITE, _>(b, men | kings.capturers, &mut sink);
-    let captures = scratch.len() as u64;
+    // Without kings capturing and under compulsory capture the single jumps were tried above.
+    let tried = opts.mandatory && kings.capturers == 0;
+    let searched_men =
+        if men != 0 && !tried && movegen::sink_single_jumps::<P, WHITE, _>(b, &mut sink) {
+            0
+        } else {
+            men
+        };
+    movegen::generate_captures::<P, WHITE, _>(b, searched_men, kings.capturers, &mut sink);
+    let captures = sink.count;
     if opts.mandatory {
         captures
     } else {
