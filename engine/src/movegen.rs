@@ -454,6 +454,10 @@ struct CaptureSearch<'s, S> {
     them: u64,
     /// Empty squares, including the square the capturing piece left.
     empty: u64,
+    /// Per direction, the enemy pieces with an empty square behind them: those a piece can
+    /// jump in that direction unless already taken. Fixed for one piece's search, since
+    /// taken pieces stay on the board until the move ends.
+    jumpable: [u64; 4],
     promotion: u64,
     from: u32,
     /// A man crowned during this sequence (russian).
@@ -555,30 +559,42 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
         if !P::FLYING_KINGS {
             return self.short_king::<P>(1u64 << at, captured, count);
         }
+        // Going back would meet the piece just taken, which still blocks.
+        let open = |dir: usize| came >= 4 || (dir != opposite(came) && (dir != came || straight));
         let mut found = false;
-        for dir in 0..4 {
-            // Going back would meet the piece just taken, which still blocks.
-            if came < 4 && (dir == opposite(came) || (dir == came && !straight)) {
-                continue;
-            }
-            found |= self.king_ray::<P>(at, captured, count, dir);
+        if open(0) {
+            found |= self.king_ray::<P, 0>(at, captured, count);
+        }
+        if open(1) {
+            found |= self.king_ray::<P, 1>(at, captured, count);
+        }
+        if open(2) {
+            found |= self.king_ray::<P, 2>(at, captured, count);
+        }
+        if open(3) {
+            found |= self.king_ray::<P, 3>(at, captured, count);
         }
         found
     }
 
-    /// The captures of a flying king on `at` over the first piece in direction `dir`.
+    /// The captures of a flying king on `at` over the first piece in direction `DIR`.
     #[inline(always)]
-    fn king_ray<P: Preset>(&mut self, at: u32, captured: u64, count: u32, dir: usize) -> bool {
+    fn king_ray<P: Preset, const DIR: usize>(
+        &mut self,
+        at: u32,
+        captured: u64,
+        count: u32,
+    ) -> bool {
         let occupied = !self.empty;
-        let Some(blockers) = NonZeroU64::new(ray::<P::Board>(dir, at) & occupied) else {
+        let Some(blockers) = NonZeroU64::new(ray::<P::Board>(DIR, at) & occupied) else {
             return false;
         };
-        let victim_square = nearest(dir, blockers);
+        let victim_square = nearest(DIR, blockers);
         let victim = 1u64 << victim_square;
-        if victim & self.them & !captured == 0 {
+        if victim & self.jumpable[DIR] & !captured == 0 {
             return false;
         }
-        let (landings, landing_count) = open_ray_counted::<P::Board>(dir, victim_square, occupied);
+        let (landings, landing_count) = open_ray_counted::<P::Board>(DIR, victim_square, occupied);
         let Some(landings_set) = NonZeroU64::new(landings) else {
             return false;
         };
@@ -586,14 +602,16 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
         // It must land where the capture can continue, if there is such a square. Which
         // landing squares those are is decided here, from the rays, so that the search
         // recurses only into them.
-        let first = nearest(dir, landings_set);
+        let first = nearest(DIR, landings_set);
         let mut going_on = 0u64;
-        if self.sees_victim::<P>(first, dir, taken) {
+        if self.sees_victim::<P, DIR>(first, taken) {
             going_on |= 1u64 << first;
         }
+        // The two directions across the ray.
+        let (left, right) = (DIR ^ 1, DIR ^ 3);
         for land in bits(landings) {
-            if self.sees_victim::<P>(land, dir ^ 1, taken)
-                || self.sees_victim::<P>(land, dir ^ 3, taken)
+            if self.sees_victim_across::<P>(land, left, taken)
+                || self.sees_victim_across::<P>(land, right, taken)
             {
                 going_on |= 1u64 << land;
             }
@@ -601,7 +619,7 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
         if going_on == 0 {
             let promotes = self.promoted;
             if S::TRACK_PATH {
-                for land in along(dir, landings) {
+                for land in along(DIR, landings) {
                     self.enter(land);
                     self.emit(land, taken, count + 1, promotes);
                     self.leave();
@@ -617,24 +635,28 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
                 );
             }
         } else {
-            for land in along(dir, going_on) {
+            for land in along(DIR, going_on) {
                 self.enter(land);
-                self.king::<P>(land, taken, count + 1, dir, land == first);
+                self.king::<P>(land, taken, count + 1, DIR, land == first);
                 self.leave();
             }
         }
         true
     }
 
-    /// Whether a flying king on `at` can capture the first piece it meets in direction `dir`.
+    /// Whether a flying king on `at` can capture the first piece it meets in direction `DIR`.
     #[inline(always)]
-    fn sees_victim<P: Preset>(&self, at: u32, dir: usize, captured: u64) -> bool {
+    fn sees_victim<P: Preset, const DIR: usize>(&self, at: u32, captured: u64) -> bool {
+        self.sees_victim_across::<P>(at, DIR, captured)
+    }
+
+    /// [`Self::sees_victim`] for a direction known only once `DIR` is.
+    #[inline(always)]
+    fn sees_victim_across<P: Preset>(&self, at: u32, dir: usize, captured: u64) -> bool {
         let Some(blockers) = NonZeroU64::new(ray::<P::Board>(dir, at) & !self.empty) else {
             return false;
         };
-        let victim = nearest(dir, blockers);
-        let targets = self.them & !captured & step::<P::Board>(self.empty, opposite(dir));
-        targets & (1u64 << victim) != 0
+        self.jumpable[dir] & !captured & (1u64 << nearest(dir, blockers)) != 0
     }
 
     /// Captures of a king that moves one square (english).
@@ -696,9 +718,11 @@ pub(crate) fn generate_captures<P: Preset, const WHITE: bool, S: CaptureSink>(
         return;
     }
     let empty = empty_squares::<P>(b);
+    let them = b.side(!WHITE);
     let mut search = CaptureSearch {
-        them: b.side(!WHITE),
+        them,
         empty,
+        jumpable: [0; 4],
         promotion: promotion_row::<P, WHITE>(),
         from: 0,
         promoted: false,
@@ -710,6 +734,7 @@ pub(crate) fn generate_captures<P: Preset, const WHITE: bool, S: CaptureSink>(
         let at = 1u64 << from;
         search.from = from;
         search.empty = empty | at;
+        search.jumpable = [0, 1, 2, 3].map(|dir| targets::<P>(them, empty | at, dir));
         search.depth = 0;
         if b.kings & at != 0 {
             search.king::<P>(from, 0, 0, 4, true);
