@@ -160,6 +160,24 @@ pub(crate) fn nearest(dir: usize, set: NonZeroU64) -> u32 {
     }
 }
 
+/// Whether the first square of `occupied` on the ray from `bit` in direction `dir` is one of
+/// `set` (false when the ray meets nothing). No branch: a sentinel bit outside the board
+/// stands for "nothing", which matters in the capture search's inner loops, where the answer
+/// is unpredictable.
+#[inline(always)]
+pub(crate) fn first_is_in<G: Geometry>(dir: usize, bit: u32, occupied: u64, set: u64) -> bool {
+    let met = ray::<G>(dir, bit) & occupied;
+    if dir < 2 {
+        // The nearest square is the lowest bit; bit 63 (never a square) is the sentinel.
+        let first = (met | 1u64 << 63).trailing_zeros();
+        (set >> first) & 1 != 0
+    } else {
+        // The nearest square is the highest bit; shifted up by one, bit 0 is the sentinel.
+        let first = 63 - ((met << 1) | 1).leading_zeros();
+        ((set << 1) >> first) & 1 != 0
+    }
+}
+
 /// The squares of the ray from `bit` in direction `dir` up to, not including, the first
 /// square of `occupied`.
 #[inline(always)]
@@ -255,6 +273,27 @@ mod tests {
         assert_eq!(open_ray::<Eight>(2, a1, 0), ray::<Eight>(2, a1));
         let nearest_piece = NonZeroU64::new(ray::<Eight>(2, a1) & (d4 | bit(4))).unwrap();
         assert_eq!(1u64 << nearest(2, nearest_piece), d4);
+    }
+
+    #[test]
+    fn first_is_in_looks_at_the_nearest_piece_only() {
+        let bit = |number: u32| 1u64 << bit_of_index(number - 1, 4);
+        // 8x8, a1 (29) up-right: b2 (25), c3 (22), d4 (18), e5 (15)...
+        let a1 = bit_of_index(28, 4);
+        assert!(first_is_in::<Eight>(2, a1, bit(22) | bit(15), bit(22)));
+        assert!(!first_is_in::<Eight>(2, a1, bit(22) | bit(15), bit(15)));
+        assert!(
+            !first_is_in::<Eight>(2, a1, 0, Eight::MASK),
+            "nothing on the ray"
+        );
+        // h8 (4) down-left: g7 (8), f6 (11); square 1 (b8) is not on that ray.
+        let h8 = bit_of_index(3, 4);
+        assert!(first_is_in::<Eight>(0, h8, bit(11) | bit(1), bit(11)));
+        assert!(!first_is_in::<Eight>(0, h8, bit(1), Eight::MASK));
+        // b8 (1, bit 0) seen from c7 (6) up-left: the lowest bit of the board.
+        let c7 = bit_of_index(5, 4);
+        assert!(first_is_in::<Eight>(3, c7, bit(1), bit(1)));
+        assert!(!first_is_in::<Eight>(3, c7, 0, bit(1)));
     }
 
     #[test]

@@ -9,7 +9,8 @@
 //! cost a few table look-ups each instead of a walk square by square.
 
 use crate::geometry::{
-    Geometry, is_forward, nearest, open_ray, open_ray_counted, opposite, ray, ray_length, step,
+    Geometry, first_is_in, is_forward, nearest, open_ray, open_ray_counted, opposite, ray,
+    ray_length, step,
 };
 use crate::preset::{MidCapturePromotion, Preset};
 use crate::square::bits;
@@ -610,11 +611,9 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
         // The two directions across the ray.
         let (left, right) = (DIR ^ 1, DIR ^ 3);
         for land in bits(landings) {
-            if self.sees_victim_across::<P>(land, left, taken)
-                || self.sees_victim_across::<P>(land, right, taken)
-            {
-                going_on |= 1u64 << land;
-            }
+            let goes_on = self.sees_victim_across::<P>(land, left, taken)
+                | self.sees_victim_across::<P>(land, right, taken);
+            going_on |= u64::from(goes_on) << land;
         }
         if going_on == 0 {
             let promotes = self.promoted;
@@ -653,10 +652,7 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
     /// [`Self::sees_victim`] for a direction known only once `DIR` is.
     #[inline(always)]
     fn sees_victim_across<P: Preset>(&self, at: u32, dir: usize, captured: u64) -> bool {
-        let Some(blockers) = NonZeroU64::new(ray::<P::Board>(dir, at) & !self.empty) else {
-            return false;
-        };
-        self.jumpable[dir] & !captured & (1u64 << nearest(dir, blockers)) != 0
+        first_is_in::<P::Board>(dir, at, !self.empty, self.jumpable[dir] & !captured)
     }
 
     /// Captures of a king that moves one square (english).
