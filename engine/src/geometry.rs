@@ -28,6 +28,11 @@ pub(crate) trait Geometry: 'static {
     /// `RAY_LENGTHS[dir][bit]`: the number of squares in `RAYS[dir][bit]`, so the length of a
     /// blocked ray is a difference of two lengths instead of a population count.
     const RAY_LENGTHS: &'static RayLengths;
+    /// `SPANS[dir][bit]`: `RAY_LENGTHS[dir][bit] + 1` (the square itself counted) for a
+    /// square, 0 for a ghost or off-board bit; so a king's quiet moves up to a blocker on
+    /// `bit` are `RAY_LENGTHS[dir][king] - SPANS[dir][bit]`, also when "no blocker" is
+    /// written as bit 63.
+    const SPANS: &'static RayLengths;
 }
 
 /// Per direction and bit, the squares of a diagonal ray.
@@ -83,6 +88,24 @@ const fn ray_lengths(rays: &Rays) -> RayLengths {
     lengths
 }
 
+const fn spans(rays: &Rays, mask: u64) -> RayLengths {
+    let mut spans = ray_lengths(rays);
+    let mut dir = 0;
+    while dir < 4 {
+        let mut bit = 0;
+        while bit < 64 {
+            spans[dir][bit] = if mask & (1u64 << bit) != 0 {
+                spans[dir][bit] + 1
+            } else {
+                0
+            };
+            bit += 1;
+        }
+        dir += 1;
+    }
+    spans
+}
+
 const EIGHT_RAYS: Rays = rays(4, squares_mask(4, 0, 8));
 const TEN_RAYS: Rays = rays(5, squares_mask(5, 0, 10));
 
@@ -113,6 +136,7 @@ impl Geometry for Eight {
     const BOTTOM_ROW: u64 = squares_mask(4, 7, 1);
     const RAYS: &'static Rays = &EIGHT_RAYS;
     const RAY_LENGTHS: &'static RayLengths = &ray_lengths(&EIGHT_RAYS);
+    const SPANS: &'static RayLengths = &spans(&EIGHT_RAYS, Self::MASK);
 }
 
 impl Geometry for Ten {
@@ -122,6 +146,7 @@ impl Geometry for Ten {
     const BOTTOM_ROW: u64 = squares_mask(5, 9, 1);
     const RAYS: &'static Rays = &TEN_RAYS;
     const RAY_LENGTHS: &'static RayLengths = &ray_lengths(&TEN_RAYS);
+    const SPANS: &'static RayLengths = &spans(&TEN_RAYS, Self::MASK);
 }
 
 /// One diagonal step in direction `dir` (0, 1: towards the bottom / higher square numbers;
@@ -157,6 +182,32 @@ pub(crate) fn nearest(dir: usize, set: NonZeroU64) -> u32 {
         set.trailing_zeros()
     } else {
         63 - set.leading_zeros()
+    }
+}
+
+/// The number of quiet moves of a king on `bit` in direction `dir` when the first piece on
+/// the ray is `first` (a one-bit mask, 0 for none, as [`reach`] gives it).
+#[inline(always)]
+pub(crate) fn quiet_count<G: Geometry>(dir: usize, bit: u32, first: u64) -> u32 {
+    let stop = (first | 1u64 << 63).trailing_zeros();
+    ray_length::<G>(dir, bit) - u32::from(G::SPANS[dir & 3][(stop & 63) as usize])
+}
+
+/// The squares a king on `bit` reaches in direction `dir` before the first square of
+/// `occupied`, and that first square as a one-bit mask (0 when the ray meets nothing).
+/// Without branches: for directions that shift left the nearest square is the lowest bit
+/// (`x & -x`); for the others it is the highest, found with a bit scan of the set shifted up
+/// by one with bit 0 as a sentinel for an empty ray.
+#[inline(always)]
+pub(crate) fn reach<G: Geometry>(dir: usize, bit: u32, occupied: u64) -> (u64, u64) {
+    let full = ray::<G>(dir, bit);
+    let met = full & occupied;
+    if dir < 2 {
+        let first = met & met.wrapping_neg();
+        (full & first.wrapping_sub(1), first)
+    } else {
+        let above_first = 1u64 << (63 - ((met << 1) | 1).leading_zeros());
+        (full & !above_first.wrapping_sub(1), above_first >> 1)
     }
 }
 
@@ -273,6 +324,41 @@ mod tests {
         assert_eq!(open_ray::<Eight>(2, a1, 0), ray::<Eight>(2, a1));
         let nearest_piece = NonZeroU64::new(ray::<Eight>(2, a1) & (d4 | bit(4))).unwrap();
         assert_eq!(1u64 << nearest(2, nearest_piece), d4);
+    }
+
+    /// `reach` against `open_ray` and `nearest` for every square, direction and a few
+    /// occupancies.
+    fn check_reach<G: Geometry>() {
+        let occupancies = [
+            0,
+            G::MASK,
+            0x5555_5555_5555_5555 & G::MASK,
+            0x0f0f_0f0f_0f0f & G::MASK,
+        ];
+        for bit in (0..64u32).filter(|bit| G::MASK & (1u64 << bit) != 0) {
+            for dir in 0..4 {
+                for occupied in occupancies {
+                    let occupied = occupied & !(1u64 << bit);
+                    let first = NonZeroU64::new(ray::<G>(dir, bit) & occupied)
+                        .map_or(0, |met| 1u64 << nearest(dir, met));
+                    assert_eq!(
+                        reach::<G>(dir, bit, occupied),
+                        (open_ray::<G>(dir, bit, occupied), first),
+                        "bit {bit} dir {dir} occupied {occupied:x}"
+                    );
+                    assert_eq!(
+                        quiet_count::<G>(dir, bit, first),
+                        open_ray::<G>(dir, bit, occupied).count_ones()
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn reach_matches_the_rays() {
+        check_reach::<Eight>();
+        check_reach::<Ten>();
     }
 
     #[test]

@@ -9,8 +9,8 @@
 //! cost a few table look-ups each instead of a walk square by square.
 
 use crate::geometry::{
-    Geometry, first_is_in, is_forward, nearest, open_ray, open_ray_counted, opposite, ray,
-    ray_length, step,
+    Geometry, first_is_in, is_forward, nearest, open_ray, open_ray_counted, opposite, quiet_count,
+    ray, reach, step,
 };
 use crate::preset::{MidCapturePromotion, Preset};
 use crate::square::bits;
@@ -263,7 +263,7 @@ pub(crate) struct KingScan {
 }
 
 /// Looks along each ray of each king once: the first piece met decides whether the king can
-/// capture that way, and the distance to it is the number of quiet moves.
+/// capture that way, and the squares before it are its quiet moves.
 #[inline(always)]
 pub(crate) fn king_scan<P: Preset, const WHITE: bool>(b: &Bitboards) -> KingScan {
     let kings = b.side(WHITE) & b.kings;
@@ -285,19 +285,14 @@ pub(crate) fn king_scan<P: Preset, const WHITE: bool>(b: &Bitboards) -> KingScan
     let targets_by_dir = [0, 1, 2, 3].map(|dir| targets::<P>(them, empty, dir));
     let mut quiets = 0u32;
     for king in bits(kings) {
+        // Branch-free: whether each ray is blocked is as good as random.
+        let mut victims = 0u64;
         for (dir, &targets) in targets_by_dir.iter().enumerate() {
-            let length = ray_length::<P::Board>(dir, king);
-            match NonZeroU64::new(ray::<P::Board>(dir, king) & occupied) {
-                None => quiets += length,
-                Some(blockers) => {
-                    let first = nearest(dir, blockers);
-                    quiets += length - ray_length::<P::Board>(dir, first) - 1;
-                    if targets & (1u64 << first) != 0 {
-                        scan.capturers |= 1u64 << king;
-                    }
-                }
-            }
+            let (_, first) = reach::<P::Board>(dir, king, occupied);
+            quiets += quiet_count::<P::Board>(dir, king, first);
+            victims |= first & targets;
         }
+        scan.capturers |= u64::from(victims != 0) << king;
     }
     scan.quiets = u64::from(quiets);
     scan
