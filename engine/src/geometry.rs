@@ -28,11 +28,12 @@ pub(crate) trait Geometry: 'static {
     /// `RAY_LENGTHS[dir][bit]`: the number of squares in `RAYS[dir][bit]`, so the length of a
     /// blocked ray is a difference of two lengths instead of a population count.
     const RAY_LENGTHS: &'static RayLengths;
-    /// `SPANS[dir][bit]`: `RAY_LENGTHS[dir][bit] + 1` (the square itself counted) for a
-    /// square, 0 for a ghost or off-board bit; so a king's quiet moves up to a blocker on
-    /// `bit` are `RAY_LENGTHS[dir][king] - SPANS[dir][bit]`, also when "no blocker" is
-    /// written as bit 63.
-    const SPANS: &'static RayLengths;
+    /// `STOP_SPANS[dir][code]`: for the [`stop`] code of a piece, the squares from that piece
+    /// to the edge, the piece's own included (0 for "no piece"). A king's quiet moves in
+    /// `dir` are its ray's length minus the span of the piece where the ray stops.
+    const STOP_SPANS: &'static RayLengths;
+    /// `KING_MOVES[bit]`: a king's moves on `bit` on an empty board (all four rays).
+    const KING_MOVES: &'static [u8; 64];
 }
 
 /// Per direction and bit, the squares of a diagonal ray.
@@ -88,22 +89,35 @@ const fn ray_lengths(rays: &Rays) -> RayLengths {
     lengths
 }
 
-const fn spans(rays: &Rays, mask: u64) -> RayLengths {
-    let mut spans = ray_lengths(rays);
+const fn stop_spans(rays: &Rays, mask: u64) -> RayLengths {
+    let lengths = ray_lengths(rays);
+    let mut spans = [[0u8; 64]; 4];
     let mut dir = 0;
     while dir < 4 {
         let mut bit = 0;
-        while bit < 64 {
-            spans[dir][bit] = if mask & (1u64 << bit) != 0 {
-                spans[dir][bit] + 1
-            } else {
-                0
-            };
+        while bit < 63 {
+            if mask & (1u64 << bit) != 0 {
+                // The codes of `stop`: the bit itself, or one more for directions that shift
+                // right.
+                let code = if dir < 2 { bit } else { bit + 1 };
+                spans[dir][code] = lengths[dir][bit] + 1;
+            }
             bit += 1;
         }
         dir += 1;
     }
     spans
+}
+
+const fn king_moves_table(rays: &Rays) -> [u8; 64] {
+    let lengths = ray_lengths(rays);
+    let mut moves = [0u8; 64];
+    let mut bit = 0;
+    while bit < 64 {
+        moves[bit] = lengths[0][bit] + lengths[1][bit] + lengths[2][bit] + lengths[3][bit];
+        bit += 1;
+    }
+    moves
 }
 
 const EIGHT_RAYS: Rays = rays(4, squares_mask(4, 0, 8));
@@ -136,7 +150,8 @@ impl Geometry for Eight {
     const BOTTOM_ROW: u64 = squares_mask(4, 7, 1);
     const RAYS: &'static Rays = &EIGHT_RAYS;
     const RAY_LENGTHS: &'static RayLengths = &ray_lengths(&EIGHT_RAYS);
-    const SPANS: &'static RayLengths = &spans(&EIGHT_RAYS, Self::MASK);
+    const STOP_SPANS: &'static RayLengths = &stop_spans(&EIGHT_RAYS, Self::MASK);
+    const KING_MOVES: &'static [u8; 64] = &king_moves_table(&EIGHT_RAYS);
 }
 
 impl Geometry for Ten {
@@ -146,7 +161,8 @@ impl Geometry for Ten {
     const BOTTOM_ROW: u64 = squares_mask(5, 9, 1);
     const RAYS: &'static Rays = &TEN_RAYS;
     const RAY_LENGTHS: &'static RayLengths = &ray_lengths(&TEN_RAYS);
-    const SPANS: &'static RayLengths = &spans(&TEN_RAYS, Self::MASK);
+    const STOP_SPANS: &'static RayLengths = &stop_spans(&TEN_RAYS, Self::MASK);
+    const KING_MOVES: &'static [u8; 64] = &king_moves_table(&TEN_RAYS);
 }
 
 /// One diagonal step in direction `dir` (0, 1: towards the bottom / higher square numbers;
@@ -185,48 +201,48 @@ pub(crate) fn nearest(dir: usize, set: NonZeroU64) -> u32 {
     }
 }
 
-/// The number of quiet moves of a king on `bit` in direction `dir` when the first piece on
-/// the ray is `first` (a one-bit mask, 0 for none, as [`reach`] gives it).
+/// Where the ray from `bit` in direction `dir` stops, as a code: the bit of the first square
+/// of `occupied` on it (63 when there is none) for directions that shift left, that bit plus
+/// one (0 when there is none) for the others. One bit scan and no branch: a sentinel bit
+/// stands for "nothing", since whether a ray is blocked is as good as random and a
+/// mispredicted branch costs more than the scan.
 #[inline(always)]
-pub(crate) fn quiet_count<G: Geometry>(dir: usize, bit: u32, first: u64) -> u32 {
-    let stop = (first | 1u64 << 63).trailing_zeros();
-    ray_length::<G>(dir, bit) - u32::from(G::SPANS[dir & 3][(stop & 63) as usize])
-}
-
-/// The squares a king on `bit` reaches in direction `dir` before the first square of
-/// `occupied`, and that first square as a one-bit mask (0 when the ray meets nothing).
-/// Without branches: for directions that shift left the nearest square is the lowest bit
-/// (`x & -x`); for the others it is the highest, found with a bit scan of the set shifted up
-/// by one with bit 0 as a sentinel for an empty ray.
-#[inline(always)]
-pub(crate) fn reach<G: Geometry>(dir: usize, bit: u32, occupied: u64) -> (u64, u64) {
-    let full = ray::<G>(dir, bit);
-    let met = full & occupied;
-    if dir < 2 {
-        let first = met & met.wrapping_neg();
-        (full & first.wrapping_sub(1), first)
-    } else {
-        let above_first = 1u64 << (63 - ((met << 1) | 1).leading_zeros());
-        (full & !above_first.wrapping_sub(1), above_first >> 1)
-    }
-}
-
-/// Whether the first square of `occupied` on the ray from `bit` in direction `dir` is one of
-/// `set` (false when the ray meets nothing). No branch: a sentinel bit outside the board
-/// stands for "nothing", which matters in the capture search's inner loops, where the answer
-/// is unpredictable.
-#[inline(always)]
-pub(crate) fn first_is_in<G: Geometry>(dir: usize, bit: u32, occupied: u64, set: u64) -> bool {
+pub(crate) fn stop<G: Geometry>(dir: usize, bit: u32, occupied: u64) -> u32 {
     let met = ray::<G>(dir, bit) & occupied;
     if dir < 2 {
         // The nearest square is the lowest bit; bit 63 (never a square) is the sentinel.
-        let first = (met | 1u64 << 63).trailing_zeros();
-        (set >> first) & 1 != 0
+        (met | 1u64 << 63).trailing_zeros()
     } else {
         // The nearest square is the highest bit; shifted up by one, bit 0 is the sentinel.
-        let first = 63 - ((met << 1) | 1).leading_zeros();
-        ((set << 1) >> first) & 1 != 0
+        63 - ((met << 1) | 1).leading_zeros()
     }
+}
+
+/// Whether the square where a ray stopped (a [`stop`] code) is one of `set`.
+#[inline(always)]
+pub(crate) fn stop_is_in(dir: usize, code: u32, set: u64) -> bool {
+    let shifted = if dir < 2 { set } else { set << 1 };
+    (shifted >> (code & 63)) & 1 != 0
+}
+
+/// The squares from where a ray stopped (a [`stop`] code) to the edge, that square included;
+/// 0 when nothing stopped it.
+#[inline(always)]
+pub(crate) fn stop_span<G: Geometry>(dir: usize, code: u32) -> u32 {
+    u32::from(G::STOP_SPANS[dir & 3][(code & 63) as usize])
+}
+
+/// A king's moves from `bit` on an empty board.
+#[inline(always)]
+pub(crate) fn king_moves<G: Geometry>(bit: u32) -> u32 {
+    u32::from(G::KING_MOVES[(bit & 63) as usize])
+}
+
+/// Whether the first square of `occupied` on the ray from `bit` in direction `dir` is one of
+/// `set` (false when the ray meets nothing), without a branch.
+#[inline(always)]
+pub(crate) fn first_is_in<G: Geometry>(dir: usize, bit: u32, occupied: u64, set: u64) -> bool {
+    stop_is_in(dir, stop::<G>(dir, bit, occupied), set)
 }
 
 /// The squares of the ray from `bit` in direction `dir` up to, not including, the first
@@ -326,9 +342,9 @@ mod tests {
         assert_eq!(1u64 << nearest(2, nearest_piece), d4);
     }
 
-    /// `reach` against `open_ray` and `nearest` for every square, direction and a few
-    /// occupancies.
-    fn check_reach<G: Geometry>() {
+    /// `stop`, `stop_is_in` and `stop_span` against `open_ray` and `nearest` for every square,
+    /// direction and a few occupancies.
+    fn check_stops<G: Geometry>() {
         let occupancies = [
             0,
             G::MASK,
@@ -336,29 +352,36 @@ mod tests {
             0x0f0f_0f0f_0f0f & G::MASK,
         ];
         for bit in (0..64u32).filter(|bit| G::MASK & (1u64 << bit) != 0) {
+            let mut moves = 0;
             for dir in 0..4 {
+                moves += ray_length::<G>(dir, bit);
                 for occupied in occupancies {
                     let occupied = occupied & !(1u64 << bit);
-                    let first = NonZeroU64::new(ray::<G>(dir, bit) & occupied)
-                        .map_or(0, |met| 1u64 << nearest(dir, met));
+                    let code = stop::<G>(dir, bit, occupied);
+                    let first =
+                        NonZeroU64::new(ray::<G>(dir, bit) & occupied).map(|met| nearest(dir, met));
+                    for square in (0..64).filter(|square| G::MASK & (1u64 << square) != 0) {
+                        assert_eq!(
+                            stop_is_in(dir, code, 1u64 << square),
+                            first == Some(square),
+                            "bit {bit} dir {dir} occupied {occupied:x} square {square}"
+                        );
+                    }
                     assert_eq!(
-                        reach::<G>(dir, bit, occupied),
-                        (open_ray::<G>(dir, bit, occupied), first),
+                        ray_length::<G>(dir, bit) - stop_span::<G>(dir, code),
+                        open_ray::<G>(dir, bit, occupied).count_ones(),
                         "bit {bit} dir {dir} occupied {occupied:x}"
-                    );
-                    assert_eq!(
-                        quiet_count::<G>(dir, bit, first),
-                        open_ray::<G>(dir, bit, occupied).count_ones()
                     );
                 }
             }
+            assert_eq!(king_moves::<G>(bit), moves);
         }
     }
 
     #[test]
-    fn reach_matches_the_rays() {
-        check_reach::<Eight>();
-        check_reach::<Ten>();
+    fn stops_match_the_rays() {
+        check_stops::<Eight>();
+        check_stops::<Ten>();
     }
 
     #[test]

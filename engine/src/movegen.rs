@@ -9,8 +9,8 @@
 //! cost a few table look-ups each instead of a walk square by square.
 
 use crate::geometry::{
-    Geometry, first_is_in, is_forward, nearest, open_ray, open_ray_counted, opposite, quiet_count,
-    ray, reach, step,
+    Geometry, first_is_in, is_forward, king_moves, nearest, open_ray, open_ray_counted, opposite,
+    ray, step, stop, stop_is_in, stop_span,
 };
 use crate::preset::{MidCapturePromotion, Preset};
 use crate::square::bits;
@@ -285,14 +285,15 @@ pub(crate) fn king_scan<P: Preset, const WHITE: bool>(b: &Bitboards) -> KingScan
     let targets_by_dir = [0, 1, 2, 3].map(|dir| targets::<P>(them, empty, dir));
     let mut quiets = 0u32;
     for king in bits(kings) {
-        // Branch-free: whether each ray is blocked is as good as random.
-        let mut victims = 0u64;
+        let mut blocked = 0;
+        let mut captures = false;
         for (dir, &targets) in targets_by_dir.iter().enumerate() {
-            let (_, first) = reach::<P::Board>(dir, king, occupied);
-            quiets += quiet_count::<P::Board>(dir, king, first);
-            victims |= first & targets;
+            let code = stop::<P::Board>(dir, king, occupied);
+            blocked += stop_span::<P::Board>(dir, code);
+            captures |= stop_is_in(dir, code, targets);
         }
-        scan.capturers |= u64::from(victims != 0) << king;
+        quiets += king_moves::<P::Board>(king) - blocked;
+        scan.capturers |= u64::from(captures) << king;
     }
     scan.quiets = u64::from(quiets);
     scan
