@@ -34,6 +34,9 @@ pub(crate) trait Geometry: 'static {
     const STOP_SPANS: &'static RayLengths;
     /// `KING_MOVES[bit]`: a king's moves on `bit` on an empty board (all four rays).
     const KING_MOVES: &'static [u8; 64];
+    /// `DIAGONALS[bit]`: the squares of both diagonals through `bit` (all four rays), so a
+    /// square is on a king's diagonals exactly when the king is on the square's.
+    const DIAGONALS: &'static [u64; 64];
 }
 
 /// Per direction and bit, the squares of a diagonal ray.
@@ -120,6 +123,16 @@ const fn king_moves_table(rays: &Rays) -> [u8; 64] {
     moves
 }
 
+const fn diagonals_table(rays: &Rays) -> [u64; 64] {
+    let mut lines = [0u64; 64];
+    let mut bit = 0;
+    while bit < 64 {
+        lines[bit] = rays[0][bit] | rays[1][bit] | rays[2][bit] | rays[3][bit];
+        bit += 1;
+    }
+    lines
+}
+
 const EIGHT_RAYS: Rays = rays(4, squares_mask(4, 0, 8));
 const TEN_RAYS: Rays = rays(5, squares_mask(5, 0, 10));
 
@@ -152,6 +165,7 @@ impl Geometry for Eight {
     const RAY_LENGTHS: &'static RayLengths = &ray_lengths(&EIGHT_RAYS);
     const STOP_SPANS: &'static RayLengths = &stop_spans(&EIGHT_RAYS, Self::MASK);
     const KING_MOVES: &'static [u8; 64] = &king_moves_table(&EIGHT_RAYS);
+    const DIAGONALS: &'static [u64; 64] = &diagonals_table(&EIGHT_RAYS);
 }
 
 impl Geometry for Ten {
@@ -163,6 +177,7 @@ impl Geometry for Ten {
     const RAY_LENGTHS: &'static RayLengths = &ray_lengths(&TEN_RAYS);
     const STOP_SPANS: &'static RayLengths = &stop_spans(&TEN_RAYS, Self::MASK);
     const KING_MOVES: &'static [u8; 64] = &king_moves_table(&TEN_RAYS);
+    const DIAGONALS: &'static [u64; 64] = &diagonals_table(&TEN_RAYS);
 }
 
 /// One diagonal step in direction `dir` (0, 1: towards the bottom / higher square numbers;
@@ -230,6 +245,12 @@ pub(crate) fn stop_is_in(dir: usize, code: u32, set: u64) -> bool {
 #[inline(always)]
 pub(crate) fn stop_span<G: Geometry>(dir: usize, code: u32) -> u32 {
     u32::from(G::STOP_SPANS[dir & 3][(code & 63) as usize])
+}
+
+/// Both diagonals through `bit`.
+#[inline(always)]
+pub(crate) fn diagonals<G: Geometry>(bit: u32) -> u64 {
+    G::DIAGONALS[(bit & 63) as usize]
 }
 
 /// A king's moves from `bit` on an empty board.
@@ -375,6 +396,15 @@ mod tests {
                 }
             }
             assert_eq!(king_moves::<G>(bit), moves);
+            for other in 0..64u32 {
+                let seen = (0..4).any(|dir| ray::<G>(dir, bit) & (1u64 << other) != 0);
+                assert_eq!(diagonals::<G>(bit) & (1u64 << other) != 0, seen);
+                assert_eq!(
+                    seen,
+                    diagonals::<G>(other) & (1u64 << bit) != 0,
+                    "symmetric"
+                );
+            }
         }
     }
 

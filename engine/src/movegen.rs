@@ -208,7 +208,7 @@ fn distance<G: Geometry>(dir: usize) -> u32 {
 }
 
 #[inline(always)]
-fn empty_squares<P: Preset>(b: &Bitboards) -> u64 {
+pub(crate) fn empty_squares<P: Preset>(b: &Bitboards) -> u64 {
     !(b.white | b.black) & P::Board::MASK
 }
 
@@ -228,7 +228,7 @@ fn men_capture_in<P: Preset, const WHITE: bool>(dir: usize) -> bool {
 
 /// Enemy pieces that can be jumped in direction `dir`: an empty square lies behind them.
 #[inline(always)]
-fn targets<P: Preset>(them: u64, empty: u64, dir: usize) -> u64 {
+pub(crate) fn targets<P: Preset>(them: u64, empty: u64, dir: usize) -> u64 {
     them & step::<P::Board>(empty, opposite(dir))
 }
 
