@@ -48,7 +48,7 @@ pub(crate) const MAX_PATH: usize = 24;
 /// Two sequences of the same piece that take the same pieces and end on the same square are
 /// one move. With one or two pieces taken that can only happen by landing on different
 /// squares of one run and going on straight over the same next piece, which the search never
-/// does (see [`CaptureSearch::king`]); so sinks compare only sequences of three or more.
+/// does (see [`CaptureSearch::king_ray`]); so sinks compare only sequences of three or more.
 pub(crate) trait CaptureSink {
     /// Whether the sink reads the landing squares (perft does not, and skips recording them).
     const TRACK_PATH: bool;
@@ -520,7 +520,7 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
                     MidCapturePromotion::EndsMove => self.emit(square, taken, count + 1, true),
                     MidCapturePromotion::ContinuesAsKing => {
                         self.promoted = true;
-                        if !self.king::<P>(square, taken, count + 1, dir, true) {
+                        if !self.king::<P>(square, taken, count + 1, dir) {
                             self.emit(square, taken, count + 1, true);
                         }
                         self.promoted = false;
@@ -539,25 +539,15 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
         found
     }
 
-    /// Captures of a king on `at` that arrived moving in direction `came` (4: none); returns
-    /// whether it could capture at all. `straight` is false when the king landed beyond the
-    /// first free square after its last victim: going on in the same direction from there
-    /// takes the same pieces and ends on the same squares as going on from that first
-    /// square, which the search has visited, so that direction is skipped (it cannot change
-    /// whether the sequence must go on either: the first square can go on too).
-    fn king<P: Preset>(
-        &mut self,
-        at: u32,
-        captured: u64,
-        count: u32,
-        came: usize,
-        straight: bool,
-    ) -> bool {
+    /// Captures of a king on `at` that arrived moving in direction `came` (4: none, a king
+    /// starting its move; otherwise a russian man just crowned); returns whether it could
+    /// capture at all.
+    fn king<P: Preset>(&mut self, at: u32, captured: u64, count: u32, came: usize) -> bool {
         if !P::FLYING_KINGS {
             return self.short_king::<P>(1u64 << at, captured, count);
         }
         // Going back would meet the piece just taken, which still blocks.
-        let open = |dir: usize| came >= 4 || (dir != opposite(came) && (dir != came || straight));
+        let open = |dir: usize| came >= 4 || dir != opposite(came);
         let mut found = false;
         if open(0) {
             found |= self.king_ray::<P, 0>(at, captured, count);
@@ -572,6 +562,23 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
             found |= self.king_ray::<P, 3>(at, captured, count);
         }
         found
+    }
+
+    /// Captures of a flying king on `at` in the directions of the bits of `directions`, where
+    /// a victim is known to wait.
+    fn king_in<P: Preset>(&mut self, at: u32, captured: u64, count: u32, directions: u8) {
+        if directions & 1 != 0 {
+            self.king_ray::<P, 0>(at, captured, count);
+        }
+        if directions & 2 != 0 {
+            self.king_ray::<P, 1>(at, captured, count);
+        }
+        if directions & 4 != 0 {
+            self.king_ray::<P, 2>(at, captured, count);
+        }
+        if directions & 8 != 0 {
+            self.king_ray::<P, 3>(at, captured, count);
+        }
     }
 
     /// The captures of a flying king on `at` over the first piece in direction `DIR`.
@@ -600,17 +607,19 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
         // landing squares those are is decided here, from the rays, so that the search
         // recurses only into them.
         let first = nearest(DIR, landings_set);
-        let mut going_on = 0u64;
-        if self.sees_victim::<P, DIR>(first, taken) {
-            going_on |= 1u64 << first;
-        }
+        // Going on straight is looked at from the first landing square only: from a farther
+        // one it takes the same pieces and ends on the same squares, and cannot change
+        // whether the sequence must go on either (the first square can go on too).
+        let straight_on = u64::from(self.sees_victim::<P, DIR>(first, taken)) << first;
         // The two directions across the ray.
         let (left, right) = (DIR ^ 1, DIR ^ 3);
+        let mut left_on = 0u64;
+        let mut right_on = 0u64;
         for land in bits(landings) {
-            let goes_on = self.sees_victim_across::<P>(land, left, taken)
-                | self.sees_victim_across::<P>(land, right, taken);
-            going_on |= u64::from(goes_on) << land;
+            left_on |= u64::from(self.sees_victim_across::<P>(land, left, taken)) << land;
+            right_on |= u64::from(self.sees_victim_across::<P>(land, right, taken)) << land;
         }
+        let going_on = straight_on | left_on | right_on;
         if going_on == 0 {
             let promotes = self.promoted;
             if S::TRACK_PATH {
@@ -631,8 +640,14 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
             }
         } else {
             for land in along(DIR, going_on) {
+                // The directions in which it goes on from there are known: only those are
+                // searched.
+                let square = 1u64 << land;
+                let directions = (u8::from(straight_on & square != 0) << DIR)
+                    | (u8::from(left_on & square != 0) << left)
+                    | (u8::from(right_on & square != 0) << right);
                 self.enter(land);
-                self.king::<P>(land, taken, count + 1, DIR, land == first);
+                self.king_in::<P>(land, taken, count + 1, directions);
                 self.leave();
             }
         }
@@ -729,7 +744,7 @@ pub(crate) fn generate_captures<P: Preset, const WHITE: bool, S: CaptureSink>(
         search.jumpable = [0, 1, 2, 3].map(|dir| targets::<P>(them, empty | at, dir));
         search.depth = 0;
         if b.kings & at != 0 {
-            search.king::<P>(from, 0, 0, 4, true);
+            search.king::<P>(from, 0, 0, 4);
         } else {
             search.man::<P, WHITE>(at, 0, 0);
         }
