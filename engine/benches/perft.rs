@@ -1,5 +1,6 @@
-//! Benchmarks: bulk perft (russian depth 10, international depth 9, one thread) and the
-//! time to validate and apply one submitted move string in a game with 80 plies of history.
+//! Benchmarks: bulk perft (one thread) from the start positions and from middle games with
+//! kings, and the time to validate and apply one submitted move string in a game with 80
+//! plies of history.
 //!
 //! Run: `CARGO_TARGET_DIR=... cargo bench -p damka-engine --bench perft`
 
@@ -8,17 +9,64 @@ use damka_engine::{Game, Position, Variant, perft};
 use std::hint::black_box;
 use std::time::Duration;
 
+/// Bulk perft positions: the start positions, then middle games with 2-4 kings a side and
+/// captures at the root (the positions of `tests/king_positions.rs`, whose counts are checked
+/// there), each at a depth of about a second.
+const POSITIONS: &[(&str, Variant, Option<&str>, u32)] = &[
+    ("russian_start", Variant::Russian, None, 10),
+    ("international_start", Variant::International, None, 9),
+    (
+        "international_2_kings",
+        Variant::International,
+        Some("W:WK7,29,33,34,35,K37,38,39,40,43,44,50:B15,20,22,23,24,25,26,27,30,32,K41,K46"),
+        9,
+    ),
+    (
+        "international_3_kings",
+        Variant::International,
+        Some("B:WK6,K7,11,12,30,K31,34,35,40,45,46:B2,10,15,20,K26,K32,42,K48"),
+        8,
+    ),
+    (
+        "international_4_kings",
+        Variant::International,
+        Some("B:WK2,K7,K11,K12,17,30,31,34,35,40,45:BK10,14,19,20,24,25,K26,K28,K48"),
+        8,
+    ),
+    (
+        "russian_2_kings",
+        Variant::Russian,
+        Some("B:WKc7,e5,a3,Ke3,g3,h2,a1,e1:Bf8,h8,b6,h6,a5,h4,Kc1,Kg1"),
+        10,
+    ),
+    (
+        "russian_3_kings",
+        Variant::Russian,
+        Some("B:WKb8,Kf8,Kc7,d6,b4,d4:Ba7,f6,h6,g5,Ke3,Kh2,Ke1"),
+        10,
+    ),
+    (
+        "russian_4_and_3_kings",
+        Variant::Russian,
+        Some("W:WKb8,Kd8,Kg7,Kf6,a3,b2,h2,a1,g1:Bb6,d6,Ka5,c5,d4,h4,e3,Kc1,Ke1"),
+        11,
+    ),
+];
+
 fn bulk_perft(c: &mut Criterion) {
     let mut group = c.benchmark_group("bulk_perft");
     group.sample_size(10);
     group.warm_up_time(Duration::from_secs(1));
     group.measurement_time(Duration::from_secs(5));
-    for (variant, depth) in [(Variant::Russian, 10), (Variant::International, 9)] {
-        let start = Position::start(variant);
-        let leaves = perft(&start, depth);
+    for &(name, variant, fen, depth) in POSITIONS {
+        let position = match fen {
+            Some(fen) => Position::from_fen(variant, fen).expect("benchmark FEN"),
+            None => Position::start(variant),
+        };
+        let leaves = perft(&position, depth);
         group.throughput(Throughput::Elements(leaves));
-        group.bench_function(format!("{variant}_depth_{depth}"), |b| {
-            b.iter(|| perft(black_box(&start), black_box(depth)))
+        group.bench_function(format!("{name}_depth_{depth}"), |b| {
+            b.iter(|| perft(black_box(&position), black_box(depth)))
         });
     }
     group.finish();

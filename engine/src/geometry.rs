@@ -5,6 +5,12 @@
 //! `i + i / (2 * PER_ROW)`: one unused "ghost" bit after every two rows. With that gap
 //! every diagonal step is a plain shift by `PER_ROW` or `PER_ROW + 1`, and a step off
 //! the left or right edge lands on a ghost bit, which is never a playable square.
+//!
+//! Flying kings use precomputed rays: the nearest piece on a ray is its lowest or highest
+//! set bit after masking with the occupied squares, so a king's reach in one direction costs a
+//! table look-up and a bit scan instead of a walk square by square.
+
+use std::num::NonZeroU64;
 
 /// Compile-time description of one board size.
 pub(crate) trait Geometry: 'static {
@@ -16,7 +22,119 @@ pub(crate) trait Geometry: 'static {
     const TOP_ROW: u64;
     /// The bottom row: Black's promotion row.
     const BOTTOM_ROW: u64;
+    /// `RAYS[dir][bit]`: the squares a king on `bit` sees in direction `dir` on an empty
+    /// board, up to the edge (the square itself excluded). Zero for ghost bits.
+    const RAYS: &'static Rays;
+    /// `RAY_LENGTHS[dir][bit]`: the number of squares in `RAYS[dir][bit]`, so the length of a
+    /// blocked ray is a difference of two lengths instead of a population count.
+    const RAY_LENGTHS: &'static RayLengths;
+    /// `STOP_SPANS[dir][code]`: for the [`stop`] code of a piece, the squares from that piece
+    /// to the edge, the piece's own included (0 for "no piece"). A king's quiet moves in
+    /// `dir` are its ray's length minus the span of the piece where the ray stops.
+    const STOP_SPANS: &'static RayLengths;
+    /// `KING_MOVES[bit]`: a king's moves on `bit` on an empty board (all four rays).
+    const KING_MOVES: &'static [u8; 64];
+    /// `DIAGONALS[bit]`: the squares of both diagonals through `bit` (all four rays), so a
+    /// square is on a king's diagonals exactly when the king is on the square's.
+    const DIAGONALS: &'static [u64; 64];
 }
+
+/// Per direction and bit, the squares of a diagonal ray.
+pub(crate) type Rays = [[u64; 64]; 4];
+/// Per direction and bit, the number of squares of the ray.
+pub(crate) type RayLengths = [[u8; 64]; 4];
+
+/// Shift of one step in `dir` (`step`'s distances) as a signed bit offset.
+const fn offset(per_row: u32, dir: usize) -> i32 {
+    let near = per_row as i32;
+    match dir {
+        0 => near,
+        1 => near + 1,
+        2 => -near,
+        _ => -(near + 1),
+    }
+}
+
+const fn rays(per_row: u32, mask: u64) -> Rays {
+    let mut rays = [[0u64; 64]; 4];
+    let mut dir = 0;
+    while dir < 4 {
+        let mut bit = 0;
+        while bit < 64 {
+            if mask & (1u64 << bit) != 0 {
+                let mut ray = 0u64;
+                let mut next = bit as i32 + offset(per_row, dir);
+                // A step off the side lands on a ghost bit, which is not in `mask`.
+                while next >= 0 && next < 64 && mask & (1u64 << next) != 0 {
+                    ray |= 1u64 << next;
+                    next += offset(per_row, dir);
+                }
+                rays[dir][bit] = ray;
+            }
+            bit += 1;
+        }
+        dir += 1;
+    }
+    rays
+}
+
+const fn ray_lengths(rays: &Rays) -> RayLengths {
+    let mut lengths = [[0u8; 64]; 4];
+    let mut dir = 0;
+    while dir < 4 {
+        let mut bit = 0;
+        while bit < 64 {
+            lengths[dir][bit] = rays[dir][bit].count_ones() as u8;
+            bit += 1;
+        }
+        dir += 1;
+    }
+    lengths
+}
+
+const fn stop_spans(rays: &Rays, mask: u64) -> RayLengths {
+    let lengths = ray_lengths(rays);
+    let mut spans = [[0u8; 64]; 4];
+    let mut dir = 0;
+    while dir < 4 {
+        let mut bit = 0;
+        while bit < 63 {
+            if mask & (1u64 << bit) != 0 {
+                // The codes of `stop`: the bit itself, or one more for directions that shift
+                // right.
+                let code = if dir < 2 { bit } else { bit + 1 };
+                spans[dir][code] = lengths[dir][bit] + 1;
+            }
+            bit += 1;
+        }
+        dir += 1;
+    }
+    spans
+}
+
+const fn king_moves_table(rays: &Rays) -> [u8; 64] {
+    let lengths = ray_lengths(rays);
+    let mut moves = [0u8; 64];
+    let mut bit = 0;
+    while bit < 64 {
+        moves[bit] = lengths[0][bit] + lengths[1][bit] + lengths[2][bit] + lengths[3][bit];
+        bit += 1;
+    }
+    moves
+}
+
+const fn diagonals_table(rays: &Rays) -> [u64; 64] {
+    let mut lines = [0u64; 64];
+    let mut bit = 0;
+    while bit < 64 {
+        lines[bit] = rays[0][bit] | rays[1][bit] | rays[2][bit] | rays[3][bit];
+        bit += 1;
+    }
+    lines
+}
+
+const EIGHT_RAYS: Rays = rays(4, squares_mask(4, 0, 8));
+const TEN_RAYS: Rays = rays(5, squares_mask(5, 0, 10));
 
 /// Bit of the 0-based square index `index` on a board with `per_row` dark squares per row.
 pub(crate) const fn bit_of_index(index: u32, per_row: u32) -> u32 {
@@ -43,6 +161,11 @@ impl Geometry for Eight {
     const MASK: u64 = squares_mask(4, 0, 8);
     const TOP_ROW: u64 = squares_mask(4, 0, 1);
     const BOTTOM_ROW: u64 = squares_mask(4, 7, 1);
+    const RAYS: &'static Rays = &EIGHT_RAYS;
+    const RAY_LENGTHS: &'static RayLengths = &ray_lengths(&EIGHT_RAYS);
+    const STOP_SPANS: &'static RayLengths = &stop_spans(&EIGHT_RAYS, Self::MASK);
+    const KING_MOVES: &'static [u8; 64] = &king_moves_table(&EIGHT_RAYS);
+    const DIAGONALS: &'static [u64; 64] = &diagonals_table(&EIGHT_RAYS);
 }
 
 impl Geometry for Ten {
@@ -50,6 +173,11 @@ impl Geometry for Ten {
     const MASK: u64 = squares_mask(5, 0, 10);
     const TOP_ROW: u64 = squares_mask(5, 0, 1);
     const BOTTOM_ROW: u64 = squares_mask(5, 9, 1);
+    const RAYS: &'static Rays = &TEN_RAYS;
+    const RAY_LENGTHS: &'static RayLengths = &ray_lengths(&TEN_RAYS);
+    const STOP_SPANS: &'static RayLengths = &stop_spans(&TEN_RAYS, Self::MASK);
+    const KING_MOVES: &'static [u8; 64] = &king_moves_table(&TEN_RAYS);
+    const DIAGONALS: &'static [u64; 64] = &diagonals_table(&TEN_RAYS);
 }
 
 /// One diagonal step in direction `dir` (0, 1: towards the bottom / higher square numbers;
@@ -62,6 +190,110 @@ pub(crate) fn step<G: Geometry>(bits: u64, dir: usize) -> u64 {
         1 => bits << (G::PER_ROW + 1),
         2 => bits >> G::PER_ROW,
         _ => bits >> (G::PER_ROW + 1),
+    }
+}
+
+/// The squares seen from `bit` in direction `dir` on an empty board.
+#[inline(always)]
+pub(crate) fn ray<G: Geometry>(dir: usize, bit: u32) -> u64 {
+    G::RAYS[dir & 3][(bit & 63) as usize]
+}
+
+/// Number of squares of [`ray`].
+#[inline(always)]
+pub(crate) fn ray_length<G: Geometry>(dir: usize, bit: u32) -> u32 {
+    u32::from(G::RAY_LENGTHS[dir & 3][(bit & 63) as usize])
+}
+
+/// The square of `set` nearest to the origin of a ray in direction `dir` (`set` lies on it):
+/// the lowest bit for directions that shift left, the highest for the others.
+#[inline(always)]
+pub(crate) fn nearest(dir: usize, set: NonZeroU64) -> u32 {
+    if dir < 2 {
+        set.trailing_zeros()
+    } else {
+        63 - set.leading_zeros()
+    }
+}
+
+/// Where the ray from `bit` in direction `dir` stops, as a code: the bit of the first square
+/// of `occupied` on it (63 when there is none) for directions that shift left, that bit plus
+/// one (0 when there is none) for the others. One bit scan and no branch: a sentinel bit
+/// stands for "nothing", since whether a ray is blocked is as good as random and a
+/// mispredicted branch costs more than the scan.
+#[inline(always)]
+pub(crate) fn stop<G: Geometry>(dir: usize, bit: u32, occupied: u64) -> u32 {
+    let met = ray::<G>(dir, bit) & occupied;
+    if dir < 2 {
+        // The nearest square is the lowest bit; bit 63 (never a square) is the sentinel.
+        (met | 1u64 << 63).trailing_zeros()
+    } else {
+        // The nearest square is the highest bit; shifted up by one, bit 0 is the sentinel.
+        63 - ((met << 1) | 1).leading_zeros()
+    }
+}
+
+/// Whether the square where a ray stopped (a [`stop`] code) is one of `set`.
+#[inline(always)]
+pub(crate) fn stop_is_in(dir: usize, code: u32, set: u64) -> bool {
+    let shifted = if dir < 2 { set } else { set << 1 };
+    (shifted >> (code & 63)) & 1 != 0
+}
+
+/// The squares from where a ray stopped (a [`stop`] code) to the edge, that square included;
+/// 0 when nothing stopped it.
+#[inline(always)]
+pub(crate) fn stop_span<G: Geometry>(dir: usize, code: u32) -> u32 {
+    u32::from(G::STOP_SPANS[dir & 3][(code & 63) as usize])
+}
+
+/// Both diagonals through `bit`.
+#[inline(always)]
+pub(crate) fn diagonals<G: Geometry>(bit: u32) -> u64 {
+    G::DIAGONALS[(bit & 63) as usize]
+}
+
+/// A king's moves from `bit` on an empty board.
+#[inline(always)]
+pub(crate) fn king_moves<G: Geometry>(bit: u32) -> u32 {
+    u32::from(G::KING_MOVES[(bit & 63) as usize])
+}
+
+/// Whether the first square of `occupied` on the ray from `bit` in direction `dir` is one of
+/// `set` (false when the ray meets nothing), without a branch.
+#[inline(always)]
+pub(crate) fn first_is_in<G: Geometry>(dir: usize, bit: u32, occupied: u64, set: u64) -> bool {
+    stop_is_in(dir, stop::<G>(dir, bit, occupied), set)
+}
+
+/// The squares of the ray from `bit` in direction `dir` up to, not including, the first
+/// square of `occupied`.
+#[inline(always)]
+pub(crate) fn open_ray<G: Geometry>(dir: usize, bit: u32, occupied: u64) -> u64 {
+    let full = ray::<G>(dir, bit);
+    match NonZeroU64::new(full & occupied) {
+        None => full,
+        Some(blockers) => {
+            let stop = nearest(dir, blockers);
+            full ^ ray::<G>(dir, stop) ^ (1u64 << stop)
+        }
+    }
+}
+
+/// [`open_ray`] and the number of its squares.
+#[inline(always)]
+pub(crate) fn open_ray_counted<G: Geometry>(dir: usize, bit: u32, occupied: u64) -> (u64, u32) {
+    let full = ray::<G>(dir, bit);
+    let length = ray_length::<G>(dir, bit);
+    match NonZeroU64::new(full & occupied) {
+        None => (full, length),
+        Some(blockers) => {
+            let stop = nearest(dir, blockers);
+            (
+                full ^ ray::<G>(dir, stop) ^ (1u64 << stop),
+                length - ray_length::<G>(dir, stop) - 1,
+            )
+        }
     }
 }
 
@@ -88,6 +320,119 @@ mod tests {
         assert_eq!(Eight::TOP_ROW.count_ones(), 4);
         assert_eq!(Ten::BOTTOM_ROW.count_ones(), 5);
         assert_eq!(Eight::TOP_ROW & Eight::BOTTOM_ROW, 0);
+    }
+
+    /// The rays agree with repeated single steps, and their lengths with a population count.
+    fn check_rays<G: Geometry>() {
+        for bit in 0..64u32 {
+            for dir in 0..4 {
+                let mut walked = 0u64;
+                if G::MASK & (1u64 << bit) != 0 {
+                    let mut at = step::<G>(1u64 << bit, dir) & G::MASK;
+                    while at != 0 {
+                        walked |= at;
+                        at = step::<G>(at, dir) & G::MASK;
+                    }
+                }
+                assert_eq!(ray::<G>(dir, bit), walked, "bit {bit} dir {dir}");
+                assert_eq!(ray_length::<G>(dir, bit), walked.count_ones());
+            }
+        }
+    }
+
+    #[test]
+    fn rays_match_single_steps() {
+        check_rays::<Eight>();
+        check_rays::<Ten>();
+        // The long diagonal of 10x10: square 46 (a1) sees 9 squares up to square 5 (j10).
+        let a1 = bit_of_index(45, 5);
+        assert_eq!(ray_length::<Ten>(2, a1), 9);
+    }
+
+    #[test]
+    fn open_ray_stops_before_the_first_piece() {
+        // 8x8, square 29 (a1) up-right: 25 (b2), 22 (c3), 18 (d4), ...; a piece on d4.
+        let bit = |number: u32| 1u64 << bit_of_index(number - 1, 4);
+        let a1 = bit_of_index(28, 4);
+        let d4 = bit(18);
+        assert_eq!(open_ray::<Eight>(2, a1, d4), bit(25) | bit(22));
+        assert_eq!(open_ray_counted::<Eight>(2, a1, d4), (bit(25) | bit(22), 2));
+        assert_eq!(open_ray_counted::<Eight>(2, a1, 0).1, 7);
+        assert_eq!(open_ray::<Eight>(2, a1, 0), ray::<Eight>(2, a1));
+        let nearest_piece = NonZeroU64::new(ray::<Eight>(2, a1) & (d4 | bit(4))).unwrap();
+        assert_eq!(1u64 << nearest(2, nearest_piece), d4);
+    }
+
+    /// `stop`, `stop_is_in` and `stop_span` against `open_ray` and `nearest` for every square,
+    /// direction and a few occupancies.
+    fn check_stops<G: Geometry>() {
+        let occupancies = [
+            0,
+            G::MASK,
+            0x5555_5555_5555_5555 & G::MASK,
+            0x0f0f_0f0f_0f0f & G::MASK,
+        ];
+        for bit in (0..64u32).filter(|bit| G::MASK & (1u64 << bit) != 0) {
+            let mut moves = 0;
+            for dir in 0..4 {
+                moves += ray_length::<G>(dir, bit);
+                for occupied in occupancies {
+                    let occupied = occupied & !(1u64 << bit);
+                    let code = stop::<G>(dir, bit, occupied);
+                    let first =
+                        NonZeroU64::new(ray::<G>(dir, bit) & occupied).map(|met| nearest(dir, met));
+                    for square in (0..64).filter(|square| G::MASK & (1u64 << square) != 0) {
+                        assert_eq!(
+                            stop_is_in(dir, code, 1u64 << square),
+                            first == Some(square),
+                            "bit {bit} dir {dir} occupied {occupied:x} square {square}"
+                        );
+                    }
+                    assert_eq!(
+                        ray_length::<G>(dir, bit) - stop_span::<G>(dir, code),
+                        open_ray::<G>(dir, bit, occupied).count_ones(),
+                        "bit {bit} dir {dir} occupied {occupied:x}"
+                    );
+                }
+            }
+            assert_eq!(king_moves::<G>(bit), moves);
+            for other in 0..64u32 {
+                let seen = (0..4).any(|dir| ray::<G>(dir, bit) & (1u64 << other) != 0);
+                assert_eq!(diagonals::<G>(bit) & (1u64 << other) != 0, seen);
+                assert_eq!(
+                    seen,
+                    diagonals::<G>(other) & (1u64 << bit) != 0,
+                    "symmetric"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn stops_match_the_rays() {
+        check_stops::<Eight>();
+        check_stops::<Ten>();
+    }
+
+    #[test]
+    fn first_is_in_looks_at_the_nearest_piece_only() {
+        let bit = |number: u32| 1u64 << bit_of_index(number - 1, 4);
+        // 8x8, a1 (29) up-right: b2 (25), c3 (22), d4 (18), e5 (15)...
+        let a1 = bit_of_index(28, 4);
+        assert!(first_is_in::<Eight>(2, a1, bit(22) | bit(15), bit(22)));
+        assert!(!first_is_in::<Eight>(2, a1, bit(22) | bit(15), bit(15)));
+        assert!(
+            !first_is_in::<Eight>(2, a1, 0, Eight::MASK),
+            "nothing on the ray"
+        );
+        // h8 (4) down-left: g7 (8), f6 (11); square 1 (b8) is not on that ray.
+        let h8 = bit_of_index(3, 4);
+        assert!(first_is_in::<Eight>(0, h8, bit(11) | bit(1), bit(11)));
+        assert!(!first_is_in::<Eight>(0, h8, bit(1), Eight::MASK));
+        // b8 (1, bit 0) seen from c7 (6) up-left: the lowest bit of the board.
+        let c7 = bit_of_index(5, 4);
+        assert!(first_is_in::<Eight>(3, c7, bit(1), bit(1)));
+        assert!(!first_is_in::<Eight>(3, c7, 0, bit(1)));
     }
 
     #[test]

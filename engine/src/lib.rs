@@ -15,6 +15,7 @@ mod draw;
 pub mod fen;
 mod game;
 mod geometry;
+mod king_rays;
 mod movegen;
 mod notation;
 pub mod pdn;

@@ -3,10 +3,18 @@
 //! Captured pieces stay on the board until the sequence ends, so during a capture search they
 //! still block (they are neither empty nor capturable again: the Turkish strike rule). The
 //! square the capturing piece started from counts as empty, because it has left it.
+//!
+//! Flying kings look along precomputed rays (`geometry.rs`): the first piece on a ray is one
+//! bit scan away, so a king's moves, its captures and the landing squares behind a victim
+//! cost a few table look-ups each instead of a walk square by square.
 
-use crate::geometry::{Geometry, is_forward, opposite, step};
+use crate::geometry::{
+    Geometry, first_is_in, is_forward, king_moves, nearest, open_ray, open_ray_counted, opposite,
+    ray, step, stop, stop_is_in, stop_span,
+};
 use crate::preset::{MidCapturePromotion, Preset};
 use crate::square::bits;
+use std::num::NonZeroU64;
 
 /// Where the pieces stand, in the layout of `geometry.rs`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -36,11 +44,35 @@ pub(crate) struct RawMove {
 pub(crate) const MAX_PATH: usize = 24;
 
 /// Receives each complete capture sequence.
+///
+/// Two sequences of the same piece that take the same pieces and end on the same square are
+/// one move. With one or two pieces taken that can only happen by landing on different
+/// squares of one run and going on straight over the same next piece, which the search never
+/// does (see [`CaptureSearch::king_ray`]); so sinks compare only sequences of three or more.
 pub(crate) trait CaptureSink {
     /// Whether the sink reads the landing squares (perft does not, and skips recording them).
     const TRACK_PATH: bool;
 
-    fn push(&mut self, from: u32, to: u32, captured: u64, promotes: bool, path: &[u8]);
+    /// A sequence from `from` to `to` that took the `count` pieces of `captured`.
+    fn push(&mut self, from: u32, to: u32, captured: u64, count: u32, promotes: bool, path: &[u8]);
+
+    /// The same sequence ending on each of the `landing_count` squares of `landings`: a
+    /// flying king's last jump. Used only when the sink does not track paths.
+    #[inline(always)]
+    fn push_landings(
+        &mut self,
+        from: u32,
+        landings: u64,
+        landing_count: u32,
+        captured: u64,
+        count: u32,
+        promotes: bool,
+    ) {
+        let _ = landing_count;
+        for to in bits(landings) {
+            self.push(from, to, captured, count, promotes, &[]);
+        }
+    }
 }
 
 /// Collects captures as [`RawMove`]s, applying the maximum rule (if asked) and dropping
@@ -55,8 +87,15 @@ impl CaptureSink for RawCaptures<'_> {
     const TRACK_PATH: bool = false;
 
     #[inline]
-    fn push(&mut self, from: u32, to: u32, captured: u64, promotes: bool, _path: &[u8]) {
-        let count = captured.count_ones();
+    fn push(
+        &mut self,
+        from: u32,
+        to: u32,
+        captured: u64,
+        count: u32,
+        promotes: bool,
+        _path: &[u8],
+    ) {
         if self.maximum {
             if count < self.best {
                 return;
@@ -72,11 +111,89 @@ impl CaptureSink for RawCaptures<'_> {
             promotes,
             captured,
         };
-        // One capture cannot be reached by two different paths, so only longer ones are checked.
-        if count >= 2 && self.list.contains(&mv) {
+        if count >= 3 && self.list.contains(&mv) {
             return;
         }
         self.list.push(mv);
+    }
+}
+
+/// Counts captures without building them (bulk perft), with the same maximum rule and
+/// duplicate handling as [`RawCaptures`]; only sequences of three or more pieces are kept,
+/// in `long`, to find their duplicates.
+pub(crate) struct CaptureCount<'a> {
+    pub long: &'a mut Vec<RawMove>,
+    pub maximum: bool,
+    pub best: u32,
+    pub count: u64,
+}
+
+impl CaptureCount<'_> {
+    /// Applies the maximum rule; whether a sequence of `count` pieces is to be counted.
+    #[inline(always)]
+    fn admits(&mut self, count: u32) -> bool {
+        if self.maximum {
+            if count < self.best {
+                return false;
+            }
+            if count > self.best {
+                self.best = count;
+                self.count = 0;
+                self.long.clear();
+            }
+        }
+        true
+    }
+}
+
+impl CaptureSink for CaptureCount<'_> {
+    const TRACK_PATH: bool = false;
+
+    #[inline]
+    fn push(
+        &mut self,
+        from: u32,
+        to: u32,
+        captured: u64,
+        count: u32,
+        promotes: bool,
+        _path: &[u8],
+    ) {
+        if !self.admits(count) {
+            return;
+        }
+        if count >= 3 {
+            let mv = RawMove {
+                from: from as u8,
+                to: to as u8,
+                promotes,
+                captured,
+            };
+            if self.long.contains(&mv) {
+                return;
+            }
+            self.long.push(mv);
+        }
+        self.count += 1;
+    }
+
+    #[inline(always)]
+    fn push_landings(
+        &mut self,
+        from: u32,
+        landings: u64,
+        landing_count: u32,
+        captured: u64,
+        count: u32,
+        promotes: bool,
+    ) {
+        if count >= 3 {
+            for to in bits(landings) {
+                self.push(from, to, captured, count, promotes, &[]);
+            }
+        } else if self.admits(count) {
+            self.count += u64::from(landing_count);
+        }
     }
 }
 
@@ -91,7 +208,7 @@ fn distance<G: Geometry>(dir: usize) -> u32 {
 }
 
 #[inline(always)]
-fn empty_squares<P: Preset>(b: &Bitboards) -> u64 {
+pub(crate) fn empty_squares<P: Preset>(b: &Bitboards) -> u64 {
     !(b.white | b.black) & P::Board::MASK
 }
 
@@ -109,75 +226,89 @@ fn men_capture_in<P: Preset, const WHITE: bool>(dir: usize) -> bool {
     P::MEN_CAPTURE_BACKWARDS || is_forward(WHITE, dir)
 }
 
-/// Whether the side to move has any capture (a cheap test before any sequence is built).
-#[inline]
-pub(crate) fn has_capture<P: Preset, const WHITE: bool>(b: &Bitboards) -> bool {
-    capturers::<P, WHITE>(b) != 0
+/// Enemy pieces that can be jumped in direction `dir`: an empty square lies behind them.
+#[inline(always)]
+pub(crate) fn targets<P: Preset>(them: u64, empty: u64, dir: usize) -> u64 {
+    them & step::<P::Board>(empty, opposite(dir))
 }
 
 /// The pieces of the side to move that can start a capture.
 #[inline]
 pub(crate) fn capturers<P: Preset, const WHITE: bool>(b: &Bitboards) -> u64 {
-    men_capturers::<P, WHITE>(b) | king_capturers::<P, WHITE>(b)
+    men_capturers::<P, WHITE>(b) | king_scan::<P, WHITE>(b).capturers
 }
 
+/// The men of the side to move that can start a capture.
 #[inline(always)]
-fn men_capturers<P: Preset, const WHITE: bool>(b: &Bitboards) -> u64 {
+pub(crate) fn men_capturers<P: Preset, const WHITE: bool>(b: &Bitboards) -> u64 {
     let men = b.side(WHITE) & !b.kings;
     let them = b.side(!WHITE);
     let empty = empty_squares::<P>(b);
     let mut found = 0;
     for dir in 0..4 {
         if men_capture_in::<P, WHITE>(dir) {
-            let back = opposite(dir);
-            // Enemy pieces with an empty square behind them, seen from direction `dir`.
-            let targets = them & step::<P::Board>(empty, back);
-            found |= men & step::<P::Board>(targets, back);
+            found |= men & step::<P::Board>(targets::<P>(them, empty, dir), opposite(dir));
         }
     }
     found
 }
 
+/// What the kings of the side to move can do, found in one pass over their rays.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct KingScan {
+    /// The kings that can start a capture.
+    pub capturers: u64,
+    /// The number of quiet king moves (the moves if no capture is compulsory).
+    pub quiets: u64,
+}
+
+/// Looks along each ray of each king once: the first piece met decides whether the king can
+/// capture that way, and the squares before it are its quiet moves.
 #[inline(always)]
-fn king_capturers<P: Preset, const WHITE: bool>(b: &Bitboards) -> u64 {
+pub(crate) fn king_scan<P: Preset, const WHITE: bool>(b: &Bitboards) -> KingScan {
     let kings = b.side(WHITE) & b.kings;
+    let mut scan = KingScan::default();
     if kings == 0 {
-        return 0;
+        return scan;
     }
     let them = b.side(!WHITE);
     let empty = empty_squares::<P>(b);
-    let mut found = 0;
-    for dir in 0..4 {
-        let back = opposite(dir);
-        let targets = them & step::<P::Board>(empty, back);
-        if P::FLYING_KINGS {
-            // Slide back from the targets over empty squares to find the kings behind them.
-            let mut ray = step::<P::Board>(targets, back);
-            while ray != 0 {
-                found |= ray & kings;
-                ray = step::<P::Board>(ray & empty, back);
-            }
-        } else {
-            found |= kings & step::<P::Board>(targets, back);
+    if !P::FLYING_KINGS {
+        for dir in 0..4 {
+            let back = opposite(dir);
+            scan.capturers |= kings & step::<P::Board>(targets::<P>(them, empty, dir), back);
+            scan.quiets += u64::from((step::<P::Board>(kings, dir) & empty).count_ones());
         }
+        return scan;
     }
-    found
+    let occupied = b.white | b.black;
+    let targets_by_dir = [0, 1, 2, 3].map(|dir| targets::<P>(them, empty, dir));
+    let mut quiets = 0u32;
+    for king in bits(kings) {
+        let mut blocked = 0;
+        let mut captures = false;
+        for (dir, &targets) in targets_by_dir.iter().enumerate() {
+            let code = stop::<P::Board>(dir, king, occupied);
+            blocked += stop_span::<P::Board>(dir, code);
+            captures |= stop_is_in(dir, code, targets);
+        }
+        quiets += king_moves::<P::Board>(king) - blocked;
+        scan.capturers |= u64::from(captures) << king;
+    }
+    scan.quiets = u64::from(quiets);
+    scan
 }
 
-/// The captures of the side to move when every one of them is a single jump by a man,
-/// found with bitboards: `visit(direction, jumpers)` is called for each direction with the
-/// men that jump that way. Returns `false` (having visited nothing) when a king can capture
-/// or some jump might go on; then the sequences must be searched.
+/// The captures of the side to move when every one of them is a single jump by a man, found
+/// with bitboards: `visit(direction, jumpers)` is called for each direction with the men that
+/// jump that way. Returns `false` (having visited nothing) when some jump might go on; then
+/// the sequences must be searched. Kings are not looked at.
 #[inline(always)]
 fn single_jumps<P: Preset, const WHITE: bool>(
     b: &Bitboards,
     mut visit: impl FnMut(usize, u64),
 ) -> bool {
-    let us = b.side(WHITE);
-    if us & b.kings != 0 && king_capturers::<P, WHITE>(b) != 0 {
-        return false;
-    }
-    let men = us & !b.kings;
+    let men = b.side(WHITE) & !b.kings;
     let them = b.side(!WHITE);
     let empty = empty_squares::<P>(b);
     // A second jump from the landing square L (reached from O in direction d) cannot land
@@ -189,7 +320,7 @@ fn single_jumps<P: Preset, const WHITE: bool>(
             continue;
         }
         let back = opposite(dir);
-        let jumpers = men & step::<P::Board>(them & step::<P::Board>(empty, back), back);
+        let jumpers = men & step::<P::Board>(targets::<P>(them, empty, dir), back);
         if jumpers == 0 {
             continue;
         }
@@ -220,7 +351,8 @@ fn single_jumps<P: Preset, const WHITE: bool>(
 }
 
 /// Bulk count of the captures when every capture is a single jump by a man; `None` when the
-/// sequences must be searched. Each (man, direction) jump is a distinct move.
+/// sequences must be searched. Each (man, direction) jump is a distinct move. Only for
+/// positions where no king can capture.
 #[inline]
 pub(crate) fn count_single_jumps<P: Preset, const WHITE: bool>(b: &Bitboards) -> Option<u64> {
     let mut count = 0u64;
@@ -229,7 +361,8 @@ pub(crate) fn count_single_jumps<P: Preset, const WHITE: bool>(b: &Bitboards) ->
 }
 
 /// Appends the captures when every capture is a single jump by a man; `false` (nothing
-/// appended) when the sequences must be searched.
+/// appended) when the sequences must be searched. Only for positions where no king can
+/// capture.
 #[inline]
 fn push_single_jumps<P: Preset, const WHITE: bool>(b: &Bitboards, out: &mut Vec<RawMove>) -> bool {
     let promotion = promotion_row::<P, WHITE>();
@@ -251,31 +384,24 @@ fn push_single_jumps<P: Preset, const WHITE: bool>(b: &Bitboards, out: &mut Vec<
     })
 }
 
-/// Number of quiet moves, counted without building them (bulk perft).
-#[inline]
-pub(crate) fn count_quiets<P: Preset, const WHITE: bool>(b: &Bitboards) -> u64 {
-    let us = b.side(WHITE);
+/// Number of quiet moves of the men, counted without building them (bulk perft).
+#[inline(always)]
+pub(crate) fn count_men_quiets<P: Preset, const WHITE: bool>(b: &Bitboards) -> u64 {
+    let men = b.side(WHITE) & !b.kings;
     let empty = empty_squares::<P>(b);
-    let men = us & !b.kings;
-    let kings = us & b.kings;
     let (left, right) = if WHITE { (2, 3) } else { (0, 1) };
-    let mut count = u64::from((step::<P::Board>(men, left) & empty).count_ones())
-        + u64::from((step::<P::Board>(men, right) & empty).count_ones());
-    if kings != 0 {
-        for dir in 0..4 {
-            let mut reach = step::<P::Board>(kings, dir) & empty;
-            if P::FLYING_KINGS {
-                // All kings slide together; shifting never merges two bits.
-                while reach != 0 {
-                    count += u64::from(reach.count_ones());
-                    reach = step::<P::Board>(reach, dir) & empty;
-                }
-            } else {
-                count += u64::from(reach.count_ones());
-            }
-        }
-    }
-    count
+    u64::from((step::<P::Board>(men, left) & empty).count_ones())
+        + u64::from((step::<P::Board>(men, right) & empty).count_ones())
+}
+
+/// The bits of `set`, a subset of a ray in direction `dir`, nearest to the ray's origin first.
+#[inline(always)]
+fn along(dir: usize, mut set: u64) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        let bit = nearest(dir, NonZeroU64::new(set)?);
+        set ^= 1u64 << bit;
+        Some(bit)
+    })
 }
 
 /// Appends every quiet (non-capturing) move.
@@ -300,20 +426,21 @@ pub(crate) fn generate_quiets<P: Preset, const WHITE: bool>(b: &Bitboards, out: 
             });
         }
     }
+    let occupied = b.white | b.black;
     for from in bits(kings) {
         for dir in 0..4 {
-            let mut reach = step::<P::Board>(1u64 << from, dir) & empty;
-            while reach != 0 {
+            let reach = if P::FLYING_KINGS {
+                open_ray::<P::Board>(dir, from, occupied)
+            } else {
+                step::<P::Board>(1u64 << from, dir) & empty
+            };
+            for to in along(dir, reach) {
                 out.push(RawMove {
                     from: from as u8,
-                    to: reach.trailing_zeros() as u8,
+                    to: to as u8,
                     promotes: false,
                     captured: 0,
                 });
-                if !P::FLYING_KINGS {
-                    break;
-                }
-                reach = step::<P::Board>(reach, dir) & empty;
             }
         }
     }
@@ -324,6 +451,10 @@ struct CaptureSearch<'s, S> {
     them: u64,
     /// Empty squares, including the square the capturing piece left.
     empty: u64,
+    /// Per direction, the enemy pieces with an empty square behind them: those a piece can
+    /// jump in that direction unless already taken. Fixed for one piece's search, since
+    /// taken pieces stay on the board until the move ends.
+    jumpable: [u64; 4],
     promotion: u64,
     from: u32,
     /// A man crowned during this sequence (russian).
@@ -335,11 +466,11 @@ struct CaptureSearch<'s, S> {
 
 impl<S: CaptureSink> CaptureSearch<'_, S> {
     #[inline(always)]
-    fn enter(&mut self, square: u64) {
+    fn enter(&mut self, square: u32) {
         if S::TRACK_PATH {
             // At most one landing per enemy piece, so the depth stays below MAX_PATH.
             if let Some(slot) = self.path.get_mut(self.depth) {
-                *slot = square.trailing_zeros() as u8;
+                *slot = square as u8;
             }
             self.depth += 1;
         }
@@ -353,18 +484,20 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
     }
 
     #[inline(always)]
-    fn emit(&mut self, to: u64, captured: u64, promotes: bool) {
+    fn emit(&mut self, to: u32, captured: u64, count: u32, promotes: bool) {
         self.sink.push(
             self.from,
-            to.trailing_zeros(),
+            to,
             captured,
+            count,
             promotes,
             &self.path[..self.depth.min(MAX_PATH)],
         );
     }
 
-    /// Captures of a man standing on `at`; returns whether it could capture at all.
-    fn man<P: Preset, const WHITE: bool>(&mut self, at: u64, captured: u64) -> bool {
+    /// Captures of a man standing on `at` that has taken the `count` pieces of `captured`;
+    /// returns whether it could capture at all.
+    fn man<P: Preset, const WHITE: bool>(&mut self, at: u64, captured: u64, count: u32) -> bool {
         let mut found = false;
         for dir in 0..4 {
             if !men_capture_in::<P, WHITE>(dir) {
@@ -380,81 +513,161 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
             }
             found = true;
             let taken = captured | victim;
-            self.enter(land);
+            let square = land.trailing_zeros();
+            self.enter(square);
             if land & self.promotion != 0 {
                 match P::PROMOTION {
-                    MidCapturePromotion::EndsMove => self.emit(land, taken, true),
+                    MidCapturePromotion::EndsMove => self.emit(square, taken, count + 1, true),
                     MidCapturePromotion::ContinuesAsKing => {
                         self.promoted = true;
-                        if !self.king::<P>(land, taken, dir) {
-                            self.emit(land, taken, true);
+                        if !self.king::<P>(square, taken, count + 1, dir) {
+                            self.emit(square, taken, count + 1, true);
                         }
                         self.promoted = false;
                     }
                     MidCapturePromotion::OnlyAtEnd => {
-                        if !self.man::<P, WHITE>(land, taken) {
-                            self.emit(land, taken, true);
+                        if !self.man::<P, WHITE>(land, taken, count + 1) {
+                            self.emit(square, taken, count + 1, true);
                         }
                     }
                 }
-            } else if !self.man::<P, WHITE>(land, taken) {
-                self.emit(land, taken, false);
+            } else if !self.man::<P, WHITE>(land, taken, count + 1) {
+                self.emit(square, taken, count + 1, false);
             }
             self.leave();
         }
         found
     }
 
-    /// Captures of a king on `at` that arrived moving in direction `came` (4: none).
-    fn king<P: Preset>(&mut self, at: u64, captured: u64, came: usize) -> bool {
+    /// Captures of a king on `at` that arrived moving in direction `came` (4: none, a king
+    /// starting its move; otherwise a russian man just crowned); returns whether it could
+    /// capture at all.
+    fn king<P: Preset>(&mut self, at: u32, captured: u64, count: u32, came: usize) -> bool {
         if !P::FLYING_KINGS {
-            return self.short_king::<P>(at, captured);
+            return self.short_king::<P>(1u64 << at, captured, count);
         }
+        // Going back would meet the piece just taken, which still blocks.
+        let open = |dir: usize| came >= 4 || dir != opposite(came);
         let mut found = false;
-        for dir in 0..4 {
-            // Going back would meet the piece just taken, which still blocks.
-            if came < 4 && dir == opposite(came) {
-                continue;
-            }
-            let mut ray = step::<P::Board>(at, dir);
-            while ray & self.empty != 0 {
-                ray = step::<P::Board>(ray, dir);
-            }
-            let victim = ray & self.them & !captured;
-            if victim == 0 {
-                continue;
-            }
-            let first_landing = step::<P::Board>(victim, dir) & self.empty;
-            if first_landing == 0 {
-                continue;
-            }
-            found = true;
-            let taken = captured | victim;
-            // It must land where the capture can continue, if there is such a square.
-            let mut continued = false;
-            let mut land = first_landing;
-            while land != 0 {
-                self.enter(land);
-                continued |= self.king::<P>(land, taken, dir);
-                self.leave();
-                land = step::<P::Board>(land, dir) & self.empty;
-            }
-            if !continued {
-                let promotes = self.promoted;
-                let mut land = first_landing;
-                while land != 0 {
-                    self.enter(land);
-                    self.emit(land, taken, promotes);
-                    self.leave();
-                    land = step::<P::Board>(land, dir) & self.empty;
-                }
-            }
+        if open(0) {
+            found |= self.king_ray::<P, 0>(at, captured, count);
+        }
+        if open(1) {
+            found |= self.king_ray::<P, 1>(at, captured, count);
+        }
+        if open(2) {
+            found |= self.king_ray::<P, 2>(at, captured, count);
+        }
+        if open(3) {
+            found |= self.king_ray::<P, 3>(at, captured, count);
         }
         found
     }
 
+    /// Captures of a flying king on `at` in the directions of the bits of `directions`, where
+    /// a victim is known to wait.
+    fn king_in<P: Preset>(&mut self, at: u32, captured: u64, count: u32, directions: u8) {
+        if directions & 1 != 0 {
+            self.king_ray::<P, 0>(at, captured, count);
+        }
+        if directions & 2 != 0 {
+            self.king_ray::<P, 1>(at, captured, count);
+        }
+        if directions & 4 != 0 {
+            self.king_ray::<P, 2>(at, captured, count);
+        }
+        if directions & 8 != 0 {
+            self.king_ray::<P, 3>(at, captured, count);
+        }
+    }
+
+    /// The captures of a flying king on `at` over the first piece in direction `DIR`.
+    #[inline(always)]
+    fn king_ray<P: Preset, const DIR: usize>(
+        &mut self,
+        at: u32,
+        captured: u64,
+        count: u32,
+    ) -> bool {
+        let occupied = !self.empty;
+        let Some(blockers) = NonZeroU64::new(ray::<P::Board>(DIR, at) & occupied) else {
+            return false;
+        };
+        let victim_square = nearest(DIR, blockers);
+        let victim = 1u64 << victim_square;
+        if victim & self.jumpable[DIR] & !captured == 0 {
+            return false;
+        }
+        let (landings, landing_count) = open_ray_counted::<P::Board>(DIR, victim_square, occupied);
+        let Some(landings_set) = NonZeroU64::new(landings) else {
+            return false;
+        };
+        let taken = captured | victim;
+        // It must land where the capture can continue, if there is such a square. Which
+        // landing squares those are is decided here, from the rays, so that the search
+        // recurses only into them.
+        let first = nearest(DIR, landings_set);
+        // Going on straight is looked at from the first landing square only: from a farther
+        // one it takes the same pieces and ends on the same squares, and cannot change
+        // whether the sequence must go on either (the first square can go on too).
+        let straight_on = u64::from(self.sees_victim::<P, DIR>(first, taken)) << first;
+        // The two directions across the ray.
+        let (left, right) = (DIR ^ 1, DIR ^ 3);
+        let mut left_on = 0u64;
+        let mut right_on = 0u64;
+        for land in bits(landings) {
+            left_on |= u64::from(self.sees_victim_across::<P>(land, left, taken)) << land;
+            right_on |= u64::from(self.sees_victim_across::<P>(land, right, taken)) << land;
+        }
+        let going_on = straight_on | left_on | right_on;
+        if going_on == 0 {
+            let promotes = self.promoted;
+            if S::TRACK_PATH {
+                for land in along(DIR, landings) {
+                    self.enter(land);
+                    self.emit(land, taken, count + 1, promotes);
+                    self.leave();
+                }
+            } else {
+                self.sink.push_landings(
+                    self.from,
+                    landings,
+                    landing_count,
+                    taken,
+                    count + 1,
+                    promotes,
+                );
+            }
+        } else {
+            for land in along(DIR, going_on) {
+                // The directions in which it goes on from there are known: only those are
+                // searched.
+                let square = 1u64 << land;
+                let directions = (u8::from(straight_on & square != 0) << DIR)
+                    | (u8::from(left_on & square != 0) << left)
+                    | (u8::from(right_on & square != 0) << right);
+                self.enter(land);
+                self.king_in::<P>(land, taken, count + 1, directions);
+                self.leave();
+            }
+        }
+        true
+    }
+
+    /// Whether a flying king on `at` can capture the first piece it meets in direction `DIR`.
+    #[inline(always)]
+    fn sees_victim<P: Preset, const DIR: usize>(&self, at: u32, captured: u64) -> bool {
+        self.sees_victim_across::<P>(at, DIR, captured)
+    }
+
+    /// [`Self::sees_victim`] for a direction known only once `DIR` is.
+    #[inline(always)]
+    fn sees_victim_across<P: Preset>(&self, at: u32, dir: usize, captured: u64) -> bool {
+        first_is_in::<P::Board>(dir, at, !self.empty, self.jumpable[dir] & !captured)
+    }
+
     /// Captures of a king that moves one square (english).
-    fn short_king<P: Preset>(&mut self, at: u64, captured: u64) -> bool {
+    fn short_king<P: Preset>(&mut self, at: u64, captured: u64, count: u32) -> bool {
         let mut found = false;
         for dir in 0..4 {
             let victim = step::<P::Board>(at, dir) & self.them & !captured;
@@ -467,9 +680,9 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
             }
             found = true;
             let taken = captured | victim;
-            self.enter(land);
-            if !self.short_king::<P>(land, taken) {
-                self.emit(land, taken, false);
+            self.enter(land.trailing_zeros());
+            if !self.short_king::<P>(land, taken, count + 1) {
+                self.emit(land.trailing_zeros(), taken, count + 1, false);
             }
             self.leave();
         }
@@ -477,19 +690,46 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
     }
 }
 
-/// Sends every complete capture sequence of the side to move to `sink`.
-pub(crate) fn generate_captures<P: Preset, const WHITE: bool, S: CaptureSink>(
+/// Sends the men's captures to `sink` when every one of them is a single jump (found with
+/// bitboards, no search); `false` (nothing sent) when some jump might go on.
+#[inline]
+pub(crate) fn sink_single_jumps<P: Preset, const WHITE: bool, S: CaptureSink>(
     b: &Bitboards,
     sink: &mut S,
+) -> bool {
+    let promotion = promotion_row::<P, WHITE>();
+    single_jumps::<P, WHITE>(b, |dir, jumpers| {
+        let shift = distance::<P::Board>(dir);
+        for from in bits(jumpers) {
+            let (victim, to) = if dir < 2 {
+                (from + shift, from + 2 * shift)
+            } else {
+                (from - shift, from - 2 * shift)
+            };
+            let promotes = promotion & (1u64 << to) != 0;
+            sink.push(from, to, 1u64 << victim, 1, promotes, &[to as u8]);
+        }
+    })
+}
+
+/// Sends every complete capture sequence of the men `men` and the kings `kings` (pieces of
+/// the side to move that can capture) to `sink`.
+pub(crate) fn generate_captures<P: Preset, const WHITE: bool, S: CaptureSink>(
+    b: &Bitboards,
+    men: u64,
+    kings: u64,
+    sink: &mut S,
 ) {
-    let starters = capturers::<P, WHITE>(b);
-    if starters == 0 {
+    let searched = men | kings;
+    if searched == 0 {
         return;
     }
     let empty = empty_squares::<P>(b);
+    let them = b.side(!WHITE);
     let mut search = CaptureSearch {
-        them: b.side(!WHITE),
+        them,
         empty,
+        jumpable: [0; 4],
         promotion: promotion_row::<P, WHITE>(),
         from: 0,
         promoted: false,
@@ -497,15 +737,16 @@ pub(crate) fn generate_captures<P: Preset, const WHITE: bool, S: CaptureSink>(
         depth: 0,
         sink,
     };
-    for from in bits(starters) {
+    for from in bits(searched) {
         let at = 1u64 << from;
         search.from = from;
         search.empty = empty | at;
+        search.jumpable = [0, 1, 2, 3].map(|dir| targets::<P>(them, empty | at, dir));
         search.depth = 0;
         if b.kings & at != 0 {
-            search.king::<P>(at, 0, 4);
+            search.king::<P>(from, 0, 0, 4);
         } else {
-            search.man::<P, WHITE>(at, 0);
+            search.man::<P, WHITE>(at, 0, 0);
         }
     }
 }
@@ -538,13 +779,27 @@ pub(crate) fn legal_raw<P: Preset, const WHITE: bool>(
     out: &mut Vec<RawMove>,
 ) {
     out.clear();
-    if has_capture::<P, WHITE>(b) && !push_single_jumps::<P, WHITE>(b, out) {
+    let men = men_capturers::<P, WHITE>(b);
+    let kings = king_scan::<P, WHITE>(b).capturers;
+    if kings != 0 {
         let mut sink = RawCaptures {
             list: out,
             maximum,
             best: 0,
         };
-        generate_captures::<P, WHITE, _>(b, &mut sink);
+        let searched_men = if men != 0 && sink_single_jumps::<P, WHITE, _>(b, &mut sink) {
+            0
+        } else {
+            men
+        };
+        generate_captures::<P, WHITE, _>(b, searched_men, kings, &mut sink);
+    } else if men != 0 && !push_single_jumps::<P, WHITE>(b, out) {
+        let mut sink = RawCaptures {
+            list: out,
+            maximum,
+            best: 0,
+        };
+        generate_captures::<P, WHITE, _>(b, men, 0, &mut sink);
     }
     if out.is_empty() || !mandatory {
         generate_quiets::<P, WHITE>(b, out);

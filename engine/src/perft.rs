@@ -4,7 +4,8 @@
 //! only captures are enumerated (they need de-duplication and, under the maximum rule, the
 //! longest sequences).
 
-use crate::movegen::{self, Bitboards, RawCaptures, RawMove};
+use crate::king_rays::KingRays;
+use crate::movegen::{self, Bitboards, CaptureCount, KingScan, RawMove};
 use crate::position::{Move, Position};
 use crate::preset::{Preset, with_preset};
 use crate::rules::{CaptureChoice, Color};
@@ -29,12 +30,13 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     }
     let opts = options(pos);
     let mut lists: Vec<Vec<RawMove>> = (0..depth).map(|_| Vec::with_capacity(64)).collect();
+    let mut kings = Box::<KingRays>::default();
     let white = pos.side_to_move() == Color::White;
     with_preset!(pos.variant(), P => {
         if white {
-            node::<P, true>(pos.boards(), depth, opts, &mut lists)
+            node::<P, true>(pos.boards(), depth, opts, &mut lists, &mut kings)
         } else {
-            node::<P, false>(pos.boards(), depth, opts, &mut lists)
+            node::<P, false>(pos.boards(), depth, opts, &mut lists, &mut kings)
         }
     })
 }
@@ -57,26 +59,48 @@ fn leaves<P: Preset, const WHITE: bool>(
     opts: Options,
     scratch: &mut Vec<RawMove>,
 ) -> u64 {
-    if !movegen::has_capture::<P, WHITE>(b) {
-        return movegen::count_quiets::<P, WHITE>(b);
+    leaves_with::<P, WHITE>(b, movegen::king_scan::<P, WHITE>(b), opts, scratch)
+}
+
+/// [`leaves`] with the king scan of `b` already made.
+#[inline(always)]
+fn leaves_with<P: Preset, const WHITE: bool>(
+    b: &Bitboards,
+    kings: KingScan,
+    opts: Options,
+    scratch: &mut Vec<RawMove>,
+) -> u64 {
+    let men = movegen::men_capturers::<P, WHITE>(b);
+    if men | kings.capturers == 0 {
+        return movegen::count_men_quiets::<P, WHITE>(b) + kings.quiets;
     }
     if opts.mandatory
+        && kings.capturers == 0
         && let Some(count) = movegen::count_single_jumps::<P, WHITE>(b)
     {
         return count;
     }
     scratch.clear();
-    let mut sink = RawCaptures {
-        list: scratch,
+    let mut sink = CaptureCount {
+        long: scratch,
         maximum: opts.maximum,
         best: 0,
+        count: 0,
     };
-    movegen::generate_captures::<P, WHITE, _>(b, &mut sink);
-    let captures = scratch.len() as u64;
+    // Without kings capturing and under compulsory capture the single jumps were tried above.
+    let tried = opts.mandatory && kings.capturers == 0;
+    let searched_men =
+        if men != 0 && !tried && movegen::sink_single_jumps::<P, WHITE, _>(b, &mut sink) {
+            0
+        } else {
+            men
+        };
+    movegen::generate_captures::<P, WHITE, _>(b, searched_men, kings.capturers, &mut sink);
+    let captures = sink.count;
     if opts.mandatory {
         captures
     } else {
-        captures + movegen::count_quiets::<P, WHITE>(b)
+        captures + movegen::count_men_quiets::<P, WHITE>(b) + kings.quiets
     }
 }
 
@@ -85,6 +109,7 @@ fn node<P: Preset, const WHITE: bool>(
     depth: u32,
     opts: Options,
     lists: &mut [Vec<RawMove>],
+    kings: &mut KingRays,
 ) -> u64 {
     let Some((list, deeper)) = lists.split_first_mut() else {
         return 1;
@@ -99,12 +124,42 @@ fn node<P: Preset, const WHITE: bool>(
         let Some(scratch) = deeper.first_mut() else {
             return list.len() as u64;
         };
+        if b.side(!WHITE) & b.kings == 0 {
+            // No opposing king (the opening): nothing to remember.
+            for mv in list.iter() {
+                let next = movegen::apply(b, mv, WHITE);
+                total += if WHITE {
+                    leaves::<P, false>(&next, opts, scratch)
+                } else {
+                    leaves::<P, true>(&next, opts, scratch)
+                };
+            }
+            return total;
+        }
+        // The opponent's kings are looked along once here; after a quiet move only the rays
+        // through its two squares are looked along again.
+        if WHITE {
+            kings.scan::<P, false>(b);
+        } else {
+            kings.scan::<P, true>(b);
+        }
         for mv in list.iter() {
             let next = movegen::apply(b, mv, WHITE);
+            let (from, to) = (u32::from(mv.from), u32::from(mv.to));
             total += if WHITE {
-                leaves::<P, false>(&next, opts, scratch)
+                let scan = if mv.captured == 0 {
+                    kings.rescan::<P, false>(&next, from, to)
+                } else {
+                    movegen::king_scan::<P, false>(&next)
+                };
+                leaves_with::<P, false>(&next, scan, opts, scratch)
             } else {
-                leaves::<P, true>(&next, opts, scratch)
+                let scan = if mv.captured == 0 {
+                    kings.rescan::<P, true>(&next, from, to)
+                } else {
+                    movegen::king_scan::<P, true>(&next)
+                };
+                leaves_with::<P, true>(&next, scan, opts, scratch)
             };
         }
         return total;
@@ -112,9 +167,9 @@ fn node<P: Preset, const WHITE: bool>(
     for mv in list.iter() {
         let next = movegen::apply(b, mv, WHITE);
         total += if WHITE {
-            node::<P, false>(&next, depth - 1, opts, deeper)
+            node::<P, false>(&next, depth - 1, opts, deeper, kings)
         } else {
-            node::<P, true>(&next, depth - 1, opts, deeper)
+            node::<P, true>(&next, depth - 1, opts, deeper, kings)
         };
     }
     total

@@ -170,8 +170,7 @@ struct MoveSink {
 impl CaptureSink for MoveSink {
     const TRACK_PATH: bool = true;
 
-    fn push(&mut self, from: u32, to: u32, captured: u64, promotes: bool, path: &[u8]) {
-        let count = captured.count_ones();
+    fn push(&mut self, from: u32, to: u32, captured: u64, count: u32, promotes: bool, path: &[u8]) {
         if self.maximum {
             if count < self.best {
                 return;
@@ -187,7 +186,7 @@ impl CaptureSink for MoveSink {
             promotes,
             captured,
         };
-        if count >= 2 && self.moves.iter().any(|m| m.raw == raw) {
+        if count >= 3 && self.moves.iter().any(|m| m.raw == raw) {
             return;
         }
         self.moves.push(Move::from_raw(self.variant, raw, path));
@@ -352,7 +351,9 @@ impl Position {
             maximum,
             best: 0,
         };
-        movegen::generate_captures::<P, WHITE, _>(&self.boards, &mut sink);
+        let men = movegen::men_capturers::<P, WHITE>(&self.boards);
+        let kings = movegen::king_scan::<P, WHITE>(&self.boards).capturers;
+        movegen::generate_captures::<P, WHITE, _>(&self.boards, men, kings, &mut sink);
         let mut moves = sink.moves;
         if moves.is_empty() || !mandatory {
             let mut quiet = Vec::new();
