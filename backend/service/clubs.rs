@@ -181,18 +181,22 @@ fn request_view(
     request: ClubJoinRequest,
     player_name: String,
     requested_by: String,
-) -> JoinRequestView {
-    JoinRequestView {
+) -> AppResult<JoinRequestView> {
+    let status = clubs::RequestStatus::parse(&request.status).ok_or_else(|| {
+        AppError::internal(format!(
+            "join request {} has the stored status `{}`, of no known kind",
+            request.id, request.status
+        ))
+    })?;
+    Ok(JoinRequestView {
         id: request.id,
         club_id: request.club_id,
         player_id: request.player_id,
         player_name,
         requested_by,
         requested_at: request.requested_at,
-        status: clubs::RequestStatus::parse(&request.status)
-            .as_str()
-            .to_string(),
-    }
+        status: status.as_str().to_string(),
+    })
 }
 
 fn require_club_organiser(conn: &mut DbConn, actor: &Actor, club_id: i64) -> AppResult<()> {
@@ -214,10 +218,10 @@ pub fn join_requests(
     club_id: i64,
 ) -> AppResult<Vec<JoinRequestView>> {
     require_club_organiser(conn, actor, club_id)?;
-    Ok(clubs::pending_requests(conn, club_id)?
+    clubs::pending_requests(conn, club_id)?
         .into_iter()
         .map(|(request, player, by)| request_view(request, player, by))
-        .collect())
+        .collect()
 }
 
 /// Where the actor's own profile stands with this club, for the club page.
@@ -269,11 +273,7 @@ pub fn request_to_join(
             return Err(AppError::conflict(Refusal::JoinRequestPending));
         }
         let request = clubs::insert_request(conn, club_id, player_id, user.id, store::now())?;
-        Ok(request_view(
-            request,
-            player.name,
-            user.display_name.clone(),
-        ))
+        request_view(request, player.name, user.display_name.clone())
     })
 }
 
@@ -309,6 +309,6 @@ pub fn answer_join_request(
             .unwrap_or_default();
         let decided = clubs::request(conn, club_id, request.id)?
             .ok_or(AppError::NotFound { what: "request" })?;
-        Ok(request_view(decided, player.name, requester))
+        request_view(decided, player.name, requester)
     })
 }

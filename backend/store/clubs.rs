@@ -25,12 +25,13 @@ impl RequestStatus {
         }
     }
 
-    /// The stored text; anything unknown reads as declined (never as accepted).
-    pub fn parse(text: &str) -> RequestStatus {
+    /// The stored text; `None` for a word of no known kind (an error, never a default).
+    pub fn parse(text: &str) -> Option<RequestStatus> {
         match text {
-            "pending" => RequestStatus::Pending,
-            "accepted" => RequestStatus::Accepted,
-            _ => RequestStatus::Declined,
+            "pending" => Some(RequestStatus::Pending),
+            "accepted" => Some(RequestStatus::Accepted),
+            "declined" => Some(RequestStatus::Declined),
+            _ => None,
         }
     }
 }
@@ -221,4 +222,22 @@ pub fn set_player_club(conn: &mut DbConn, player_id: i64, club_id: Option<i64>) 
         .set(players::club_id.eq(club_id))
         .execute(conn)
         .map(|_| ())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RequestStatus;
+
+    #[test]
+    fn request_statuses_read_back_and_nothing_else_does() {
+        for status in [
+            RequestStatus::Pending,
+            RequestStatus::Accepted,
+            RequestStatus::Declined,
+        ] {
+            assert_eq!(RequestStatus::parse(status.as_str()), Some(status));
+        }
+        assert_eq!(RequestStatus::parse("approved"), None);
+        assert_eq!(RequestStatus::parse(""), None);
+    }
 }
