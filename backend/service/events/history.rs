@@ -95,6 +95,13 @@ impl History {
             .map(|(_, p)| p)
     }
 
+    /// Whether some game of round `number` has a result (byes do not count): such a
+    /// round can no longer be re-paired or changed by hand.
+    pub fn round_has_results(&self, number: i32) -> bool {
+        self.round_pairings(number)
+            .any(|p| p.black_entry_id.is_some() && p.result.is_some())
+    }
+
     /// Games of the last round that still need a result.
     pub fn missing_results(&self) -> usize {
         match self.last_round() {

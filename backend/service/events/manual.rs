@@ -181,10 +181,7 @@ fn ensure_changeable(event: &Event, history: &History, number: i32) -> AppResult
             round: last.number,
         }));
     }
-    if history
-        .round_pairings(number)
-        .any(|p| p.black_entry_id.is_some() && p.result.is_some())
-    {
+    if history.round_has_results(number) {
         return Err(AppError::conflict(Refusal::RoundHasResults {
             round: number,
         }));

@@ -8,7 +8,6 @@ use super::history::{self, History};
 use super::{load, may_arbitrate};
 use crate::service::{Actor, AppError, AppResult};
 use crate::store::DbConn;
-use crate::store::models::Event;
 use crate::store::values::ScoringDisplay;
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -81,6 +80,10 @@ impl Tables {
             tournament,
             table,
         })
+    }
+
+    pub fn crosstable(&self) -> AppResult<CrosstableView> {
+        crosstable_view(&self.history, &self.tournament, &self.table)
     }
 
     pub fn standings(&self) -> StandingsView {
@@ -202,21 +205,14 @@ pub fn crosstable(
     Tables::of(&history, after_round)?.crosstable()
 }
 
-impl Tables {
-    pub fn crosstable(&self) -> AppResult<CrosstableView> {
-        let (event, history) = (&self.history.event, &self.history);
-        crosstable_view(event, history, &self.tournament, &self.table)
-    }
-}
-
 fn crosstable_view(
-    event: &Event,
     history: &History,
     tournament: &damka_domain::tournament::Tournament,
     table: &standings::Standings,
 ) -> AppResult<CrosstableView> {
     let cross = standings::crosstable(tournament, table)
         .map_err(|e| AppError::invalid("round", e.into()))?;
+    let event = &history.event;
     let round_robin = event.system.is_round_robin();
     let render = |c: &standings::CrossCell| CrossCellView {
         text: match c.opponent_place {

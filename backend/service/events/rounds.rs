@@ -146,9 +146,10 @@ fn plan_next_round(mut history: history::History) -> AppResult<NextRound> {
             return Err(AppError::conflict(Refusal::TooFewPlayers));
         }
         let ranks = entries::starting_ranks(&history);
+        let rank_of: HashMap<i64, i32> = ranks.iter().copied().collect();
         for row in &mut history.entries {
-            if let Some((_, no)) = ranks.iter().find(|(id, _)| *id == row.entry.id) {
-                row.entry.start_no = *no;
+            if let Some(&no) = rank_of.get(&row.entry.id) {
+                row.entry.start_no = no;
             }
         }
         start_numbers = Some(ranks);
@@ -303,10 +304,7 @@ pub fn repair_last(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult
                 .last_round()
                 .ok_or_else(|| AppError::conflict(Refusal::NoRoundPaired))?
                 .clone();
-            if history
-                .round_pairings(last.number)
-                .any(|p| p.black_entry_id.is_some() && p.result.is_some())
-            {
+            if history.round_has_results(last.number) {
                 return Err(AppError::conflict(Refusal::RoundHasResults {
                     round: last.number,
                 }));
