@@ -6,6 +6,7 @@ pub mod auth;
 pub mod clubs;
 pub mod error;
 pub mod events;
+pub mod games;
 pub mod password_limits;
 pub mod players;
 pub mod refusal;

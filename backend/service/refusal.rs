@@ -341,6 +341,49 @@ refusals! {
     } => "trf_lines_disagree",
     InvalidStartNumber { start_no: u32 } => "invalid_start_number",
     ImportProfilesChanged => "import_profiles_changed",
+
+    // Games.
+    /// The actor is neither a player of the game nor one of its arbiters.
+    NotInGame => "not_in_game",
+    /// A player acting when it is the opponent's turn (or offering a draw not right after
+    /// their own move).
+    NotYourTurn => "not_your_turn",
+    /// Only the game's arbiters set results and take moves back.
+    OnlyGameArbiters => "only_game_arbiters",
+    /// Offers, answers and resignations belong to the players.
+    OnlyPlayersOfGame => "only_players_of_game",
+    OnlyPlayersOrOrganisersCreateGames => "only_players_or_organisers_create_games",
+    SamePlayerBothSides => "same_player_both_sides",
+    GameOver => "game_over",
+    /// Another move is stored at this ply (the stored one, canonical).
+    PlyTaken { ply: i32, stored: String } => "ply_taken",
+    /// The submission skips plies: the game has `ply` plies, the next is `expected`.
+    PlyAhead { ply: i32, expected: i32 } => "ply_ahead",
+    /// The engine refused the move: why, and the legal moves.
+    IllegalMove { reason: Box<Refusal>, legal_moves: Vec<String> } => "illegal_move",
+    MoveEmpty => "move_empty",
+    MoveMalformed { text: String } => "move_malformed",
+    MoveNotASquare { text: String } => "move_not_a_square",
+    MoveNoPiece { square: String } => "move_no_piece",
+    MoveNotYourPiece { square: String } => "move_not_your_piece",
+    MoveCaptureCompulsory { capturers: Vec<String> } => "move_capture_compulsory",
+    MoveIllegalPath { text: String } => "move_illegal_path",
+    MoveAmbiguous { candidates: Vec<String> } => "move_ambiguous",
+    /// Each side must have made `min` moves; `moves_needed` more to go.
+    DrawOfferTooEarly { moves_needed: u32, min: u32 } => "draw_offer_too_early",
+    DrawOfferPending => "draw_offer_pending",
+    /// One offer per own move.
+    DrawOfferRepeated => "draw_offer_repeated",
+    NoDrawOffer => "no_draw_offer",
+    /// A player cannot answer their own offer.
+    OwnDrawOffer => "own_draw_offer",
+    NothingToTakeBack => "nothing_to_take_back",
+    /// The position ends the game by the rules; its result cannot be cleared.
+    GameOverByRules => "game_over_by_rules",
+    /// A forfeit for a board whose game has moves.
+    GameHasMoves { plies: i32 } => "game_has_moves",
+    /// A change that would take away a board whose game has moves.
+    RoundHasPlayedGames { round: i32, board: i32, plies: i32 } => "round_has_played_games",
 }
 
 impl Refusal {
@@ -825,6 +868,59 @@ pub mod examples {
             },
             Refusal::InvalidStartNumber { start_no: 3 },
             Refusal::ImportProfilesChanged,
+            Refusal::NotInGame,
+            Refusal::NotYourTurn,
+            Refusal::OnlyGameArbiters,
+            Refusal::OnlyPlayersOfGame,
+            Refusal::OnlyPlayersOrOrganisersCreateGames,
+            Refusal::SamePlayerBothSides,
+            Refusal::GameOver,
+            Refusal::PlyTaken {
+                ply: 3,
+                stored: text("b6-a5"),
+            },
+            Refusal::PlyAhead {
+                ply: 2,
+                expected: 3,
+            },
+            Refusal::IllegalMove {
+                reason: Box::new(Refusal::MoveNoPiece {
+                    square: text("d4"),
+                }),
+                legal_moves: vec![text("c3-d4"), text("e3-f4")],
+            },
+            Refusal::MoveEmpty,
+            Refusal::MoveMalformed { text: text("zz") },
+            Refusal::MoveNotASquare { text: text("z9") },
+            Refusal::MoveNoPiece {
+                square: text("d4"),
+            },
+            Refusal::MoveNotYourPiece {
+                square: text("f6"),
+            },
+            Refusal::MoveCaptureCompulsory {
+                capturers: vec![text("c3"), text("e3")],
+            },
+            Refusal::MoveIllegalPath { text: text("c3-c5") },
+            Refusal::MoveAmbiguous {
+                candidates: vec![text("d2:f4:d6"), text("d2:b4:d6")],
+            },
+            Refusal::DrawOfferTooEarly {
+                moves_needed: 1,
+                min: 20,
+            },
+            Refusal::DrawOfferPending,
+            Refusal::DrawOfferRepeated,
+            Refusal::NoDrawOffer,
+            Refusal::OwnDrawOffer,
+            Refusal::NothingToTakeBack,
+            Refusal::GameOverByRules,
+            Refusal::GameHasMoves { plies: 12 },
+            Refusal::RoundHasPlayedGames {
+                round: 2,
+                board: 3,
+                plies: 7,
+            },
         ]
     }
 }

@@ -12,7 +12,8 @@ use diesel::sqlite::Sqlite;
 
 use super::MultiBackend;
 use super::values::{
-    EventStatus, ResultCode, ScoringDisplay, Spelling, System, TimeControl, parse,
+    EventStatus, GameEnd, GameStatus, ResultCode, ScoringDisplay, Spelling, System, TimeControl,
+    parse,
 };
 use crate::store::models::LocalRules;
 use damka_domain::tournament::{ByeKind, Colour};
@@ -86,6 +87,9 @@ text_column!(
     ResultCode,
     ByeKind,
     Colour,
+    GameStatus,
+    GameEnd,
+    damka_engine::Color,
 );
 
 /// The local rules on their way into their column, as JSON.

@@ -327,6 +327,15 @@ pub fn pairings(conn: &mut DbConn, event_id: i64) -> QueryResult<Vec<(i32, Pairi
         .load(conn)
 }
 
+/// The boards of one round.
+pub fn pairings_of_round(conn: &mut DbConn, round_id: i64) -> QueryResult<Vec<Pairing>> {
+    pairings::table
+        .filter(pairings::round_id.eq(round_id))
+        .order(pairings::board)
+        .select(Pairing::as_select())
+        .load(conn)
+}
+
 /// A pairing with the event it belongs to.
 pub fn pairing_with_event(
     conn: &mut DbConn,

@@ -4,6 +4,7 @@ pub mod accounts;
 pub mod clubs;
 pub mod columns;
 pub mod events;
+pub mod games;
 pub mod models;
 pub mod pairing_changes;
 pub mod players;

@@ -237,6 +237,57 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    games (id) {
+        id -> BigInt,
+        variant -> Text,
+        local_rules -> Text,
+        start_fen -> Text,
+        white_player_id -> BigInt,
+        black_player_id -> BigInt,
+        event_id -> Nullable<BigInt>,
+        pairing_id -> Nullable<BigInt>,
+        rated -> Bool,
+        draw_offer_min_moves -> Integer,
+        status -> Text,
+        result -> Nullable<Text>,
+        reason -> Nullable<Text>,
+        ply -> Integer,
+        draw_offer_by -> Nullable<Text>,
+        draw_offer_ply -> Nullable<Integer>,
+        draw_offer_pending -> Bool,
+        revision -> BigInt,
+        created_by -> BigInt,
+        created_at -> Timestamp,
+        finished_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    game_moves (game_id, ply) {
+        game_id -> BigInt,
+        ply -> Integer,
+        notation -> Text,
+        submitted_by -> Nullable<BigInt>,
+        played_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    game_changes (id) {
+        id -> BigInt,
+        game_id -> BigInt,
+        user_id -> BigInt,
+        changed_at -> Timestamp,
+        action -> Text,
+        ply -> Nullable<Integer>,
+        notation -> Nullable<Text>,
+        old_result -> Nullable<Text>,
+        new_result -> Nullable<Text>,
+        reason -> Nullable<Text>,
+    }
+}
+
 diesel::joinable!(players -> clubs (club_id));
 diesel::joinable!(player_ratings -> players (player_id));
 diesel::joinable!(users -> players (player_id));
@@ -261,6 +312,13 @@ diesel::joinable!(club_join_requests -> clubs (club_id));
 diesel::joinable!(club_join_requests -> players (player_id));
 diesel::joinable!(club_join_requests -> users (requested_by));
 
+diesel::joinable!(games -> events (event_id));
+diesel::joinable!(games -> pairings (pairing_id));
+diesel::joinable!(games -> users (created_by));
+diesel::joinable!(game_moves -> games (game_id));
+diesel::joinable!(game_changes -> games (game_id));
+diesel::joinable!(game_changes -> users (user_id));
+
 diesel::allow_tables_to_appear_in_same_query!(
     site_settings,
     write_lock,
@@ -283,4 +341,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     result_changes,
     pairing_changes,
     club_join_requests,
+    games,
+    game_moves,
+    game_changes,
 );

@@ -375,6 +375,82 @@ impl ResultCode {
     }
 }
 
+spelled_enum! {
+    /// Where a game stands.
+    pub enum GameStatus ("game status") {
+        Ongoing = "ongoing",
+        Finished = "finished",
+    }
+}
+
+spelled_enum! {
+    /// Why a game finished: the engine's verdict (a side without a legal move, one code per
+    /// automatic draw rule), the players' (resignation, agreement) or an arbiter's.
+    pub enum GameEnd ("game end") {
+        /// The side to move had no legal move (no pieces left, or all blocked).
+        NoLegalMoves = "no_legal_moves",
+        Resignation = "resignation",
+        /// A draw offer was accepted.
+        Agreement = "agreement",
+        ThreefoldRepetition = "threefold_repetition",
+        /// Russian piece-count table: no capture or promotion for the table's number of moves.
+        NoCaptureOrPromotion = "no_capture_or_promotion",
+        /// Only kings moved, with no capture, for the rule's number of moves.
+        OnlyKingsMoved = "only_kings_moved",
+        /// The stronger side did not catch a lone king in time.
+        LoneKingNotCaught = "lone_king_not_caught",
+        /// Local rule: plies without a capture or a man move.
+        NoProgressLimit = "no_progress_limit",
+        /// Local rule: the game reached its move limit.
+        MoveLimit = "move_limit",
+        /// Local rule: one king each without a capture.
+        LoneKingsLimit = "lone_kings_limit",
+        /// Set by an arbiter.
+        Arbiter = "arbiter",
+    }
+}
+
+impl GameEnd {
+    /// The reason of a game the engine says is over.
+    pub fn of_status(status: damka_engine::Status) -> Option<GameEnd> {
+        use damka_engine::{DrawReason, Status, WinReason};
+        Some(match status {
+            Status::Ongoing => return None,
+            Status::Win {
+                reason: WinReason::NoLegalMoves,
+                ..
+            } => GameEnd::NoLegalMoves,
+            Status::Win {
+                reason: WinReason::Resignation,
+                ..
+            } => GameEnd::Resignation,
+            Status::Draw { reason } => match reason {
+                DrawReason::ThreefoldRepetition => GameEnd::ThreefoldRepetition,
+                DrawReason::Agreement => GameEnd::Agreement,
+                DrawReason::NoCaptureOrPromotion { .. } => GameEnd::NoCaptureOrPromotion,
+                DrawReason::OnlyKingsMoved { .. } => GameEnd::OnlyKingsMoved,
+                DrawReason::LoneKingNotCaught { .. } => GameEnd::LoneKingNotCaught,
+                DrawReason::NoProgressLimit { .. } => GameEnd::NoProgressLimit,
+                DrawReason::MoveLimit { .. } => GameEnd::MoveLimit,
+                DrawReason::LoneKingsLimit { .. } => GameEnd::LoneKingsLimit,
+            },
+        })
+    }
+}
+
+impl Spelling for damka_engine::Color {
+    const WHAT: &'static str = "side";
+    const ALL: &'static [damka_engine::Color] =
+        &[damka_engine::Color::White, damka_engine::Color::Black];
+
+    fn spelling(self) -> &'static str {
+        match self {
+            damka_engine::Color::White => "white",
+            damka_engine::Color::Black => "black",
+        }
+    }
+}
+
 impl Spelling for Variant {
     const WHAT: &'static str = "variant";
     const ALL: &'static [Variant] = &Variant::ALL;

@@ -32,6 +32,22 @@ pub struct Problem {
     /// Seconds to wait, for `too-many-attempts` and `unavailable`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retry_after: Option<u64>,
+    /// `illegal_move`: the engine's reason as a code (`move_no_piece`,
+    /// `move_capture_compulsory`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason_code: Option<String>,
+    /// `illegal_move`: the legal moves in canonical notation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub legal_moves: Option<Vec<String>>,
+    /// `ply_taken`: the move stored at the ply asked for; `ply_ahead`: the plies played.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ply: Option<i32>,
+    /// `ply_taken`: the move already stored at `ply`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stored_move: Option<String>,
+    /// `draw_offer_too_early`: moves still to make before a draw may be offered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moves_needed: Option<u32>,
 }
 
 impl Problem {
@@ -47,7 +63,36 @@ impl Problem {
                 _ => None,
             },
             retry_after: err.retry_after_secs(),
+            reason_code: None,
+            legal_moves: None,
+            ply: None,
+            stored_move: None,
+            moves_needed: None,
         }
+        .with_members_of(err.refusal())
+    }
+
+    /// The members a script needs besides the code (RFC 9457 extension members).
+    fn with_members_of(mut self, refusal: Option<&Refusal>) -> Problem {
+        match refusal {
+            Some(Refusal::IllegalMove {
+                reason,
+                legal_moves,
+            }) => {
+                self.reason_code = Some(reason.code().to_string());
+                self.legal_moves = Some(legal_moves.clone());
+            }
+            Some(Refusal::PlyTaken { ply, stored }) => {
+                self.ply = Some(*ply);
+                self.stored_move = Some(stored.clone());
+            }
+            Some(Refusal::PlyAhead { ply, .. }) => self.ply = Some(*ply),
+            Some(Refusal::DrawOfferTooEarly { moves_needed, .. }) => {
+                self.moves_needed = Some(*moves_needed);
+            }
+            _ => {}
+        }
+        self
     }
 }
 

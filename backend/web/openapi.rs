@@ -8,7 +8,7 @@ use super::api;
 
 #[derive(OpenApi)]
 #[openapi(
-    info(title = "damka API", description = "Draughts club service: accounts, players, clubs, events. \
+    info(title = "damka API", description = "Draughts club service: accounts, players, clubs, events, games. \
         Authenticate with an API token from the account page: `Authorization: Bearer dmk_...`. \
         Errors are RFC 9457 problem details (`application/problem+json`)."),
     paths(
@@ -23,6 +23,9 @@ use super::api;
         api::events::repair, api::events::publish, api::events::result, api::events::standings,
         api::events::finish, api::events::reopen, api::events::crosstable, api::events::card, api::events::export_trf,
         api::event_import::import,
+        api::games::list, api::games::create, api::games::get, api::games::play_move,
+        api::games::offer_draw, api::games::accept_draw, api::games::decline_draw, api::games::resign,
+        api::games::set_result, api::games::take_back,
         api::event_pairing::check, api::event_pairing::change, api::event_pairing::changes,
         api::tokens::list, api::tokens::create, api::tokens::revoke,
         api::admin::users, api::admin::set_roles, api::admin::invite,
@@ -30,7 +33,7 @@ use super::api;
     ),
     components(schemas(crate::web::error::Problem)),
     modifiers(&TokenSecurity),
-    tags((name = "accounts"), (name = "players"), (name = "clubs"), (name = "events"), (name = "admin"))
+    tags((name = "accounts"), (name = "players"), (name = "clubs"), (name = "events"), (name = "games"), (name = "admin"))
 )]
 struct ApiDoc;
 

@@ -171,7 +171,12 @@ fn refusal(position: &Position, legal: &[Move], squares: &[Square], text: &str) 
 }
 
 fn split_squares(text: &str, size: BoardSize, variant: Variant) -> Result<Vec<Square>, MoveError> {
-    let tokens: Vec<&str> = text.split(['-', ':', 'x', 'X', '×']).collect();
+    let mut tokens: Vec<&str> = text.split(['-', ':', 'x', 'X', '×']).collect();
+    if tokens.len() == 1 && variant.algebraic() {
+        // `c3d4`, `c3e5g3`: algebraic squares written without separators, as a phone's
+        // keyboard makes them quickest to type; each square starts at a file letter.
+        tokens = split_at_letters(text);
+    }
     if tokens.len() < 2 || tokens.iter().any(|t| t.trim().is_empty()) {
         return Err(MoveError::Malformed {
             text: text.to_string(),
@@ -189,6 +194,23 @@ fn split_squares(text: &str, size: BoardSize, variant: Variant) -> Result<Vec<Sq
                     text: token.to_string(),
                 })
         })
+        .collect()
+}
+
+/// `c3e5g3` as `c3`, `e5`, `g3`: a new token at every letter.
+fn split_at_letters(text: &str) -> Vec<&str> {
+    let starts: Vec<usize> = text
+        .char_indices()
+        .filter(|(_, c)| c.is_ascii_alphabetic())
+        .map(|(i, _)| i)
+        .collect();
+    if starts.first() != Some(&0) {
+        return vec![text];
+    }
+    starts
+        .iter()
+        .enumerate()
+        .map(|(n, &start)| &text[start..starts.get(n + 1).copied().unwrap_or(text.len())])
         .collect()
 }
 

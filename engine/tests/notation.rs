@@ -31,11 +31,17 @@ fn every_spelling_of_a_move_is_accepted() {
         " c3 : e5 : g7 ",
         "c3:g7",
         "c3xg7",
+        "c3e5g7",
+        "C3E5G7",
+        "c3g7",
+        "22:15:8",
     ] {
         assert_eq!(parse_move(&pos, text), Ok(expected), "{text}");
     }
     let start = Position::start(Variant::Russian);
     assert_eq!(parse_move(&start, "c3-d4").unwrap().notation(), "c3-d4");
+    assert_eq!(parse_move(&start, "c3d4").unwrap().notation(), "c3-d4");
+    assert_eq!(parse_move(&start, "22-18").unwrap().notation(), "c3-d4");
     let english = Position::start(Variant::English);
     assert_eq!(parse_move(&english, "11-15").unwrap().notation(), "11-15");
 }

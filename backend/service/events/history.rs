@@ -27,6 +27,8 @@ pub struct History {
     /// (entry id, round, kind) requested byes and absences.
     pub absences: Vec<(i64, i32, ByeKind)>,
     pub forbidden: Vec<(i64, i64)>,
+    /// The game of each board that has one: pairing id to game id.
+    pub games: HashMap<i64, i64>,
 }
 
 pub fn load(conn: &mut DbConn, event: &Event) -> AppResult<History> {
@@ -52,6 +54,9 @@ pub fn load(conn: &mut DbConn, event: &Event) -> AppResult<History> {
         pairings: events::pairings(conn, event.id)?,
         absences: events::absences(conn, event.id)?,
         forbidden: events::forbidden_pairs(conn, event.id)?,
+        games: crate::store::games::ids_by_pairing(conn, event.id)?
+            .into_iter()
+            .collect(),
     })
 }
 

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::history::{self, History};
 use super::rounds::{self, RoundView};
 use super::{load, require_arbiter};
+use crate::service::games;
 use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::models::Event;
 use crate::store::values::{EventStatus, Spelling, spelled_option};
@@ -125,9 +126,13 @@ pub fn change(
             let old = stored_pairing_text(&history, number);
             Ok((plan, round_id, old))
         },
-        |conn, _event, (plan, round_id, old)| {
+        |conn, event, (plan, round_id, old)| {
             let new = rounds::new_pairings(round_id, &plan.rows);
+            let boards: Vec<(i64, Option<i64>)> =
+                new.iter().map(|p| (p.white_entry_id, p.black_entry_id)).collect();
+            games::event_games::prepare_replacement(conn, number, round_id, &boards)?;
             pairing_changes::replace_round_pairings(conn, round_id, &new)?;
+            games::event_games::create_missing(conn, event, round_id, user.id)?;
             let warnings_json =
                 serde_json::to_string(&plan.warnings).map_err(AppError::internal)?;
             pairing_changes::record(

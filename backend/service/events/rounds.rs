@@ -31,6 +31,8 @@ pub struct BoardView {
     pub bye: Option<ByeKind>,
     #[schema(value_type = Option<String>)]
     pub result: Option<ResultCode>,
+    /// The game played on this board (`/api/v1/games/{id}`), once the round is published.
+    pub game_id: Option<i64>,
 }
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -68,6 +70,7 @@ pub fn views_of(history: &history::History, show_drafts: bool) -> Vec<RoundView>
                     black_start_no: black.map(|b| b.entry.start_no),
                     bye: p.bye,
                     result: p.result,
+                    game_id: history.games.get(&p.id).copied(),
                 }
             })
             .collect();
@@ -312,6 +315,11 @@ pub fn repair_last(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult
             Ok((last.id, plan_next_round(history.before_round(last.number))?))
         },
         |conn, event, (last_round_id, plan)| {
+            crate::service::games::event_games::remove_unplayed(
+                conn,
+                plan.number,
+                last_round_id,
+            )?;
             events::delete_round(conn, last_round_id)?;
             store_round(conn, event, &plan)
         },
@@ -331,6 +339,8 @@ pub fn publish_last(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResul
             }));
         }
         events::publish_round(conn, last.id, store::now())?;
+        let user = actor.require_user()?;
+        crate::service::games::event_games::create_missing(conn, &event, last.id, user.id)?;
         Ok(())
     })
 }
@@ -362,41 +372,62 @@ pub fn set_result(
             ));
         }
     };
+    // A board with a game takes its result through the game (which locks the game, then
+    // the event), so the game and the board never disagree.
+    if let Some(game) = crate::store::games::of_pairing(conn, pairing_id)?
+        .filter(|game| game.event_id == Some(event_id))
+    {
+        return crate::service::games::arbiter::result_from_board(conn, actor, game, result);
+    }
     super::write(conn, event_id, |conn, event| {
         require_arbiter(conn, actor, &event)?;
-        let (pairing, round) = events::pairing_with_event(conn, pairing_id)?
-            .filter(|(_, round)| round.event_id == event_id)
-            .ok_or(AppError::NotFound { what: "board" })?;
-        if pairing.black_entry_id.is_none() {
-            return Err(AppError::invalid("result", Refusal::ByeHasNoResult));
-        }
-        if !round.published {
-            return Err(AppError::conflict(Refusal::PublishBeforeResults));
-        }
-        if event.status == EventStatus::Finished {
-            return Err(AppError::conflict(Refusal::EventFinishedReopenToCorrect));
-        }
-        if pairing.result == result {
-            return Ok(());
-        }
-        if result.is_none() {
-            let last = events::rounds(conn, event_id)?.pop().map(|r| r.number);
-            if last != Some(round.number) {
-                return Err(AppError::invalid(
-                    "result",
-                    Refusal::OnlyLastRoundResultClears,
-                ));
-            }
-        }
-        events::set_result(conn, pairing_id, result)?;
-        events::record_result_change(
-            conn,
-            pairing_id,
-            user.id,
-            store::now(),
-            pairing.result,
-            result,
-        )?;
-        Ok(())
+        record_result(conn, &event, pairing_id, result, user.id)
     })
+}
+
+/// Writes a board's result and keeps the change (who, when, old, new): the one path every
+/// result takes, whether an arbiter enters it or a game played on the site ends. Runs
+/// inside the event's write (`super::write`).
+pub fn record_result(
+    conn: &mut DbConn,
+    event: &Event,
+    pairing_id: i64,
+    result: Option<ResultCode>,
+    user_id: i64,
+) -> AppResult<()> {
+    let event_id = event.id;
+    let (pairing, round) = events::pairing_with_event(conn, pairing_id)?
+        .filter(|(_, round)| round.event_id == event_id)
+        .ok_or(AppError::NotFound { what: "board" })?;
+    if pairing.black_entry_id.is_none() {
+        return Err(AppError::invalid("result", Refusal::ByeHasNoResult));
+    }
+    if !round.published {
+        return Err(AppError::conflict(Refusal::PublishBeforeResults));
+    }
+    if event.status == EventStatus::Finished {
+        return Err(AppError::conflict(Refusal::EventFinishedReopenToCorrect));
+    }
+    if pairing.result == result {
+        return Ok(());
+    }
+    if result.is_none() {
+        let last = events::rounds(conn, event_id)?.pop().map(|r| r.number);
+        if last != Some(round.number) {
+            return Err(AppError::invalid(
+                "result",
+                Refusal::OnlyLastRoundResultClears,
+            ));
+        }
+    }
+    events::set_result(conn, pairing_id, result)?;
+    events::record_result_change(
+        conn,
+        pairing_id,
+        user_id,
+        store::now(),
+        pairing.result,
+        result,
+    )?;
+    Ok(())
 }

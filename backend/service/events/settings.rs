@@ -73,14 +73,7 @@ fn fields(conn: &mut DbConn, input: &EventInput) -> AppResult<EventInput> {
             .collect::<Vec<_>>()
             .join(",")
     };
-    if let Some(choice) = &input.local_rules.capture_choice
-        && !matches!(choice.as_str(), "free" | "maximum")
-    {
-        return Err(AppError::invalid(
-            "capture_choice",
-            Refusal::not_one_of(&["free", "maximum"]),
-        ));
-    }
+    crate::service::games::create::check_local_rules(&input.local_rules)?;
     if !(0..=30).contains(&input.late_entry_until_round) {
         return Err(AppError::invalid(
             "late_entry_until_round",

@@ -7,6 +7,7 @@ pub(crate) mod clubs;
 pub(crate) mod event_import;
 pub(crate) mod event_pairing;
 pub(crate) mod events;
+pub(crate) mod games;
 pub(crate) mod me;
 pub(crate) mod players;
 pub(crate) mod tokens;
@@ -82,6 +83,16 @@ pub fn routes() -> Routes {
         .get("/events/{id}/export.trf", events::export_trf)
         .post("/events/{id}/finish", events::finish)
         .post("/events/{id}/reopen", events::reopen)
+        .get("/games", games::list)
+        .post("/games", games::create)
+        .get("/games/{id}", games::get)
+        .post("/games/{id}/moves", games::play_move)
+        .post("/games/{id}/draw-offer", games::offer_draw)
+        .post("/games/{id}/draw-offer/accept", games::accept_draw)
+        .post("/games/{id}/draw-offer/decline", games::decline_draw)
+        .post("/games/{id}/resign", games::resign)
+        .put("/games/{id}/result", games::set_result)
+        .post("/games/{id}/takeback", games::take_back)
         .get("/tokens", tokens::list)
         .post("/tokens", tokens::create)
         .delete("/tokens/{id}", tokens::revoke)

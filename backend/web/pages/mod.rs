@@ -6,6 +6,7 @@ mod event_import;
 mod event_pairing;
 mod event_print;
 mod events;
+mod games;
 mod home;
 mod lang;
 mod players;
@@ -86,6 +87,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .get("/events/{id}/changes", event_pairing::changes)
         .post("/events/{id}/finish", events::finish)
         .post("/events/{id}/reopen", events::reopen)
+        .get("/games/{id}", games::show)
+        .post("/games/{id}/moves", games::play_move)
+        .post("/games/{id}/draw-offer", games::offer_draw)
+        .post("/games/{id}/draw-offer/accept", games::accept_draw)
+        .post("/games/{id}/draw-offer/decline", games::decline_draw)
+        .post("/games/{id}/resign", games::resign)
+        .post("/games/{id}/result", games::set_result)
+        .post("/games/{id}/takeback", games::take_back)
         .get("/admin", admin::show)
         .post("/admin/registration", admin::set_registration)
         .post("/admin/invitations", admin::invite)

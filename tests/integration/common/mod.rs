@@ -240,6 +240,22 @@ impl Response {
         assert!(json["detail"].as_str().is_some_and(|t| !t.is_empty()));
         json
     }
+
+    /// A problem+json refusal with this status and exact `code`.
+    pub fn assert_refusal(&self, status: u16, code: &str) -> serde_json::Value {
+        assert_eq!(self.status.as_u16(), status, "body: {}", self.body);
+        assert_eq!(
+            self.content_type(),
+            "application/problem+json",
+            "body: {}",
+            self.body
+        );
+        let json = self.json();
+        assert_eq!(json["code"], code, "{json}");
+        assert_eq!(json["status"], status);
+        assert!(json["detail"].as_str().is_some_and(|t| !t.is_empty()));
+        json
+    }
 }
 
 /// A pseudo-header of the test client, never sent: its value (`IP:PORT`) becomes the TCP

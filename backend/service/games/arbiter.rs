@@ -1,0 +1,222 @@
+//! What arbiters do to a game (the event's arbiters and organiser; for a standalone game
+//! the organiser who created it; site administrators): set or clear the result, take the
+//! last ply back. Both are kept in the game's change log; an event game's result reaches
+//! its board through `events::rounds::record_result`, as every result does.
+use serde::Deserialize;
+
+use super::view::{GameView, view_of};
+use super::{Loaded, is_arbiter};
+use crate::service::events::rounds;
+use crate::service::{Actor, AppError, AppResult, Refusal};
+use crate::store::games::{self as stored, GameRow, GameState, NewGameChange};
+use crate::store::values::{GameEnd, GameStatus, ResultCode, Spelling, spellings};
+use crate::store::{self, DbConn};
+
+/// Writes the game's new state; a result that changed reaches the event's board.
+pub fn store_state(
+    conn: &mut DbConn,
+    loaded: &mut Loaded,
+    state: GameState,
+    user_id: i64,
+) -> AppResult<()> {
+    let old_result = loaded.row.result;
+    stored::set_state(conn, loaded.row.id, &state)?;
+    if old_result != state.result
+        && let (Some(event_id), Some(pairing_id)) = (loaded.row.event_id, loaded.row.pairing_id)
+    {
+        let result = state.result;
+        crate::service::events::write(conn, event_id, |conn, event| {
+            rounds::record_result(conn, &event, pairing_id, result, user_id)
+        })?;
+    }
+    let row = &mut loaded.row;
+    row.ply = state.ply;
+    row.status = state.status;
+    row.result = state.result;
+    row.reason = state.reason;
+    row.draw_offer_by = state.draw_offer_by;
+    row.draw_offer_ply = state.draw_offer_ply;
+    row.draw_offer_pending = state.draw_offer_pending;
+    row.finished_at = state.finished_at;
+    Ok(())
+}
+
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+pub struct GameResultInput {
+    /// `1-0`, `0-1`, `1/2-1/2`, or null (or empty) to clear the result and let the game go
+    /// on.
+    #[serde(default)]
+    pub result: Option<String>,
+    /// Why: `arbiter` (the default), or what happened at the board: `resignation`,
+    /// `agreement`, `no_legal_moves`, ...
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+const GAME_RESULTS: [&str; 3] = ["1-0", "0-1", "1/2-1/2"];
+
+fn parse_result(text: Option<&str>) -> AppResult<Option<ResultCode>> {
+    match text.map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(text) => ResultCode::from_spelling(text)
+            .filter(|r| r.played())
+            .map(Some)
+            .ok_or_else(|| AppError::invalid("result", Refusal::not_one_of(&GAME_RESULTS))),
+    }
+}
+
+fn parse_reason(text: Option<&str>) -> AppResult<GameEnd> {
+    match text.map(str::trim) {
+        None | Some("") => Ok(GameEnd::Arbiter),
+        Some(text) => GameEnd::from_spelling(text)
+            .ok_or_else(|| AppError::invalid("reason", Refusal::not_one_of(&spellings::<GameEnd>()))),
+    }
+}
+
+fn require_arbiter(conn: &mut DbConn, actor: &Actor, row: &GameRow) -> AppResult<i64> {
+    let user = actor.require_user()?;
+    if is_arbiter(conn, actor, row)? {
+        Ok(user.id)
+    } else {
+        Err(AppError::forbidden(Refusal::OnlyGameArbiters))
+    }
+}
+
+/// Sets or clears a game's result (`PUT /games/{id}/result`).
+pub fn set_result(
+    conn: &mut DbConn,
+    actor: &Actor,
+    game_id: i64,
+    input: &GameResultInput,
+) -> AppResult<GameView> {
+    let result = parse_result(input.result.as_deref())?;
+    let reason = parse_reason(input.reason.as_deref())?;
+    let loaded = super::write(conn, game_id, |conn, mut loaded| {
+        let user_id = require_arbiter(conn, actor, &loaded.row)?;
+        apply_result(conn, &mut loaded, result, reason, user_id)?;
+        Ok(loaded)
+    })?;
+    view_of(conn, &loaded)
+}
+
+fn apply_result(
+    conn: &mut DbConn,
+    loaded: &mut Loaded,
+    result: Option<ResultCode>,
+    reason: GameEnd,
+    user_id: i64,
+) -> AppResult<()> {
+    let mut state = GameState::of(&loaded.row);
+    match result {
+        Some(result) => {
+            if state.result == Some(result) && state.reason == Some(reason) {
+                return Ok(());
+            }
+            state.status = GameStatus::Finished;
+            state.result = Some(result);
+            state.reason = Some(reason);
+            state.finished_at = Some(store::now());
+            state.draw_offer_pending = false;
+        }
+        None => {
+            if state.status == GameStatus::Ongoing {
+                return Ok(());
+            }
+            if super::verdict(&loaded.game).is_some() {
+                return Err(AppError::conflict(Refusal::GameOverByRules));
+            }
+            state.status = GameStatus::Ongoing;
+            state.result = None;
+            state.reason = None;
+            state.finished_at = None;
+        }
+    }
+    let old_result = loaded.row.result;
+    let new_result = state.result;
+    let new_reason = state.reason;
+    store_state(conn, loaded, state, user_id)?;
+    stored::record_change(
+        conn,
+        &NewGameChange {
+            game_id: loaded.row.id,
+            user_id,
+            at: store::now(),
+            action: stored::CHANGE_RESULT,
+            ply: Some(loaded.row.ply),
+            notation: None,
+            old_result,
+            new_result,
+            reason: new_reason,
+        },
+    )?;
+    Ok(())
+}
+
+/// A result entered on the event's board for a board that has a game: the game takes it
+/// (locked first, then the event, the order every game write keeps). A forfeit means the
+/// game was not played: allowed only while it has no move, and the game is removed.
+pub fn result_from_board(
+    conn: &mut DbConn,
+    actor: &Actor,
+    game: GameRow,
+    result: Option<ResultCode>,
+) -> AppResult<()> {
+    let (Some(event_id), Some(pairing_id)) = (game.event_id, game.pairing_id) else {
+        return Err(AppError::NotFound { what: "board" });
+    };
+    super::write(conn, game.id, |conn, mut loaded| {
+        let user_id = require_arbiter(conn, actor, &loaded.row)?;
+        match result {
+            Some(code) if !code.played() => {
+                if loaded.row.ply > 0 {
+                    return Err(AppError::conflict(Refusal::GameHasMoves {
+                        plies: loaded.row.ply,
+                    }));
+                }
+                stored::delete(conn, loaded.row.id)?;
+                crate::service::events::write(conn, event_id, |conn, event| {
+                    rounds::record_result(conn, &event, pairing_id, Some(code), user_id)
+                })
+            }
+            _ => apply_result(conn, &mut loaded, result, GameEnd::Arbiter, user_id),
+        }
+    })
+}
+
+/// Takes the last ply back (`POST /games/{id}/takeback`). A finished game goes on again and
+/// its result is withdrawn from the board.
+pub fn take_back(conn: &mut DbConn, actor: &Actor, game_id: i64) -> AppResult<GameView> {
+    let loaded = super::write(conn, game_id, |conn, mut loaded| {
+        let user_id = require_arbiter(conn, actor, &loaded.row)?;
+        let Some(last) = loaded.moves.pop() else {
+            return Err(AppError::conflict(Refusal::NothingToTakeBack));
+        };
+        stored::delete_move(conn, game_id, last.ply)?;
+        loaded.game = super::replay(&loaded.row, &loaded.moves)?;
+        let old_result = loaded.row.result;
+        let mut state = GameState::of(&loaded.row);
+        state.ply = last.ply - 1;
+        state.status = GameStatus::Ongoing;
+        state.result = None;
+        state.reason = None;
+        state.finished_at = None;
+        state.draw_offer_pending = false;
+        store_state(conn, &mut loaded, state, user_id)?;
+        stored::record_change(
+            conn,
+            &NewGameChange {
+                game_id,
+                user_id,
+                at: store::now(),
+                action: stored::CHANGE_TAKEBACK,
+                ply: Some(last.ply),
+                notation: Some(&last.notation),
+                old_result,
+                new_result: None,
+                reason: None,
+            },
+        )?;
+        Ok(loaded)
+    })?;
+    view_of(conn, &loaded)
+}

@@ -1,0 +1,132 @@
+//! The games of an event: one per board with two players, created when the round is
+//! published, with the event's variant, local rules and draw-offer minimum. A round paired
+//! again, or changed by hand, replaces the games that have no move yet; a game with moves
+//! blocks any change that would take its board away.
+use std::collections::{HashMap, HashSet};
+
+use super::create::start_fen;
+use crate::service::{AppError, AppResult, Refusal};
+use crate::store::games::{self as stored, NewGame};
+use crate::store::models::Event;
+use crate::store::{self, DbConn, events};
+
+/// Creates the missing games of a published round: every board with two players and no
+/// result that has no game yet. Runs inside the event's write.
+pub fn create_missing(
+    conn: &mut DbConn,
+    event: &Event,
+    round_id: i64,
+    user_id: i64,
+) -> AppResult<usize> {
+    let round = events::rounds(conn, event.id)?
+        .into_iter()
+        .find(|r| r.id == round_id)
+        .ok_or(AppError::NotFound { what: "round" })?;
+    if !round.published {
+        return Ok(0);
+    }
+    let player_of: HashMap<i64, i64> = events::entries(conn, event.id)?
+        .into_iter()
+        .map(|e| (e.id, e.player_id))
+        .collect();
+    let have: HashSet<i64> = stored::of_round(conn, round_id)?
+        .into_iter()
+        .filter_map(|g| g.pairing_id)
+        .collect();
+    let fen = start_fen(event.variant, &event.local_rules);
+    let now = store::now();
+    let mut created = 0;
+    for (number, pairing) in events::pairings(conn, event.id)? {
+        if number != round.number || have.contains(&pairing.id) || pairing.result.is_some() {
+            continue;
+        }
+        let Some(black_entry) = pairing.black_entry_id else {
+            continue;
+        };
+        let player = |entry: i64| {
+            player_of
+                .get(&entry)
+                .copied()
+                .ok_or_else(|| AppError::internal(format!("no entry {entry}")))
+        };
+        stored::insert(
+            conn,
+            &NewGame {
+                variant: event.variant,
+                local_rules: event.local_rules.clone(),
+                start_fen: fen.clone(),
+                white_player_id: player(pairing.white_entry_id)?,
+                black_player_id: player(black_entry)?,
+                event_id: Some(event.id),
+                pairing_id: Some(pairing.id),
+                rated: event.rated,
+                draw_offer_min_moves: event.draw_offer_min_moves,
+                created_by: user_id,
+                created_at: now,
+            },
+        )?;
+        created += 1;
+    }
+    Ok(created)
+}
+
+/// Before a round is thrown away (paired again): refuses if a game of it has a move, and
+/// removes its games otherwise.
+pub fn remove_unplayed(conn: &mut DbConn, round_number: i32, round_id: i64) -> AppResult<()> {
+    let games = stored::of_round(conn, round_id)?;
+    ensure_unplayed(conn, round_number, games.iter().filter(|g| g.ply > 0))?;
+    for game in games {
+        stored::delete(conn, game.id)?;
+    }
+    Ok(())
+}
+
+/// Before a round's boards are replaced by `new_boards` (White's entry, Black's entry):
+/// a game with moves must keep its board (same players, same colours), or the change is
+/// refused; a game without moves whose board does not stay exactly as it is goes (a new one
+/// is created after the change).
+pub fn prepare_replacement(
+    conn: &mut DbConn,
+    round_number: i32,
+    round_id: i64,
+    new_boards: &[(i64, Option<i64>)],
+) -> AppResult<()> {
+    let boards: HashMap<i64, (i64, Option<i64>)> = events::pairings_of_round(conn, round_id)?
+        .into_iter()
+        .map(|p| (p.id, (p.white_entry_id, p.black_entry_id)))
+        .collect();
+    let stays = |pairing_id: Option<i64>| {
+        pairing_id
+            .and_then(|id| boards.get(&id))
+            .is_some_and(|board| new_boards.contains(board))
+    };
+    let games = stored::of_round(conn, round_id)?;
+    ensure_unplayed(
+        conn,
+        round_number,
+        games.iter().filter(|g| g.ply > 0 && !stays(g.pairing_id)),
+    )?;
+    for game in games.iter().filter(|g| !stays(g.pairing_id)) {
+        stored::delete(conn, game.id)?;
+    }
+    Ok(())
+}
+
+fn ensure_unplayed<'a>(
+    conn: &mut DbConn,
+    round: i32,
+    mut played: impl Iterator<Item = &'a stored::GameRow>,
+) -> AppResult<()> {
+    let Some(game) = played.next() else {
+        return Ok(());
+    };
+    let board = match game.pairing_id {
+        Some(pairing) => stored::round_and_board(conn, pairing)?.map_or(0, |(_, b)| b),
+        None => 0,
+    };
+    Err(AppError::conflict(Refusal::RoundHasPlayedGames {
+        round,
+        board,
+        plies: game.ply,
+    }))
+}

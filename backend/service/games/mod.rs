@@ -1,0 +1,192 @@
+//! Games: every move checked by the engine and stored one row per ply, draw offers,
+//! resignations, arbiters' results and takebacks; a finished event game's result lands on
+//! its board through the one path an arbiter's result takes.
+//!
+//! A game is rebuilt from its start position and stored moves on every read and write: the
+//! stored move list is the truth, and no in-memory state exists that a second instance
+//! would not see. Every write locks the game row first (`store::games::lock`).
+pub mod arbiter;
+pub mod create;
+pub mod event_games;
+pub mod offers;
+pub mod play;
+pub mod view;
+
+use chrono::{DateTime, Utc};
+use damka_engine::{CaptureChoice, Color, Game, Position, Rules, Variant};
+
+use super::{Actor, AppError, AppResult, Refusal};
+use crate::store::games::{self as stored, GameRow, MoveRow};
+use crate::store::models::LocalRules;
+use crate::store::values::{GameEnd, GameStatus, ResultCode};
+use crate::store::{DbConn, events};
+
+pub use view::{GameSummary, GameView};
+
+/// A game as stored, replayed by the engine.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub row: GameRow,
+    pub moves: Vec<MoveRow>,
+    pub game: Game,
+}
+
+impl Loaded {
+    pub fn is_over(&self) -> bool {
+        self.row.status == GameStatus::Finished
+    }
+
+    /// The side that plays ply `ply` (1 = the first move of the game).
+    pub fn side_of_ply(&self, ply: i32) -> Color {
+        let first = self.game.start_position().side_to_move();
+        if ply % 2 == 1 { first } else { first.opponent() }
+    }
+}
+
+/// The engine's rules for a variant with an event's local rules on top.
+pub fn engine_rules(variant: Variant, local: &LocalRules) -> Rules {
+    let mut rules = Rules::preset(variant);
+    if let Some(mandatory) = local.mandatory_capture {
+        rules.mandatory_capture = mandatory;
+    }
+    match local.capture_choice.as_deref() {
+        Some("free") => rules.capture_choice = CaptureChoice::Free,
+        Some("maximum") => rules.capture_choice = CaptureChoice::Maximum,
+        _ => {}
+    }
+    rules.no_progress_limit = local.no_progress_limit;
+    rules.move_limit = local.move_limit;
+    rules.lone_kings_limit = local.lone_kings_limit;
+    rules
+}
+
+/// Replays the stored moves of `row`. A stored move the engine refuses is a damaged game
+/// (an internal error), never silently skipped.
+pub fn replay(row: &GameRow, moves: &[MoveRow]) -> AppResult<Game> {
+    let rules = engine_rules(row.variant, &row.local_rules);
+    let start = Position::from_fen(rules, &row.start_fen)
+        .map_err(|e| AppError::internal(format!("game {}: bad start FEN: {e}", row.id)))?;
+    let mut game = Game::from_position(start);
+    for (index, mv) in moves.iter().enumerate() {
+        if mv.ply != index as i32 + 1 {
+            return Err(AppError::internal(format!(
+                "game {}: ply {} stored where {} was expected",
+                row.id,
+                mv.ply,
+                index + 1
+            )));
+        }
+        game.play_str(&mv.notation).map_err(|e| {
+            AppError::internal(format!(
+                "game {}: stored ply {} ({}) does not replay: {e}",
+                row.id, mv.ply, mv.notation
+            ))
+        })?;
+    }
+    Ok(game)
+}
+
+/// Loads and replays a game (no lock).
+pub fn load(conn: &mut DbConn, game_id: i64) -> AppResult<Loaded> {
+    let row = stored::by_id(conn, game_id)?.ok_or(AppError::NotFound { what: "game" })?;
+    loaded(conn, row)
+}
+
+fn loaded(conn: &mut DbConn, row: GameRow) -> AppResult<Loaded> {
+    let moves = stored::moves(conn, row.id)?;
+    let game = replay(&row, &moves)?;
+    Ok(Loaded { row, moves, game })
+}
+
+/// Runs a write to one game: a write transaction whose first statement locks the game, then
+/// `f` with the game as it stands under the lock.
+pub fn write<T>(
+    conn: &mut DbConn,
+    game_id: i64,
+    f: impl FnOnce(&mut DbConn, Loaded) -> AppResult<T>,
+) -> AppResult<T> {
+    conn.write_transaction(|conn| {
+        stored::lock(conn, game_id)?.ok_or(AppError::NotFound { what: "game" })?;
+        let row = stored::by_id(conn, game_id)?.ok_or(AppError::NotFound { what: "game" })?;
+        let loaded = loaded(conn, row)?;
+        f(conn, loaded)
+    })
+}
+
+/// Who the actor is in a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// The player of this side.
+    Player(Color),
+    /// An arbiter of the game's event, its organiser, the organiser who created a
+    /// standalone game, or a site administrator: enters moves for both sides, sets results,
+    /// takes moves back.
+    Arbiter,
+}
+
+/// The actor's role in the game, if any. A player who is also an arbiter acts as the
+/// player (their own moves are theirs, not an arbiter's).
+pub fn role_of(conn: &mut DbConn, actor: &Actor, row: &GameRow) -> AppResult<Option<Role>> {
+    let Some(user) = &actor.user else {
+        return Ok(None);
+    };
+    if let Some(player) = user.player_id {
+        if player == row.white_player_id {
+            return Ok(Some(Role::Player(Color::White)));
+        }
+        if player == row.black_player_id {
+            return Ok(Some(Role::Player(Color::Black)));
+        }
+    }
+    if is_arbiter(conn, actor, row)? {
+        return Ok(Some(Role::Arbiter));
+    }
+    Ok(None)
+}
+
+/// Whether the actor may act as the game's arbiter.
+pub fn is_arbiter(conn: &mut DbConn, actor: &Actor, row: &GameRow) -> AppResult<bool> {
+    let Some(user) = &actor.user else {
+        return Ok(false);
+    };
+    if user.is_admin {
+        return Ok(true);
+    }
+    match row.event_id {
+        Some(event_id) => {
+            let event = events::by_id(conn, event_id)?.ok_or(AppError::NotFound { what: "event" })?;
+            super::events::may_arbitrate(conn, actor, &event)
+        }
+        None => Ok(row.created_by == user.id),
+    }
+}
+
+/// The actor's role, or 401/403.
+pub fn require_role(conn: &mut DbConn, actor: &Actor, row: &GameRow) -> AppResult<Role> {
+    actor.require_user()?;
+    role_of(conn, actor, row)?.ok_or_else(|| AppError::forbidden(Refusal::NotInGame))
+}
+
+/// The result of a game won by `winner`.
+pub fn win_for(winner: Color) -> ResultCode {
+    match winner {
+        Color::White => ResultCode::WhiteWins,
+        Color::Black => ResultCode::BlackWins,
+    }
+}
+
+/// The result and reason of a game the engine says is over by the rules.
+pub fn verdict(game: &Game) -> Option<(ResultCode, GameEnd)> {
+    let status = game.status();
+    let reason = GameEnd::of_status(status)?;
+    let result = match status {
+        damka_engine::Status::Win { winner, .. } => win_for(winner),
+        _ => ResultCode::Draw,
+    };
+    Some((result, reason))
+}
+
+/// Stored times are UTC without a zone.
+pub fn utc(at: chrono::NaiveDateTime) -> DateTime<Utc> {
+    DateTime::from_naive_utc_and_offset(at, Utc)
+}

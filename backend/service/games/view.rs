@@ -1,0 +1,319 @@
+//! A game as the API and the pages show it.
+use chrono::{DateTime, Utc};
+use damka_engine::Color;
+use serde::Serialize;
+
+use super::{Loaded, utc};
+use crate::service::{Actor, AppError, AppResult};
+use crate::store::games::{self as stored, GameFilter, GameRow};
+use crate::store::values::{GameEnd, GameStatus, ResultCode, Spelling, spelled, spelled_option};
+use crate::store::DbConn;
+
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct GamePlayer {
+    pub player_id: i64,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct PlayedMove {
+    pub ply: i32,
+    /// Canonical notation of the variant.
+    #[serde(rename = "move")]
+    #[schema(rename = "move")]
+    pub notation: String,
+    pub played_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct MovesMade {
+    pub white: u32,
+    pub black: u32,
+}
+
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct DrawOffer {
+    /// `white` or `black`.
+    #[serde(with = "spelled")]
+    #[schema(value_type = String)]
+    pub by: Color,
+    /// The ply after which it was made.
+    pub ply: i32,
+}
+
+/// A game with its moves, position and what may be played now.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct GameView {
+    pub id: i64,
+    /// `russian`, `english`, `international` or `brazilian`.
+    #[serde(with = "spelled")]
+    #[schema(value_type = String)]
+    pub variant: damka_engine::Variant,
+    pub event_id: Option<i64>,
+    pub round: Option<i32>,
+    pub board: Option<i32>,
+    pub white: GamePlayer,
+    pub black: GamePlayer,
+    pub rated: bool,
+    /// `ongoing` or `finished`.
+    #[schema(value_type = String)]
+    pub status: GameStatus,
+    /// `1-0`, `0-1`, `1/2-1/2`; null while the game goes on.
+    #[serde(with = "spelled_option")]
+    #[schema(value_type = Option<String>)]
+    pub result: Option<ResultCode>,
+    /// Why it finished: `no_legal_moves`, `resignation`, `agreement`,
+    /// `threefold_repetition`, `no_capture_or_promotion`, `only_kings_moved`,
+    /// `lone_king_not_caught`, `no_progress_limit`, `move_limit`, `lone_kings_limit`,
+    /// `arbiter`.
+    #[serde(with = "spelled_option")]
+    #[schema(value_type = Option<String>)]
+    pub reason: Option<GameEnd>,
+    /// The position now (PDN FEN).
+    pub fen: String,
+    /// The start position (PDN FEN).
+    pub start_fen: String,
+    /// `white` or `black`.
+    #[serde(with = "spelled")]
+    #[schema(value_type = String)]
+    pub side_to_move: Color,
+    /// Plies played.
+    pub ply: i32,
+    pub moves: Vec<PlayedMove>,
+    /// Legal moves now in canonical notation, sorted; empty once the game is over.
+    pub legal_moves: Vec<String>,
+    pub moves_made: MovesMade,
+    pub draw_offer_min_moves: i32,
+    /// The pending draw offer, if any.
+    pub draw_offer: Option<DrawOffer>,
+}
+
+impl GameView {
+    pub fn of(loaded: &Loaded, names: &Names, round_board: Option<(i32, i32)>) -> GameView {
+        let row = &loaded.row;
+        let game = &loaded.game;
+        let mut legal: Vec<String> = if row.status == GameStatus::Finished {
+            Vec::new()
+        } else {
+            game.legal_moves().iter().map(|m| m.notation()).collect()
+        };
+        legal.sort();
+        GameView {
+            id: row.id,
+            variant: row.variant,
+            event_id: row.event_id,
+            round: round_board.map(|(round, _)| round),
+            board: round_board.map(|(_, board)| board),
+            white: GamePlayer {
+                player_id: row.white_player_id,
+                name: names.white.clone(),
+            },
+            black: GamePlayer {
+                player_id: row.black_player_id,
+                name: names.black.clone(),
+            },
+            rated: row.rated,
+            status: row.status,
+            result: row.result,
+            reason: row.reason,
+            fen: game.position().to_fen(),
+            start_fen: row.start_fen.clone(),
+            side_to_move: game.side_to_move(),
+            ply: row.ply,
+            moves: loaded
+                .moves
+                .iter()
+                .map(|m| PlayedMove {
+                    ply: m.ply,
+                    notation: m.notation.clone(),
+                    played_at: utc(m.played_at),
+                })
+                .collect(),
+            legal_moves: legal,
+            moves_made: MovesMade {
+                white: game.moves_made(Color::White),
+                black: game.moves_made(Color::Black),
+            },
+            draw_offer_min_moves: row.draw_offer_min_moves,
+            draw_offer: pending_offer(row),
+        }
+    }
+}
+
+fn pending_offer(row: &GameRow) -> Option<DrawOffer> {
+    if !row.draw_offer_pending || row.status == GameStatus::Finished {
+        return None;
+    }
+    Some(DrawOffer {
+        by: row.draw_offer_by?,
+        ply: row.draw_offer_ply?,
+    })
+}
+
+/// The players' names of a game.
+#[derive(Debug, Clone)]
+pub struct Names {
+    pub white: String,
+    pub black: String,
+}
+
+pub fn names(conn: &mut DbConn, row: &GameRow) -> AppResult<Names> {
+    let found = stored::player_names(conn, &[row.white_player_id, row.black_player_id])?;
+    let name = |id: i64| {
+        found
+            .iter()
+            .find(|(pid, _)| *pid == id)
+            .map(|(_, n)| n.clone())
+            .ok_or_else(|| AppError::internal(format!("game {}: player {id} missing", row.id)))
+    };
+    Ok(Names {
+        white: name(row.white_player_id)?,
+        black: name(row.black_player_id)?,
+    })
+}
+
+/// The view of a loaded game (reads the names and the board).
+pub fn view_of(conn: &mut DbConn, loaded: &Loaded) -> AppResult<GameView> {
+    let names = names(conn, &loaded.row)?;
+    let round_board = match loaded.row.pairing_id {
+        Some(pairing) => stored::round_and_board(conn, pairing)?,
+        None => None,
+    };
+    Ok(GameView::of(loaded, &names, round_board))
+}
+
+/// One game, as anyone may see it (games are public, as the event's pairings are).
+pub fn get(conn: &mut DbConn, game_id: i64) -> AppResult<GameView> {
+    let loaded = super::load(conn, game_id)?;
+    view_of(conn, &loaded)
+}
+
+/// A game in a list: who, where, how it stands.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct GameSummary {
+    pub id: i64,
+    #[serde(with = "spelled")]
+    #[schema(value_type = String)]
+    pub variant: damka_engine::Variant,
+    pub event_id: Option<i64>,
+    pub white: GamePlayer,
+    pub black: GamePlayer,
+    pub rated: bool,
+    #[schema(value_type = String)]
+    pub status: GameStatus,
+    #[serde(with = "spelled_option")]
+    #[schema(value_type = Option<String>)]
+    pub result: Option<ResultCode>,
+    #[serde(with = "spelled_option")]
+    #[schema(value_type = Option<String>)]
+    pub reason: Option<GameEnd>,
+    pub ply: i32,
+    /// `white` or `black`; meaningless once finished.
+    #[serde(with = "spelled")]
+    #[schema(value_type = String)]
+    pub side_to_move: Color,
+    pub created_at: DateTime<Utc>,
+}
+
+/// The most games a list returns.
+pub const LIST_LIMIT: i64 = 500;
+
+/// Games by player, event and status, newest first.
+pub fn list(conn: &mut DbConn, filter: &GameFilter) -> AppResult<Vec<GameSummary>> {
+    let rows = stored::list(
+        conn,
+        &GameFilter {
+            limit: filter.limit.clamp(1, LIST_LIMIT),
+            ..filter.clone()
+        },
+    )?;
+    summaries(conn, rows)
+}
+
+/// Summaries of stored rows (one query for all the names).
+pub fn summaries(conn: &mut DbConn, rows: Vec<GameRow>) -> AppResult<Vec<GameSummary>> {
+    let mut ids: Vec<i64> = rows
+        .iter()
+        .flat_map(|r| [r.white_player_id, r.black_player_id])
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let names = stored::player_names(conn, &ids)?;
+    let name = |id: i64| {
+        names
+            .iter()
+            .find(|(pid, _)| *pid == id)
+            .map(|(_, n)| n.clone())
+            .unwrap_or_default()
+    };
+    Ok(rows
+        .into_iter()
+        .map(|row| {
+            let first = first_mover(&row);
+            let side_to_move = if row.ply % 2 == 0 {
+                first
+            } else {
+                first.opponent()
+            };
+            GameSummary {
+                id: row.id,
+                variant: row.variant,
+                event_id: row.event_id,
+                white: GamePlayer {
+                    player_id: row.white_player_id,
+                    name: name(row.white_player_id),
+                },
+                black: GamePlayer {
+                    player_id: row.black_player_id,
+                    name: name(row.black_player_id),
+                },
+                rated: row.rated,
+                status: row.status,
+                result: row.result,
+                reason: row.reason,
+                ply: row.ply,
+                side_to_move,
+                created_at: utc(row.created_at),
+            }
+        })
+        .collect())
+}
+
+/// The side that moves first from the game's start position (from its FEN: `W:` or `B:`).
+fn first_mover(row: &GameRow) -> Color {
+    match row.start_fen.trim_start().chars().next() {
+        Some('B') | Some('b') => Color::Black,
+        _ => Color::White,
+    }
+}
+
+/// Games the actor is to move in now (their own ongoing games where it is their turn).
+pub fn my_turn(conn: &mut DbConn, actor: &Actor) -> AppResult<Vec<GameSummary>> {
+    let Some(player_id) = actor.user.as_ref().and_then(|u| u.player_id) else {
+        return Ok(Vec::new());
+    };
+    let rows = stored::list(
+        conn,
+        &GameFilter {
+            player_id: Some(player_id),
+            status: Some(GameStatus::Ongoing),
+            limit: LIST_LIMIT,
+            ..GameFilter::default()
+        },
+    )?;
+    let mut games = summaries(conn, rows)?;
+    games.retain(|g| {
+        let mine = if g.white.player_id == player_id {
+            Color::White
+        } else {
+            Color::Black
+        };
+        g.side_to_move == mine
+    });
+    Ok(games)
+}
+
+/// The spelling of a side, for pages.
+pub fn side_word(side: Color) -> &'static str {
+    side.spelling()
+}

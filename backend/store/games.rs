@@ -1,0 +1,361 @@
+//! Games and their moves. A game row holds what the move list alone does not say (who
+//! plays, the rules it is played under, how it ended, the pending draw offer); the moves
+//! are one row per ply, and the primary key (game, ply) decides any race for a ply.
+use chrono::NaiveDateTime;
+use damka_engine::{Color, Variant};
+use diesel::prelude::*;
+
+use super::columns::{LocalRulesJson, Spelled};
+use super::models::LocalRules;
+use super::schema::{game_changes, game_moves, games, pairings, players, rounds};
+use super::values::{GameEnd, GameStatus, ResultCode};
+use super::{DbConn, QueryResult};
+
+/// A stored game.
+#[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = games)]
+pub struct GameRow {
+    pub id: i64,
+    pub variant: Variant,
+    pub local_rules: LocalRules,
+    pub start_fen: String,
+    pub white_player_id: i64,
+    pub black_player_id: i64,
+    pub event_id: Option<i64>,
+    pub pairing_id: Option<i64>,
+    pub rated: bool,
+    pub draw_offer_min_moves: i32,
+    pub status: GameStatus,
+    pub result: Option<ResultCode>,
+    pub reason: Option<GameEnd>,
+    pub ply: i32,
+    pub draw_offer_by: Option<Color>,
+    pub draw_offer_ply: Option<i32>,
+    pub draw_offer_pending: bool,
+    pub revision: i64,
+    pub created_by: i64,
+    pub created_at: NaiveDateTime,
+    pub finished_at: Option<NaiveDateTime>,
+}
+
+/// A game to create.
+#[derive(Debug, Clone)]
+pub struct NewGame {
+    pub variant: Variant,
+    pub local_rules: LocalRules,
+    pub start_fen: String,
+    pub white_player_id: i64,
+    pub black_player_id: i64,
+    pub event_id: Option<i64>,
+    pub pairing_id: Option<i64>,
+    pub rated: bool,
+    pub draw_offer_min_moves: i32,
+    pub created_by: i64,
+    pub created_at: NaiveDateTime,
+}
+
+/// One stored ply.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = game_moves)]
+pub struct MoveRow {
+    pub ply: i32,
+    pub notation: String,
+    pub submitted_by: Option<i64>,
+    pub played_at: NaiveDateTime,
+}
+
+/// What a write changes on the game row after its moves.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameState {
+    pub ply: i32,
+    pub status: GameStatus,
+    pub result: Option<ResultCode>,
+    pub reason: Option<GameEnd>,
+    pub draw_offer_by: Option<Color>,
+    pub draw_offer_ply: Option<i32>,
+    pub draw_offer_pending: bool,
+    pub finished_at: Option<NaiveDateTime>,
+}
+
+impl GameState {
+    /// The row's state as stored, to change a field or two of.
+    pub fn of(row: &GameRow) -> GameState {
+        GameState {
+            ply: row.ply,
+            status: row.status,
+            result: row.result,
+            reason: row.reason,
+            draw_offer_by: row.draw_offer_by,
+            draw_offer_ply: row.draw_offer_ply,
+            draw_offer_pending: row.draw_offer_pending,
+            finished_at: row.finished_at,
+        }
+    }
+}
+
+/// A change an arbiter made, as the audit trail shows it.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = game_changes)]
+pub struct GameChange {
+    pub id: i64,
+    pub game_id: i64,
+    pub user_id: i64,
+    pub changed_at: NaiveDateTime,
+    pub action: String,
+    pub ply: Option<i32>,
+    pub notation: Option<String>,
+    pub old_result: Option<ResultCode>,
+    pub new_result: Option<ResultCode>,
+    pub reason: Option<GameEnd>,
+}
+
+/// The kinds of `game_changes.action`.
+pub const CHANGE_RESULT: &str = "result";
+pub const CHANGE_TAKEBACK: &str = "takeback";
+
+pub fn insert(conn: &mut DbConn, game: &NewGame) -> QueryResult<i64> {
+    diesel::insert_into(games::table)
+        .values((
+            games::variant.eq(Spelled(game.variant)),
+            games::local_rules.eq(LocalRulesJson::from(game.local_rules.clone())),
+            games::start_fen.eq(&game.start_fen),
+            games::white_player_id.eq(game.white_player_id),
+            games::black_player_id.eq(game.black_player_id),
+            games::event_id.eq(game.event_id),
+            games::pairing_id.eq(game.pairing_id),
+            games::rated.eq(game.rated),
+            games::draw_offer_min_moves.eq(game.draw_offer_min_moves),
+            games::status.eq(Spelled(GameStatus::Ongoing)),
+            games::ply.eq(0),
+            games::draw_offer_pending.eq(false),
+            games::revision.eq(0_i64),
+            games::created_by.eq(game.created_by),
+            games::created_at.eq(game.created_at),
+        ))
+        .returning(games::id)
+        .get_result(conn)
+}
+
+/// Starts a write to the game: bumps its revision, which takes the row lock on PostgreSQL
+/// (as `events::lock` does for events). `None`: no such game.
+pub fn lock(conn: &mut DbConn, id: i64) -> QueryResult<Option<i64>> {
+    diesel::update(games::table.find(id))
+        .set(games::revision.eq(games::revision + 1))
+        .returning(games::revision)
+        .get_result(conn)
+        .optional()
+}
+
+pub fn by_id(conn: &mut DbConn, id: i64) -> QueryResult<Option<GameRow>> {
+    games::table
+        .find(id)
+        .select(GameRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// The round number and board of an event game's pairing.
+pub fn round_and_board(conn: &mut DbConn, pairing_id: i64) -> QueryResult<Option<(i32, i32)>> {
+    pairings::table
+        .inner_join(rounds::table)
+        .filter(pairings::id.eq(pairing_id))
+        .select((rounds::number, pairings::board))
+        .first(conn)
+        .optional()
+}
+
+/// The names of the given players.
+pub fn player_names(conn: &mut DbConn, ids: &[i64]) -> QueryResult<Vec<(i64, String)>> {
+    players::table
+        .filter(players::id.eq_any(ids))
+        .select((players::id, players::name))
+        .load(conn)
+}
+
+pub fn moves(conn: &mut DbConn, game_id: i64) -> QueryResult<Vec<MoveRow>> {
+    game_moves::table
+        .filter(game_moves::game_id.eq(game_id))
+        .order(game_moves::ply)
+        .select(MoveRow::as_select())
+        .load(conn)
+}
+
+pub fn insert_move(
+    conn: &mut DbConn,
+    game_id: i64,
+    ply: i32,
+    notation: &str,
+    submitted_by: Option<i64>,
+    at: NaiveDateTime,
+) -> QueryResult<()> {
+    diesel::insert_into(game_moves::table)
+        .values((
+            game_moves::game_id.eq(game_id),
+            game_moves::ply.eq(ply),
+            game_moves::notation.eq(notation),
+            game_moves::submitted_by.eq(submitted_by),
+            game_moves::played_at.eq(at),
+        ))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// Several plies at once (a game imported from PDN).
+pub fn insert_moves(
+    conn: &mut DbConn,
+    game_id: i64,
+    notations: &[String],
+    submitted_by: Option<i64>,
+    at: NaiveDateTime,
+) -> QueryResult<()> {
+    for (index, notation) in notations.iter().enumerate() {
+        insert_move(conn, game_id, index as i32 + 1, notation, submitted_by, at)?;
+    }
+    Ok(())
+}
+
+pub fn delete_move(conn: &mut DbConn, game_id: i64, ply: i32) -> QueryResult<()> {
+    diesel::delete(game_moves::table.find((game_id, ply)))
+        .execute(conn)
+        .map(|_| ())
+}
+
+pub fn delete_moves(conn: &mut DbConn, game_id: i64) -> QueryResult<()> {
+    diesel::delete(game_moves::table.filter(game_moves::game_id.eq(game_id)))
+        .execute(conn)
+        .map(|_| ())
+}
+
+pub fn set_state(conn: &mut DbConn, game_id: i64, state: &GameState) -> QueryResult<()> {
+    diesel::update(games::table.find(game_id))
+        .set((
+            games::ply.eq(state.ply),
+            games::status.eq(Spelled(state.status)),
+            games::result.eq(state.result.map(Spelled)),
+            games::reason.eq(state.reason.map(Spelled)),
+            games::draw_offer_by.eq(state.draw_offer_by.map(Spelled)),
+            games::draw_offer_ply.eq(state.draw_offer_ply),
+            games::draw_offer_pending.eq(state.draw_offer_pending),
+            games::finished_at.eq(state.finished_at),
+        ))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// The game of a board, if the board has one.
+pub fn of_pairing(conn: &mut DbConn, pairing_id: i64) -> QueryResult<Option<GameRow>> {
+    games::table
+        .filter(games::pairing_id.eq(pairing_id))
+        .select(GameRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// The games of one round's boards.
+pub fn of_round(conn: &mut DbConn, round_id: i64) -> QueryResult<Vec<GameRow>> {
+    games::table
+        .inner_join(pairings::table)
+        .filter(pairings::round_id.eq(round_id))
+        .select(GameRow::as_select())
+        .load(conn)
+}
+
+/// Every game of an event, with its round number and board, in round and board order.
+pub fn of_event(conn: &mut DbConn, event_id: i64) -> QueryResult<Vec<(GameRow, i32, i32)>> {
+    games::table
+        .inner_join(pairings::table.inner_join(rounds::table))
+        .filter(games::event_id.eq(event_id))
+        .order((rounds::number, pairings::board))
+        .select((GameRow::as_select(), rounds::number, pairings::board))
+        .load(conn)
+}
+
+/// (pairing, game) of an event's games, for the pairing tables.
+pub fn ids_by_pairing(conn: &mut DbConn, event_id: i64) -> QueryResult<Vec<(i64, i64)>> {
+    games::table
+        .filter(games::event_id.eq(event_id))
+        .filter(games::pairing_id.is_not_null())
+        .select((games::pairing_id.assume_not_null(), games::id))
+        .load(conn)
+}
+
+pub fn delete(conn: &mut DbConn, game_id: i64) -> QueryResult<()> {
+    diesel::delete(games::table.find(game_id))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// Which games a list shows.
+#[derive(Debug, Clone, Default)]
+pub struct GameFilter {
+    pub player_id: Option<i64>,
+    pub event_id: Option<i64>,
+    pub status: Option<GameStatus>,
+    /// At most this many, newest first.
+    pub limit: i64,
+}
+
+pub fn list(conn: &mut DbConn, filter: &GameFilter) -> QueryResult<Vec<GameRow>> {
+    let mut query = games::table.select(GameRow::as_select()).into_boxed();
+    if let Some(player) = filter.player_id {
+        query = query.filter(
+            games::white_player_id
+                .eq(player)
+                .or(games::black_player_id.eq(player)),
+        );
+    }
+    if let Some(event) = filter.event_id {
+        query = query.filter(games::event_id.eq(event));
+    }
+    if let Some(status) = filter.status {
+        query = query.filter(games::status.eq(Spelled(status)));
+    }
+    query.order(games::id.desc()).limit(filter.limit).load(conn)
+}
+
+pub struct NewGameChange<'a> {
+    pub game_id: i64,
+    pub user_id: i64,
+    pub at: NaiveDateTime,
+    pub action: &'a str,
+    pub ply: Option<i32>,
+    pub notation: Option<&'a str>,
+    pub old_result: Option<ResultCode>,
+    pub new_result: Option<ResultCode>,
+    pub reason: Option<GameEnd>,
+}
+
+pub fn record_change(conn: &mut DbConn, change: &NewGameChange<'_>) -> QueryResult<()> {
+    diesel::insert_into(game_changes::table)
+        .values((
+            game_changes::game_id.eq(change.game_id),
+            game_changes::user_id.eq(change.user_id),
+            game_changes::changed_at.eq(change.at),
+            game_changes::action.eq(change.action),
+            game_changes::ply.eq(change.ply),
+            game_changes::notation.eq(change.notation),
+            game_changes::old_result.eq(change.old_result.map(Spelled)),
+            game_changes::new_result.eq(change.new_result.map(Spelled)),
+            game_changes::reason.eq(change.reason.map(Spelled)),
+        ))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// The arbiters' changes to an event's games, oldest first.
+pub fn changes_of_event(conn: &mut DbConn, event_id: i64) -> QueryResult<Vec<GameChange>> {
+    game_changes::table
+        .inner_join(games::table)
+        .filter(games::event_id.eq(event_id))
+        .order(game_changes::id)
+        .select(GameChange::as_select())
+        .load(conn)
+}
+
+pub fn changes_of_game(conn: &mut DbConn, game_id: i64) -> QueryResult<Vec<GameChange>> {
+    game_changes::table
+        .filter(game_changes::game_id.eq(game_id))
+        .order(game_changes::id)
+        .select(GameChange::as_select())
+        .load(conn)
+}

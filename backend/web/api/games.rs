@@ -1,0 +1,214 @@
+//! Games over the API: read a game, play a move, offer/accept/decline a draw, resign; the
+//! arbiters' result and takeback; standalone games; lists.
+use actix_web::web::{self, Json};
+use actix_web::{HttpResponse, http::StatusCode};
+use serde::Deserialize;
+
+use super::ApiActor;
+use crate::service::games::arbiter::{self, GameResultInput};
+use crate::service::games::create::{self, NewGameInput};
+use crate::service::games::play::{self, MoveInput, Submitted};
+use crate::service::games::{GameSummary, GameView, offers, view};
+use crate::service::{AppError, AppResult, Refusal};
+use crate::store::games::GameFilter;
+use crate::store::values::{GameStatus, Spelling, spellings};
+use crate::web::error::Problem;
+use crate::web::state::AppState;
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+pub struct ListQuery {
+    /// Only games of this player (either colour).
+    player_id: Option<i64>,
+    /// Only games of this event.
+    event_id: Option<i64>,
+    /// `ongoing` or `finished`.
+    status: Option<String>,
+}
+
+/// Games, newest first (at most 500).
+#[utoipa::path(get, path = "/api/v1/games", tag = "games", params(ListQuery),
+    responses((status = 200, body = Vec<GameSummary>), (status = 422, body = Problem)))]
+pub async fn list(
+    state: web::Data<AppState>,
+    query: web::Query<ListQuery>,
+) -> AppResult<Json<Vec<GameSummary>>> {
+    let ListQuery {
+        player_id,
+        event_id,
+        status,
+    } = query.into_inner();
+    let status = match status.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(text) => Some(GameStatus::from_spelling(text).ok_or_else(|| {
+            AppError::invalid("status", Refusal::not_one_of(&spellings::<GameStatus>()))
+        })?),
+    };
+    let filter = GameFilter {
+        player_id,
+        event_id,
+        status,
+        limit: view::LIST_LIMIT,
+    };
+    Ok(Json(state.db(move |conn| view::list(conn, &filter)).await?))
+}
+
+/// Creates a standalone game (outside any event): by one of its players or an organiser.
+#[utoipa::path(post, path = "/api/v1/games", tag = "games", request_body = NewGameInput,
+    responses((status = 201, body = GameView), (status = 401, body = Problem), (status = 403, body = Problem),
+        (status = 422, body = Problem)),
+    security(("token" = [])))]
+pub async fn create(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    input: Json<NewGameInput>,
+) -> AppResult<HttpResponse> {
+    actor.require_user()?;
+    let input = input.into_inner();
+    let game = state
+        .db(move |conn| create::create(conn, &actor, &input))
+        .await?;
+    Ok(HttpResponse::build(StatusCode::CREATED).json(game))
+}
+
+/// One game: players, moves, position, legal moves, result.
+#[utoipa::path(get, path = "/api/v1/games/{id}", tag = "games",
+    params(("id" = i64, Path, description = "game id")),
+    responses((status = 200, body = GameView), (status = 404, body = Problem)))]
+pub async fn get(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult<Json<GameView>> {
+    let id = path.into_inner();
+    Ok(Json(state.db(move |conn| view::get(conn, id)).await?))
+}
+
+/// Plays a move. `ply` is the number of the ply this move makes (1 = the game's first
+/// move). 201 when stored; 200 when the same move is already stored at that ply (a resend);
+/// 409 `ply_taken` (with `stored_move`), `ply_ahead`, `game_over`, `draw_offer_*` (with
+/// `offer_draw`); 422 `illegal_move` (with `reason_code` and `legal_moves`); 403
+/// `not_your_turn`, `not_in_game`.
+#[utoipa::path(post, path = "/api/v1/games/{id}/moves", tag = "games", request_body = MoveInput,
+    params(("id" = i64, Path, description = "game id")),
+    responses((status = 201, body = GameView), (status = 200, body = GameView), (status = 401, body = Problem),
+        (status = 403, body = Problem), (status = 404, body = Problem), (status = 409, body = Problem),
+        (status = 422, body = Problem)),
+    security(("token" = [])))]
+pub async fn play_move(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    input: Json<MoveInput>,
+) -> AppResult<HttpResponse> {
+    actor.require_user()?;
+    let id = path.into_inner();
+    let input = input.into_inner();
+    let outcome = state
+        .db(move |conn| play::submit(conn, &actor, id, &input))
+        .await?;
+    Ok(match outcome {
+        Submitted::Stored(game) => HttpResponse::build(StatusCode::CREATED).json(game),
+        Submitted::AlreadyStored(game) => HttpResponse::Ok().json(game),
+    })
+}
+
+type PlayerAction = fn(&mut crate::store::DbConn, &crate::service::Actor, i64) -> AppResult<GameView>;
+
+async fn player_action(
+    actor: crate::service::Actor,
+    state: web::Data<AppState>,
+    id: i64,
+    action: PlayerAction,
+) -> AppResult<Json<GameView>> {
+    actor.require_user()?;
+    Ok(Json(state.db(move |conn| action(conn, &actor, id)).await?))
+}
+
+/// Offers a draw: only the player who has just moved, once each side has made the game's
+/// minimum number of moves (409 `draw_offer_too_early` with `moves_needed`).
+#[utoipa::path(post, path = "/api/v1/games/{id}/draw-offer", tag = "games",
+    params(("id" = i64, Path, description = "game id")),
+    responses((status = 200, body = GameView), (status = 401, body = Problem), (status = 403, body = Problem),
+        (status = 404, body = Problem), (status = 409, body = Problem)),
+    security(("token" = [])))]
+pub async fn offer_draw(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> AppResult<Json<GameView>> {
+    player_action(actor, state, path.into_inner(), offers::offer).await
+}
+
+/// Accepts the opponent's draw offer: the game is drawn by agreement.
+#[utoipa::path(post, path = "/api/v1/games/{id}/draw-offer/accept", tag = "games",
+    params(("id" = i64, Path, description = "game id")),
+    responses((status = 200, body = GameView), (status = 401, body = Problem), (status = 403, body = Problem),
+        (status = 404, body = Problem), (status = 409, body = Problem)),
+    security(("token" = [])))]
+pub async fn accept_draw(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> AppResult<Json<GameView>> {
+    player_action(actor, state, path.into_inner(), offers::accept).await
+}
+
+/// Declines the opponent's draw offer.
+#[utoipa::path(post, path = "/api/v1/games/{id}/draw-offer/decline", tag = "games",
+    params(("id" = i64, Path, description = "game id")),
+    responses((status = 200, body = GameView), (status = 401, body = Problem), (status = 403, body = Problem),
+        (status = 404, body = Problem), (status = 409, body = Problem)),
+    security(("token" = [])))]
+pub async fn decline_draw(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> AppResult<Json<GameView>> {
+    player_action(actor, state, path.into_inner(), offers::decline).await
+}
+
+/// Resigns the game (a player, on either side's turn).
+#[utoipa::path(post, path = "/api/v1/games/{id}/resign", tag = "games",
+    params(("id" = i64, Path, description = "game id")),
+    responses((status = 200, body = GameView), (status = 401, body = Problem), (status = 403, body = Problem),
+        (status = 404, body = Problem), (status = 409, body = Problem)),
+    security(("token" = [])))]
+pub async fn resign(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> AppResult<Json<GameView>> {
+    player_action(actor, state, path.into_inner(), offers::resign).await
+}
+
+/// Sets or clears the result (the game's arbiters); kept in the event's audit trail.
+#[utoipa::path(put, path = "/api/v1/games/{id}/result", tag = "games", request_body = GameResultInput,
+    params(("id" = i64, Path, description = "game id")),
+    responses((status = 200, body = GameView), (status = 401, body = Problem), (status = 403, body = Problem),
+        (status = 404, body = Problem), (status = 409, body = Problem), (status = 422, body = Problem)),
+    security(("token" = [])))]
+pub async fn set_result(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    input: Json<GameResultInput>,
+) -> AppResult<Json<GameView>> {
+    actor.require_user()?;
+    let id = path.into_inner();
+    let input = input.into_inner();
+    Ok(Json(
+        state
+            .db(move |conn| arbiter::set_result(conn, &actor, id, &input))
+            .await?,
+    ))
+}
+
+/// Takes the last ply back (the game's arbiters); kept in the event's audit trail.
+#[utoipa::path(post, path = "/api/v1/games/{id}/takeback", tag = "games",
+    params(("id" = i64, Path, description = "game id")),
+    responses((status = 200, body = GameView), (status = 401, body = Problem), (status = 403, body = Problem),
+        (status = 404, body = Problem), (status = 409, body = Problem)),
+    security(("token" = [])))]
+pub async fn take_back(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> AppResult<Json<GameView>> {
+    player_action(actor, state, path.into_inner(), arbiter::take_back).await
+}

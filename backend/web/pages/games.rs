@@ -1,0 +1,411 @@
+//! The game page: the board at any ply (links step through the game without JavaScript),
+//! the move list, the FEN and the PDN; for the player on move the move form (a small
+//! script lets them click the pieces), draw offers and resignation; for arbiters the result
+//! and the takeback.
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use damka_engine::{Color, Game, Move};
+use serde::{Deserialize, Serialize};
+
+use crate::service::games::arbiter::{self, GameResultInput};
+use crate::service::games::offers;
+use crate::service::games::play::{self, MoveInput};
+use crate::service::games::{self, GameView, Loaded, Role};
+use crate::service::{Actor, AppError, AppResult};
+use crate::store::DbConn;
+use crate::store::games::GameState;
+use crate::store::values::{GameEnd, GameStatus, ResultCode, Spelling};
+use crate::web::ctx::Ctx;
+use crate::web::form::CsrfForm;
+use crate::web::game_board::{self, BoardOptions};
+use crate::web::render::{self, FormErrors};
+use crate::web::state::AppState;
+
+/// One line of the move list: the move number and the two plies of it.
+pub struct MoveLine {
+    pub number: u32,
+    pub first: Option<(i32, String)>,
+    pub second: Option<(i32, String)>,
+}
+
+/// A legal move as the click script reads it.
+#[derive(Serialize)]
+struct ClickMove {
+    notation: String,
+    path: Vec<String>,
+}
+
+#[derive(Template)]
+#[template(path = "game.html")]
+pub struct GamePage {
+    pub ctx: Ctx,
+    pub game: GameView,
+    /// The ply the board shows (0 = the start position).
+    pub shown: i32,
+    pub board_svg: String,
+    pub fen_shown: String,
+    pub lines: Vec<MoveLine>,
+    pub event_name: Option<String>,
+    /// The viewer plays in this game (`white`/`black`), if they do.
+    pub my_side: Option<String>,
+    pub is_arbiter: bool,
+    /// The viewer may move now (their turn, the latest ply on the board).
+    pub may_move: bool,
+    /// The legal moves with their paths, as JSON for the click script.
+    pub legal_json: String,
+    pub may_offer: bool,
+    pub may_answer: bool,
+    pub may_resign: bool,
+    pub errors: FormErrors,
+    pub result_words: String,
+}
+
+impl GamePage {
+    pub fn ply_link(&self, ply: impl std::fmt::Display) -> String {
+        format!("/games/{}?ply={ply}#board", self.game.id)
+    }
+
+    pub fn is_shown(&self, ply: impl std::fmt::Display) -> bool {
+        ply.to_string() == self.shown.to_string()
+    }
+
+    pub fn side_name(&self, side: Color) -> String {
+        self.ctx.t(&format!("game.side.{}", side.spelling()))
+    }
+
+    pub fn finished(&self) -> bool {
+        self.game.status == GameStatus::Finished
+    }
+
+    /// The result as PDN writes it (`1-0`, `1/2-1/2`).
+    pub fn result_text(&self) -> String {
+        self.game.result.map(|r| r.to_string()).unwrap_or_default()
+    }
+
+    pub fn to_move_name(&self) -> String {
+        self.side_name(self.game.side_to_move)
+    }
+
+    pub fn offer_text(&self) -> String {
+        match &self.game.draw_offer {
+            Some(offer) => self.ctx.tf1("game.draw_offered_by", &self.side_name(offer.by)),
+            None => String::new(),
+        }
+    }
+
+    /// A legal move to show as the form's example.
+    pub fn example_move(&self) -> &str {
+        self.game.legal_moves.first().map_or("", String::as_str)
+    }
+}
+
+#[derive(Deserialize)]
+pub struct ShowQuery {
+    ply: Option<i32>,
+    /// Show the board from Black's side (`1`) or White's (`0`); default: the viewer's own.
+    flip: Option<u8>,
+}
+
+pub async fn show(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    query: web::Query<ShowQuery>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let query = query.into_inner();
+    page(ctx, &state, id, query.ply, query.flip, FormErrors::none(), StatusCode::OK).await
+}
+
+async fn page(
+    ctx: Ctx,
+    state: &AppState,
+    id: i64,
+    ply: Option<i32>,
+    flip: Option<u8>,
+    errors: FormErrors,
+    status: StatusCode,
+) -> AppResult<HttpResponse> {
+    let actor = ctx.actor();
+    let data = state.db(move |conn| load(conn, &actor, id)).await?;
+    let page = build(ctx, data, ply, flip, errors);
+    render::page(status, &page)
+}
+
+/// What the page needs from storage.
+struct PageData {
+    loaded: Loaded,
+    view: GameView,
+    role: Option<Role>,
+    is_arbiter: bool,
+    event_name: Option<String>,
+}
+
+fn load(conn: &mut DbConn, actor: &Actor, id: i64) -> AppResult<PageData> {
+    let loaded = games::load(conn, id)?;
+    let view = games::view::view_of(conn, &loaded)?;
+    let role = games::role_of(conn, actor, &loaded.row)?;
+    let is_arbiter = games::is_arbiter(conn, actor, &loaded.row)?;
+    let event_name = match loaded.row.event_id {
+        Some(event) => crate::store::events::by_id(conn, event)?.map(|e| e.name),
+        None => None,
+    };
+    Ok(PageData {
+        loaded,
+        view,
+        role,
+        is_arbiter,
+        event_name,
+    })
+}
+
+fn build(
+    ctx: Ctx,
+    data: PageData,
+    ply: Option<i32>,
+    flip: Option<u8>,
+    errors: FormErrors,
+) -> GamePage {
+    let PageData {
+        loaded,
+        view,
+        role,
+        is_arbiter,
+        event_name,
+    } = data;
+    let latest = loaded.row.ply;
+    let shown = ply.unwrap_or(latest).clamp(0, latest);
+    let my_side = match role {
+        Some(Role::Player(side)) => Some(side),
+        _ => None,
+    };
+    let (position_game, last_move) = game_at(&loaded, shown);
+    let flipped = match flip {
+        Some(f) => f == 1,
+        None => my_side == Some(Color::Black),
+    };
+    let title = if shown == 0 {
+        ctx.t("game.board.start")
+    } else {
+        ctx.tf1("game.board.after", &shown)
+    };
+    let board_svg = game_board::draw(
+        position_game.position(),
+        &BoardOptions {
+            flipped,
+            last_move: last_move.as_ref(),
+            title: &title,
+        },
+    );
+    let ongoing = loaded.row.status == GameStatus::Ongoing;
+    let to_move = loaded.game.side_to_move();
+    let on_move = ongoing
+        && shown == latest
+        && (my_side == Some(to_move) || (my_side.is_none() && is_arbiter));
+    let state = GameState::of(&loaded.row);
+    let may_offer = ongoing
+        && my_side.is_some_and(|side| offers::check_offer(&loaded, &state, side).is_ok());
+    let may_answer = ongoing
+        && state.draw_offer_pending
+        && my_side.is_some_and(|side| state.draw_offer_by == Some(side.opponent()));
+    let legal_json = if on_move {
+        click_moves(&loaded.game)
+    } else {
+        "[]".to_string()
+    };
+    let result_words = result_words(&ctx, &view);
+    GamePage {
+        lines: move_lines(&view),
+        fen_shown: position_game.position().to_fen(),
+        board_svg,
+        shown,
+        event_name,
+        my_side: my_side.map(|s| s.spelling().to_string()),
+        is_arbiter,
+        may_move: on_move,
+        legal_json,
+        may_offer,
+        may_answer,
+        may_resign: ongoing && my_side.is_some(),
+        errors,
+        result_words,
+        game: view,
+        ctx,
+    }
+}
+
+/// The game replayed to `ply`, and the move that led there.
+fn game_at(loaded: &Loaded, ply: i32) -> (Game, Option<Move>) {
+    if ply == loaded.row.ply {
+        return (loaded.game.clone(), loaded.game.history().last().copied());
+    }
+    let mut game = Game::from_position(*loaded.game.start_position());
+    let mut last = None;
+    for mv in loaded.game.history().iter().take(ply as usize) {
+        // The history was legal when it was replayed; a move that fails here cannot happen.
+        if game.play(mv).is_ok() {
+            last = Some(*mv);
+        }
+    }
+    (game, last)
+}
+
+fn click_moves(game: &Game) -> String {
+    let size = game.position().board_size();
+    let algebraic = game.rules().variant.algebraic();
+    let moves: Vec<ClickMove> = game
+        .legal_moves()
+        .iter()
+        .map(|m| ClickMove {
+            notation: m.notation(),
+            path: m.path().iter().map(|sq| sq.name(size, algebraic)).collect(),
+        })
+        .collect();
+    serde_json::to_string(&moves).unwrap_or_else(|_| "[]".to_string())
+}
+
+fn move_lines(view: &GameView) -> Vec<MoveLine> {
+    view.moves
+        .chunks(2)
+        .enumerate()
+        .map(|(index, pair)| MoveLine {
+            number: index as u32 + 1,
+            first: pair.first().map(|m| (m.ply, m.notation.clone())),
+            second: pair.get(1).map(|m| (m.ply, m.notation.clone())),
+        })
+        .collect()
+}
+
+fn result_words(ctx: &Ctx, view: &GameView) -> String {
+    let (Some(result), Some(reason)) = (view.result, view.reason) else {
+        return String::new();
+    };
+    let outcome = match result {
+        ResultCode::WhiteWins => ctx.t("game.outcome.white_wins"),
+        ResultCode::BlackWins => ctx.t("game.outcome.black_wins"),
+        _ => ctx.t("game.outcome.draw"),
+    };
+    format!("{outcome}: {}", reason_words(ctx, reason))
+}
+
+pub fn reason_words(ctx: &Ctx, reason: GameEnd) -> String {
+    ctx.t(&format!("game.reason.{}", reason.spelling()))
+}
+
+/// After a refused action: the page again with the refusal in the reader's language.
+async fn refused(ctx: Ctx, state: &AppState, id: i64, err: AppError) -> AppResult<HttpResponse> {
+    let status = StatusCode::from_u16(err.status()).unwrap_or(StatusCode::CONFLICT);
+    let message = match &err {
+        AppError::Invalid { reason, .. }
+        | AppError::Conflict { reason }
+        | AppError::Forbidden { reason } => crate::web::refusals::text(ctx.lang, reason),
+        _ => return Err(err),
+    };
+    let errors = FormErrors {
+        field: String::new(),
+        message,
+    };
+    page(ctx, state, id, None, None, errors, status).await
+}
+
+async fn act(
+    req: &HttpRequest,
+    ctx: Ctx,
+    state: &AppState,
+    id: i64,
+    work: impl FnOnce(&mut DbConn, &Actor) -> AppResult<()> + Send + 'static,
+) -> AppResult<HttpResponse> {
+    let actor = ctx.actor();
+    actor.require_user()?;
+    match state.db(move |conn| work(conn, &actor)).await {
+        Ok(()) => Ok(render::redirect_with_flash(
+            req,
+            &format!("/games/{id}#board"),
+            "ok",
+            "flash.saved",
+        )),
+        Err(err) => refused(ctx, state, id, err).await,
+    }
+}
+
+#[derive(Deserialize)]
+pub struct MoveForm {
+    #[serde(default)]
+    ply: String,
+    #[serde(default, rename = "move")]
+    text: String,
+    #[serde(default)]
+    offer_draw: Option<String>,
+}
+
+pub async fn play_move(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    CsrfForm(form): CsrfForm<MoveForm>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let ply = form.ply.trim().parse::<i32>().unwrap_or(0);
+    let input = MoveInput {
+        ply,
+        text: form.text,
+        offer_draw: form.offer_draw.is_some(),
+    };
+    act(&req, ctx, &state, id, move |conn, actor| {
+        play::submit(conn, actor, id, &input).map(|_| ())
+    })
+    .await
+}
+
+macro_rules! player_action {
+    ($name:ident, $service:path) => {
+        pub async fn $name(
+            req: HttpRequest,
+            ctx: Ctx,
+            state: web::Data<AppState>,
+            path: web::Path<i64>,
+            CsrfForm(_form): CsrfForm<Empty>,
+        ) -> AppResult<HttpResponse> {
+            let id = path.into_inner();
+            act(&req, ctx, &state, id, move |conn, actor| {
+                $service(conn, actor, id).map(|_| ())
+            })
+            .await
+        }
+    };
+}
+
+#[derive(Deserialize)]
+pub struct Empty {}
+
+player_action!(offer_draw, offers::offer);
+player_action!(accept_draw, offers::accept);
+player_action!(decline_draw, offers::decline);
+player_action!(resign, offers::resign);
+player_action!(take_back, arbiter::take_back);
+
+#[derive(Deserialize)]
+pub struct ResultForm {
+    #[serde(default)]
+    result: String,
+}
+
+pub async fn set_result(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    CsrfForm(form): CsrfForm<ResultForm>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let input = GameResultInput {
+        result: Some(form.result),
+        reason: None,
+    };
+    act(&req, ctx, &state, id, move |conn, actor| {
+        arbiter::set_result(conn, actor, id, &input).map(|_| ())
+    })
+    .await
+}

@@ -1,0 +1,3 @@
+DROP TABLE game_changes;
+DROP TABLE game_moves;
+DROP TABLE games;
