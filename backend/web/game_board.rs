@@ -549,4 +549,122 @@ mod tests {
             }
         }
     }
+
+    /// One page of `tests/data/game_board/`: the board and the legal moves wired as the game
+    /// page wires them, the move form, `static/game.js`, and a scripted check of it.
+    fn fixture_page(
+        name: &str,
+        position: &Position,
+        board: &BoardOptions<'_>,
+        steps: &str,
+    ) -> String {
+        format!(
+            r##"<!doctype html>
+<!-- Written by `cargo test -p damka --lib game_board -- --ignored`; do not edit by hand.
+     Open it to try static/game.js by hand; open it with #selftest to run the scripted
+     check below, e.g.
+     chromium --headless --dump-dom "file://$PWD/tests/data/game_board/{name}.html#selftest" | grep selftest-result -->
+<html lang="ru">
+<head><meta charset="utf-8"><title>game.js: {name}</title>
+<link rel="stylesheet" href="../../../static/style.css"></head>
+<body><main>
+<div class="game-play" data-legal='{legal}'>
+{svg}
+<form class="move-form" method="post" action="#submitted"><label>Ход <input name="move" autocomplete="off"></label> <button type="submit">Сделать ход</button></form>
+</div>
+<pre id="selftest-result"></pre>
+<script type="application/json" id="selftest-steps">{steps}</script>
+<script src="../../../static/game.js" defer></script>
+<script src="selftest.js" defer></script>
+</main></body>
+</html>
+"##,
+            legal = escape(&legal_moves_json(&position.legal_moves())),
+            svg = draw(position, board),
+        )
+    }
+
+    /// Writes the browser fixtures of `static/game.js`, and start positions for a look at
+    /// the drawing in the temporary directory. Run by hand after changing the drawing.
+    #[test]
+    #[ignore = "writes files: run by hand to refresh the browser fixtures"]
+    fn write_browser_fixtures() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/game_board");
+        std::fs::create_dir_all(&dir).unwrap();
+        // Two capture paths share c3:e5, then part: the player picks the branch.
+        let capture = Position::from_fen(Variant::Russian, "W:Wc3,g1:Bd4,d6,f6,h4").unwrap();
+        let steps = r#"[
+  {"click": "c3", "selected": ["c3"], "target": ["e5"]},
+  {"click": "c3", "selected": [], "target": []},
+  {"click": "g1", "selected": [], "target": [], "note": "a piece with no legal move"},
+  {"click": "c3", "selected": ["c3"], "target": ["e5"]},
+  {"click": "a1", "selected": [], "target": [], "note": "an empty square resets"},
+  {"click": "c3", "selected": ["c3"], "target": ["e5"]},
+  {"click": "e5", "selected": ["c3", "e5"], "target": ["c7", "g7"]},
+  {"click": "h4", "selected": [], "target": [], "note": "a square off the path resets"},
+  {"click": "c3", "selected": ["c3"], "target": ["e5"]},
+  {"click": "e5", "selected": ["c3", "e5"], "target": ["c7", "g7"]},
+  {"click": "g7", "selected": [], "target": [], "submitted": "c3:e5:g7"}
+]"#;
+        let page = fixture_page("capture", &capture, &options(false), steps);
+        std::fs::write(dir.join("capture.html"), page).unwrap();
+
+        // One capture path only: its first landing square completes it.
+        let forced = Position::from_fen(Variant::Russian, "W:Wc3,a1:Bd4,f6").unwrap();
+        let steps = r#"[
+  {"click": "a1", "selected": [], "target": [], "note": "a man that may not move: capture is compulsory"},
+  {"click": "c3", "selected": ["c3"], "target": ["e5"]},
+  {"click": "e5", "selected": [], "target": [], "submitted": "c3:e5:g7"}
+]"#;
+        let page = fixture_page("forced", &forced, &options(false), steps);
+        std::fs::write(dir.join("forced.html"), page).unwrap();
+
+        // Black to move on a numbered board seen from Black's side, the last move marked.
+        let start = Position::start(Variant::International);
+        let opening = parse_move(&start, "32-28").unwrap();
+        let reply = start.play(&opening).unwrap();
+        let steps = r#"[
+  {"click": "28", "selected": [], "target": [], "note": "the opponent's piece"},
+  {"click": "19", "selected": ["19"], "target": ["23", "24"]},
+  {"click": "17", "selected": ["17"], "target": ["21", "22"], "note": "another piece"},
+  {"click": "22", "selected": [], "target": [], "submitted": "17-22"}
+]"#;
+        let board = BoardOptions {
+            flipped: true,
+            last_move: Some(&opening),
+            title: "Позиция после 1. 32-28",
+        };
+        let page = fixture_page("international", &reply, &board, steps);
+        std::fs::write(dir.join("international.html"), page).unwrap();
+
+        let looks = std::env::temp_dir().join("damka-board");
+        std::fs::create_dir_all(&looks).unwrap();
+        for (name, variant, flipped) in [
+            ("russian", Variant::Russian, false),
+            ("russian-flipped", Variant::Russian, true),
+            ("international", Variant::International, false),
+            ("english", Variant::English, false),
+        ] {
+            let svg = draw(&Position::start(variant), &options(flipped));
+            let page = format!(
+                "<!doctype html><meta charset=\"utf-8\"><link rel=\"stylesheet\" href=\"file://{}/static/style.css\"><body style=\"margin:10px\">{svg}",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            std::fs::write(looks.join(format!("{name}.html")), page).unwrap();
+        }
+        // Kings, and the marks of a capture just played.
+        let before = Position::from_fen(Variant::Russian, "W:Wc3,Kh2:Bd4,f6,Ka7,h4").unwrap();
+        let capture = parse_move(&before, "c3:e5:g7").unwrap();
+        let after = before.play(&capture).unwrap();
+        let board = BoardOptions {
+            flipped: false,
+            last_move: Some(&capture),
+            title: "after c3:e5:g7",
+        };
+        let page = format!(
+            "<!doctype html><meta charset=\"utf-8\"><body style=\"margin:10px\">{}",
+            draw(&after, &board)
+        );
+        std::fs::write(looks.join("kings-and-capture.html"), page).unwrap();
+    }
 }
