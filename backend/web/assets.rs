@@ -8,6 +8,7 @@ const STYLE_CSS: &str = include_str!("../../static/style.css");
 const FAVICON_SVG: &str = include_str!("../../static/favicon.svg");
 const PRINT_CSS: &str = include_str!("../../static/print.css");
 const PRINT_JS: &str = include_str!("../../static/print.js");
+const GAME_JS: &str = include_str!("../../static/game.js");
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     let mut routes = Routes::default();
@@ -15,6 +16,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .get("/static/style.css", style)
         .get("/static/print.css", print_style)
         .get("/static/print.js", print_script)
+        .get("/static/game.js", game_script)
         .get("/favicon.svg", favicon);
     routes.register(cfg);
 }
@@ -40,6 +42,14 @@ async fn print_script() -> HttpResponse {
         .content_type("text/javascript; charset=utf-8")
         .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
         .body(PRINT_JS)
+}
+
+/// Click-to-move on the game page (`game_board`); the move form works without it.
+async fn game_script() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/javascript; charset=utf-8")
+        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
+        .body(GAME_JS)
 }
 
 async fn favicon() -> HttpResponse {

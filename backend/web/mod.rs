@@ -7,6 +7,7 @@ pub mod cookies;
 pub mod ctx;
 pub mod error;
 pub mod form;
+pub mod game_board;
 pub mod i18n;
 pub mod middleware;
 pub mod openapi;

@@ -193,6 +193,7 @@ async fn head_answers_every_get_route_without_a_body() {
         "/players".into(),
         format!("/events/{id}"),
         "/static/style.css".into(),
+        "/static/game.js".into(),
         "/healthz".into(),
         "/api/v1/players".into(),
         format!("/api/v1/events/{id}"),
