@@ -6,7 +6,7 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use damka_engine::{Color, Game, Move};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use crate::service::games::arbiter::{self, GameResultInput};
 use crate::service::games::offers;
@@ -27,13 +27,6 @@ pub struct MoveLine {
     pub number: u32,
     pub first: Option<(i32, String)>,
     pub second: Option<(i32, String)>,
-}
-
-/// A legal move as the click script reads it.
-#[derive(Serialize)]
-struct ClickMove {
-    notation: String,
-    path: Vec<String>,
 }
 
 #[derive(Template)]
@@ -210,7 +203,7 @@ fn build(
         && state.draw_offer_pending
         && my_side.is_some_and(|side| state.draw_offer_by == Some(side.opponent()));
     let legal_json = if on_move {
-        click_moves(&loaded.game)
+        game_board::legal_moves_json(loaded.game.legal_moves())
     } else {
         "[]".to_string()
     };
@@ -249,20 +242,6 @@ fn game_at(loaded: &Loaded, ply: i32) -> (Game, Option<Move>) {
         }
     }
     (game, last)
-}
-
-fn click_moves(game: &Game) -> String {
-    let size = game.position().board_size();
-    let algebraic = game.rules().variant.algebraic();
-    let moves: Vec<ClickMove> = game
-        .legal_moves()
-        .iter()
-        .map(|m| ClickMove {
-            notation: m.notation(),
-            path: m.path().iter().map(|sq| sq.name(size, algebraic)).collect(),
-        })
-        .collect();
-    serde_json::to_string(&moves).unwrap_or_else(|_| "[]".to_string())
 }
 
 fn move_lines(view: &GameView) -> Vec<MoveLine> {
