@@ -1,12 +1,13 @@
 //! The demo club: a fresh database filled with players, clubs, ratings and accounts so a
-//! visitor sees a working site at once. Extended as each capability lands (events,
-//! games and rating histories come with their issues).
+//! visitor sees a working site at once: clubs, players, a finished round-robin and a
+//! running Swiss whose games were played move by move (rating histories come with their
+//! issue).
+use super::demo_games;
 use crate::service::events::entries::EntryInput;
-use crate::service::events::rounds::ResultInput;
 use crate::service::events::{self, EventInput};
 use crate::service::{Actor, AppError, accounts, auth};
 use crate::store::models::{ClubFields, NewUser, PlayerFields, PlayerRating};
-use crate::store::values::{ResultCode, Spelling, System};
+use crate::store::values::{ResultCode, System};
 use crate::store::{self, Backend, DatabaseUrl, DbConn, clubs, players};
 use damka_engine::Variant;
 
@@ -417,8 +418,8 @@ fn seed_events(conn: &mut DbConn, organiser: &Actor, player_ids: &[i64]) -> Resu
     Ok(())
 }
 
-/// Pairs and publishes the next round and enters results (only the first `limit` games
-/// when given: the rest are still being played).
+/// Pairs and publishes the next round and plays its games move by move (only the first
+/// `limit` games to the end when given: the rest are still being played, a few moves in).
 fn play_round(
     conn: &mut DbConn,
     organiser: &Actor,
@@ -426,28 +427,36 @@ fn play_round(
     dice: &mut Dice,
     limit: Option<usize>,
 ) -> Result<(), AppError> {
-    let round = events::rounds::pair_next(conn, organiser, event_id)?;
+    let number = events::rounds::pair_next(conn, organiser, event_id)?.number;
     events::rounds::publish_last(conn, organiser, event_id)?;
+    let round = events::rounds::list(conn, organiser, event_id)?
+        .into_iter()
+        .find(|r| r.number == number)
+        .ok_or_else(|| AppError::internal("the demo round vanished"))?;
     let ratings: std::collections::HashMap<i64, i32> = events::entries::list(conn, event_id)?
         .into_iter()
         .map(|e| (e.id, e.rating.unwrap_or(1500)))
         .collect();
-    let games = round.boards.iter().filter(|b| b.black_entry_id.is_some());
-    for board in games.take(limit.unwrap_or(usize::MAX)) {
+    let boards = round.boards.iter().filter(|b| b.black_entry_id.is_some());
+    for (index, board) in boards.enumerate() {
+        let game_id = board
+            .game_id
+            .ok_or_else(|| AppError::internal("a published board has no game"))?;
+        let mut roll = || dice.next();
+        if limit.is_some_and(|limit| index >= limit) {
+            let plies = 6 + (roll() % 20) as u32;
+            demo_games::play_plies(conn, organiser, game_id, plies, &mut roll)?;
+            continue;
+        }
         let white = ratings.get(&board.white_entry_id).copied().unwrap_or(1500);
         let black = board
             .black_entry_id
             .and_then(|b| ratings.get(&b).copied())
             .unwrap_or(1500);
-        // Entered as an arbiter types it.
-        let result = dice.result(white, black).spelling().to_string();
-        events::rounds::set_result(
-            conn,
-            organiser,
-            event_id,
-            board.pairing_id,
-            &ResultInput { result },
-        )?;
+        let result = dice.result(white, black);
+        let plies = 40 + (dice.next() % 50) as u32;
+        let mut roll = || dice.next();
+        demo_games::play_to_result(conn, organiser, game_id, plies, result, &mut roll)?;
     }
     Ok(())
 }

@@ -884,24 +884,20 @@ pub mod examples {
                 expected: 3,
             },
             Refusal::IllegalMove {
-                reason: Box::new(Refusal::MoveNoPiece {
-                    square: text("d4"),
-                }),
+                reason: Box::new(Refusal::MoveNoPiece { square: text("d4") }),
                 legal_moves: vec![text("c3-d4"), text("e3-f4")],
             },
             Refusal::MoveEmpty,
             Refusal::MoveMalformed { text: text("zz") },
             Refusal::MoveNotASquare { text: text("z9") },
-            Refusal::MoveNoPiece {
-                square: text("d4"),
-            },
-            Refusal::MoveNotYourPiece {
-                square: text("f6"),
-            },
+            Refusal::MoveNoPiece { square: text("d4") },
+            Refusal::MoveNotYourPiece { square: text("f6") },
             Refusal::MoveCaptureCompulsory {
                 capturers: vec![text("c3"), text("e3")],
             },
-            Refusal::MoveIllegalPath { text: text("c3-c5") },
+            Refusal::MoveIllegalPath {
+                text: text("c3-c5"),
+            },
             Refusal::MoveAmbiguous {
                 candidates: vec![text("d2:f4:d6"), text("d2:b4:d6")],
             },

@@ -342,13 +342,17 @@ pub fn record_change(conn: &mut DbConn, change: &NewGameChange<'_>) -> QueryResu
         .map(|_| ())
 }
 
-/// The arbiters' changes to an event's games, oldest first.
-pub fn changes_of_event(conn: &mut DbConn, event_id: i64) -> QueryResult<Vec<GameChange>> {
+/// The arbiters' changes to an event's games with the board (pairing) of each, oldest
+/// first.
+pub fn changes_of_event(
+    conn: &mut DbConn,
+    event_id: i64,
+) -> QueryResult<Vec<(GameChange, Option<i64>)>> {
     game_changes::table
         .inner_join(games::table)
         .filter(games::event_id.eq(event_id))
         .order(game_changes::id)
-        .select(GameChange::as_select())
+        .select((GameChange::as_select(), games::pairing_id))
         .load(conn)
 }
 

@@ -71,9 +71,7 @@ async fn a_standalone_game_is_played_move_by_move() {
     let reply = play(&mut black, id, 2, "f6-g5").await;
     assert_eq!(reply.status.as_u16(), 201, "{}", reply.body);
     // Too early for a draw offer.
-    let early = black
-        .post(&format!("/api/v1/games/{id}/draw-offer"))
-        .await;
+    let early = black.post(&format!("/api/v1/games/{id}/draw-offer")).await;
     let problem = early.assert_refusal(409, "draw_offer_too_early");
     assert_eq!(problem["moves_needed"], 19);
     let resigned = white.post(&format!("/api/v1/games/{id}/resign")).await;

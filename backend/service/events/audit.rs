@@ -18,13 +18,14 @@ pub struct ChangeView {
     /// The display name of the organiser or arbiter who made the change.
     pub by: String,
     pub round: i32,
-    /// `result` or `pairing`.
+    /// `result`, `pairing` or `takeback` (a ply of a game taken back by an arbiter).
     pub kind: String,
     /// For a result: the board and the two players, `white - black`.
     pub board: Option<i32>,
     pub game: Option<String>,
     /// For a result: the result codes; for a pairing: the boards as `white black` lines
-    /// of start numbers, `N 0` for the pairing-allocated bye.
+    /// of start numbers, `N 0` for the pairing-allocated bye; for a takeback: `old` is the
+    /// ply and the move taken back (`23. c3-d4`).
     pub old: Option<String>,
     pub new: Option<String>,
     /// For a pairing: the rules the new pairing broke when it was saved.
@@ -108,6 +109,41 @@ pub fn changes_in(
             // Written by this service; an unreadable record shows no warnings rather
             // than hiding the change itself.
             warnings: serde_json::from_str(&change.warnings).unwrap_or_default(),
+        });
+    }
+    for (change, pairing_id) in crate::store::games::changes_of_event(conn, event_id)? {
+        if change.action != crate::store::games::CHANGE_TAKEBACK {
+            // Results set on a game reach the board and are listed above.
+            continue;
+        }
+        let Some((round, pairing)) = history
+            .pairings
+            .iter()
+            .find(|(_, p)| Some(p.id) == pairing_id)
+        else {
+            continue;
+        };
+        if !visible(*round) {
+            continue;
+        }
+        out.push(ChangeView {
+            at: change.changed_at,
+            by: name_of(conn, change.user_id)?,
+            round: *round,
+            kind: "takeback".to_string(),
+            board: Some(pairing.board),
+            game: Some(game_name(
+                history,
+                pairing.white_entry_id,
+                pairing.black_entry_id,
+            )),
+            old: Some(format!(
+                "{}. {}",
+                change.ply.unwrap_or_default(),
+                change.notation.unwrap_or_default()
+            )),
+            new: None,
+            warnings: Vec::new(),
         });
     }
     out.sort_by_key(|c| std::cmp::Reverse(c.at));

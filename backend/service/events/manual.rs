@@ -128,8 +128,10 @@ pub fn change(
         },
         |conn, event, (plan, round_id, old)| {
             let new = rounds::new_pairings(round_id, &plan.rows);
-            let boards: Vec<(i64, Option<i64>)> =
-                new.iter().map(|p| (p.white_entry_id, p.black_entry_id)).collect();
+            let boards: Vec<(i64, Option<i64>)> = new
+                .iter()
+                .map(|p| (p.white_entry_id, p.black_entry_id))
+                .collect();
             games::event_games::prepare_replacement(conn, number, round_id, &boards)?;
             pairing_changes::replace_round_pairings(conn, round_id, &new)?;
             games::event_games::create_missing(conn, event, round_id, user.id)?;

@@ -315,11 +315,7 @@ pub fn repair_last(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult
             Ok((last.id, plan_next_round(history.before_round(last.number))?))
         },
         |conn, event, (last_round_id, plan)| {
-            crate::service::games::event_games::remove_unplayed(
-                conn,
-                plan.number,
-                last_round_id,
-            )?;
+            crate::service::games::event_games::remove_unplayed(conn, plan.number, last_round_id)?;
             events::delete_round(conn, last_round_id)?;
             store_round(conn, event, &plan)
         },

@@ -68,8 +68,9 @@ fn parse_result(text: Option<&str>) -> AppResult<Option<ResultCode>> {
 fn parse_reason(text: Option<&str>) -> AppResult<GameEnd> {
     match text.map(str::trim) {
         None | Some("") => Ok(GameEnd::Arbiter),
-        Some(text) => GameEnd::from_spelling(text)
-            .ok_or_else(|| AppError::invalid("reason", Refusal::not_one_of(&spellings::<GameEnd>()))),
+        Some(text) => GameEnd::from_spelling(text).ok_or_else(|| {
+            AppError::invalid("reason", Refusal::not_one_of(&spellings::<GameEnd>()))
+        }),
     }
 }
 

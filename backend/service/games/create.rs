@@ -103,7 +103,9 @@ pub fn create(conn: &mut DbConn, actor: &Actor, input: &NewGameInput) -> AppResu
         .player_id
         .is_some_and(|p| p == input.white_player_id || p == input.black_player_id);
     if !(plays || user.is_organiser || user.is_admin) {
-        return Err(AppError::forbidden(Refusal::OnlyPlayersOrOrganisersCreateGames));
+        return Err(AppError::forbidden(
+            Refusal::OnlyPlayersOrOrganisersCreateGames,
+        ));
     }
     let id = conn.write_transaction(|conn| {
         stored::insert(

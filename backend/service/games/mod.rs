@@ -39,7 +39,11 @@ impl Loaded {
     /// The side that plays ply `ply` (1 = the first move of the game).
     pub fn side_of_ply(&self, ply: i32) -> Color {
         let first = self.game.start_position().side_to_move();
-        if ply % 2 == 1 { first } else { first.opponent() }
+        if ply % 2 == 1 {
+            first
+        } else {
+            first.opponent()
+        }
     }
 }
 
@@ -154,7 +158,8 @@ pub fn is_arbiter(conn: &mut DbConn, actor: &Actor, row: &GameRow) -> AppResult<
     }
     match row.event_id {
         Some(event_id) => {
-            let event = events::by_id(conn, event_id)?.ok_or(AppError::NotFound { what: "event" })?;
+            let event =
+                events::by_id(conn, event_id)?.ok_or(AppError::NotFound { what: "event" })?;
             super::events::may_arbitrate(conn, actor, &event)
         }
         None => Ok(row.created_by == user.id),

@@ -5,9 +5,9 @@ use serde::Serialize;
 
 use super::{Loaded, utc};
 use crate::service::{Actor, AppError, AppResult};
+use crate::store::DbConn;
 use crate::store::games::{self as stored, GameFilter, GameRow};
 use crate::store::values::{GameEnd, GameStatus, ResultCode, Spelling, spelled, spelled_option};
-use crate::store::DbConn;
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct GamePlayer {

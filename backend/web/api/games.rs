@@ -108,7 +108,8 @@ pub async fn play_move(
     })
 }
 
-type PlayerAction = fn(&mut crate::store::DbConn, &crate::service::Actor, i64) -> AppResult<GameView>;
+type PlayerAction =
+    fn(&mut crate::store::DbConn, &crate::service::Actor, i64) -> AppResult<GameView>;
 
 async fn player_action(
     actor: crate::service::Actor,

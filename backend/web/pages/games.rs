@@ -82,7 +82,9 @@ impl GamePage {
 
     pub fn offer_text(&self) -> String {
         match &self.game.draw_offer {
-            Some(offer) => self.ctx.tf1("game.draw_offered_by", &self.side_name(offer.by)),
+            Some(offer) => self
+                .ctx
+                .tf1("game.draw_offered_by", &self.side_name(offer.by)),
             None => String::new(),
         }
     }
@@ -108,7 +110,16 @@ pub async fn show(
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let query = query.into_inner();
-    page(ctx, &state, id, query.ply, query.flip, FormErrors::none(), StatusCode::OK).await
+    page(
+        ctx,
+        &state,
+        id,
+        query.ply,
+        query.flip,
+        FormErrors::none(),
+        StatusCode::OK,
+    )
+    .await
 }
 
 async fn page(
@@ -197,8 +208,8 @@ fn build(
         && shown == latest
         && (my_side == Some(to_move) || (my_side.is_none() && is_arbiter));
     let state = GameState::of(&loaded.row);
-    let may_offer = ongoing
-        && my_side.is_some_and(|side| offers::check_offer(&loaded, &state, side).is_ok());
+    let may_offer =
+        ongoing && my_side.is_some_and(|side| offers::check_offer(&loaded, &state, side).is_ok());
     let may_answer = ongoing
         && state.draw_offer_pending
         && my_side.is_some_and(|side| state.draw_offer_by == Some(side.opponent()));

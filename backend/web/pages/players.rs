@@ -6,8 +6,10 @@ use damka_engine::Variant;
 use serde::Deserialize;
 
 use crate::service::clubs::ClubView;
+use crate::service::games::{self, GameSummary};
 use crate::service::players::{self, PlayerInput, PlayerView};
 use crate::service::{AppResult, clubs};
+use crate::store::games::GameFilter;
 use crate::web::ctx::Ctx;
 use crate::web::form::{CsrfForm, optional_number};
 use crate::web::render::{self, FormErrors};
@@ -78,7 +80,30 @@ struct ShowPage {
     player: PlayerView,
     can_edit: bool,
     chart_svg: String,
+    /// The player's latest games, newest first.
+    games: Vec<GameSummary>,
 }
+
+impl ShowPage {
+    /// The opponent's name and this player's colour in `game`.
+    fn opponent(&self, game: &GameSummary) -> String {
+        if game.white.player_id == self.player.id {
+            format!("{} ({})", game.black.name, self.ctx.t("game.side.white"))
+        } else {
+            format!("{} ({})", game.white.name, self.ctx.t("game.side.black"))
+        }
+    }
+
+    fn result_text(&self, game: &GameSummary) -> String {
+        match game.result {
+            Some(result) => result.to_string(),
+            None => self.ctx.t("game.in_progress"),
+        }
+    }
+}
+
+/// How many of a player's games the profile lists.
+const PROFILE_GAMES: i64 = 20;
 
 pub async fn show(
     ctx: Ctx,
@@ -87,11 +112,19 @@ pub async fn show(
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let actor = ctx.actor();
-    let (player, can_edit) = state
+    let (player, can_edit, games) = state
         .db(move |conn| {
             Ok((
                 players::get(conn, id)?,
                 players::can_edit(conn, &actor, id)?,
+                games::view::list(
+                    conn,
+                    &GameFilter {
+                        player_id: Some(id),
+                        limit: PROFILE_GAMES,
+                        ..GameFilter::default()
+                    },
+                )?,
             ))
         })
         .await?;
@@ -113,6 +146,7 @@ pub async fn show(
             player,
             can_edit,
             chart_svg,
+            games,
         },
     )
 }

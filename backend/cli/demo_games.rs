@@ -1,0 +1,115 @@
+//! The demo's games, played move by move through the same use case as a player's phone
+//! (`games::play::submit`), so every demo game is a legal game the engine checked. The
+//! moves come from a two-ply material search with a random choice among equals: not
+//! strong play, but games that look like games.
+use damka_engine::{Color, Game, Move, Position};
+
+use crate::service::games::arbiter::{self, GameResultInput};
+use crate::service::games::play::{self, MoveInput};
+use crate::service::{Actor, AppError, games};
+use crate::store::DbConn;
+use crate::store::values::{GameStatus, ResultCode, Spelling};
+
+/// Plays `plies` more plies of game `game_id` as `arbiter` (who may move for both sides);
+/// stops early when the game ends by the rules.
+pub fn play_plies(
+    conn: &mut DbConn,
+    arbiter: &Actor,
+    game_id: i64,
+    plies: u32,
+    roll: &mut dyn FnMut() -> u64,
+) -> Result<(), AppError> {
+    for _ in 0..plies {
+        let loaded = games::load(conn, game_id)?;
+        if loaded.row.status == GameStatus::Finished {
+            break;
+        }
+        let Some(chosen) = choose(&loaded.game, roll) else {
+            break;
+        };
+        play::submit(
+            conn,
+            arbiter,
+            game_id,
+            &MoveInput {
+                ply: loaded.row.ply + 1,
+                text: chosen.notation(),
+                offer_draw: false,
+            },
+        )?;
+    }
+    Ok(())
+}
+
+/// Plays a whole game: up to `plies` plies, then, if the rules have not ended it, the
+/// arbiter records `result` as the players' own ending (a resignation or an agreed draw).
+pub fn play_to_result(
+    conn: &mut DbConn,
+    arbiter: &Actor,
+    game_id: i64,
+    plies: u32,
+    result: ResultCode,
+    roll: &mut dyn FnMut() -> u64,
+) -> Result<(), AppError> {
+    play_plies(conn, arbiter, game_id, plies, roll)?;
+    if games::load(conn, game_id)?.row.status == GameStatus::Finished {
+        return Ok(());
+    }
+    let reason = if result == ResultCode::Draw {
+        "agreement"
+    } else {
+        "resignation"
+    };
+    arbiter::set_result(
+        conn,
+        arbiter,
+        game_id,
+        &GameResultInput {
+            result: Some(result.spelling().to_string()),
+            reason: Some(reason.to_string()),
+        },
+    )?;
+    Ok(())
+}
+
+/// The mover's best move by material after the opponent's best reply; ties broken at
+/// random.
+fn choose(game: &Game, roll: &mut dyn FnMut() -> u64) -> Option<Move> {
+    let position = game.position();
+    let mover = position.side_to_move();
+    let mut best: Vec<Move> = Vec::new();
+    let mut best_score = i32::MIN;
+    for mv in game.legal_moves() {
+        let Ok(after) = position.play(mv) else {
+            continue;
+        };
+        let score = after
+            .legal_moves()
+            .iter()
+            .filter_map(|reply| after.play(reply).ok())
+            .map(|p| balance(&p, mover))
+            .min()
+            .unwrap_or(i32::MAX / 2);
+        if score > best_score {
+            best_score = score;
+            best.clear();
+        }
+        if score == best_score {
+            best.push(*mv);
+        }
+    }
+    if best.is_empty() {
+        return None;
+    }
+    let index = (roll() % best.len() as u64) as usize;
+    best.get(index).copied()
+}
+
+/// Material of `side` minus the opponent's, a king worth three men.
+fn balance(position: &Position, side: Color) -> i32 {
+    let worth = |color: Color| {
+        let material = position.material(color);
+        (material.men + 3 * material.kings) as i32
+    };
+    worth(side) - worth(side.opponent())
+}
