@@ -137,12 +137,15 @@ pub fn insert(conn: &mut DbConn, game: &NewGame) -> QueryResult<i64> {
 }
 
 /// Starts a write to the game: bumps its revision, which takes the row lock on PostgreSQL
-/// (as `events::lock` does for events). `None`: no such game.
-pub fn lock(conn: &mut DbConn, id: i64) -> QueryResult<Option<i64>> {
+/// (as `events::lock` does for events), and returns the row as it stands under the lock
+/// (one round trip for both). `None`: no such game.
+pub fn lock(conn: &mut DbConn, id: i64) -> QueryResult<Option<GameRow>> {
     diesel::update(games::table.find(id))
         .set(games::revision.eq(games::revision + 1))
-        .returning(games::revision)
-        .get_result(conn)
+        // The columns in the order of `GameRow`'s fields (`as_returning` is not available
+        // through the MultiConnection).
+        .returning(games::all_columns)
+        .get_result::<GameRow>(conn)
         .optional()
 }
 

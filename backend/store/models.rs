@@ -211,7 +211,8 @@ pub struct LocalRules {
     /// Draw after this many plies without a capture or a man move.
     #[serde(default)]
     pub no_progress_limit: Option<u32>,
-    /// Draw when the game reaches this many moves.
+    /// Draw when the game reaches this many moves of both players together (plies), as
+    /// the site of RULES.md's seed 001 counts them.
     #[serde(default)]
     pub move_limit: Option<u32>,
     /// One king each: draw after this many moves without a capture.

@@ -110,8 +110,7 @@ pub fn write<T>(
     f: impl FnOnce(&mut DbConn, Loaded) -> AppResult<T>,
 ) -> AppResult<T> {
     conn.write_transaction(|conn| {
-        stored::lock(conn, game_id)?.ok_or(AppError::NotFound { what: "game" })?;
-        let row = stored::by_id(conn, game_id)?.ok_or(AppError::NotFound { what: "game" })?;
+        let row = stored::lock(conn, game_id)?.ok_or(AppError::NotFound { what: "game" })?;
         let loaded = loaded(conn, row)?;
         f(conn, loaded)
     })
