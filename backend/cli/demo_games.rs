@@ -19,24 +19,36 @@ pub fn play_plies(
     plies: u32,
     roll: &mut dyn FnMut() -> u64,
 ) -> Result<(), AppError> {
+    let loaded = games::load(conn, game_id)?;
+    if loaded.row.status == GameStatus::Finished {
+        return Ok(());
+    }
+    // The engine's copy of the game chooses; the server checks and stores each move.
+    let mut game = loaded.game;
+    let mut ply = loaded.row.ply;
     for _ in 0..plies {
-        let loaded = games::load(conn, game_id)?;
-        if loaded.row.status == GameStatus::Finished {
-            break;
-        }
-        let Some(chosen) = choose(&loaded.game, roll) else {
+        let Some(chosen) = choose(&game, roll) else {
             break;
         };
-        play::submit(
+        ply += 1;
+        let stored = play::submit(
             conn,
             arbiter,
             game_id,
             &MoveInput {
-                ply: loaded.row.ply + 1,
+                ply,
                 text: chosen.notation(),
                 offer_draw: false,
             },
         )?;
+        let view = match stored {
+            play::Submitted::Stored(view) | play::Submitted::AlreadyStored(view) => view,
+        };
+        if view.status == GameStatus::Finished {
+            break;
+        }
+        game.play(&chosen)
+            .map_err(|e| AppError::internal(format!("demo move refused: {e}")))?;
     }
     Ok(())
 }

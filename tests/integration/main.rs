@@ -10,6 +10,7 @@ mod cli_engine;
 mod cli_pair;
 mod cli_standings;
 mod concurrency;
+mod demo;
 mod http_account_security;
 mod http_accounts;
 mod http_club_requests;

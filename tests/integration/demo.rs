@@ -1,0 +1,63 @@
+//! The demo club (`damka demo`): its events' games were played move by move, every stored
+//! game replays legally, and every finished game's result is the result on its board.
+#![allow(clippy::unwrap_used)]
+use crate::common::TestApp;
+
+use damka::service::games;
+use damka::store::games::{GameFilter, list};
+use damka::store::values::GameStatus;
+use damka::store::{events, games as stored};
+
+#[actix_web::test]
+async fn the_demo_games_are_legal_and_agree_with_the_boards() {
+    let app = TestApp::new().await;
+    app.with_db(|conn| {
+        damka::cli::demo::seed(conn).unwrap();
+        let all = list(
+            conn,
+            &GameFilter {
+                limit: 10_000,
+                ..GameFilter::default()
+            },
+        )
+        .unwrap();
+        let finished = all
+            .iter()
+            .filter(|g| g.status == GameStatus::Finished)
+            .count();
+        let ongoing = all.len() - finished;
+        assert!(finished >= 28, "finished games: {finished}");
+        assert!(ongoing >= 1, "games in progress in the running Swiss");
+        for row in &all {
+            // Replays every stored move with the engine.
+            let game = games::load(conn, row.id).unwrap();
+            assert!(
+                game.row.ply >= 6,
+                "game {} has {} plies",
+                row.id,
+                game.row.ply
+            );
+            assert_eq!(game.moves.len() as i32, game.row.ply);
+            if row.status == GameStatus::Ongoing {
+                assert!(games::verdict(&game.game).is_none());
+            }
+            let pairing = row.pairing_id.expect("demo games are event games");
+            let (board, _) = events::pairing_with_event(conn, pairing).unwrap().unwrap();
+            assert_eq!(board.result, row.result, "game {}", row.id);
+        }
+        // Every played board of the finished round-robin has its game.
+        let rr = events::list(conn)
+            .unwrap()
+            .into_iter()
+            .find(|e| e.status == damka::store::values::EventStatus::Finished)
+            .unwrap();
+        let boards = events::pairings(conn, rr.id).unwrap();
+        let with_games = stored::ids_by_pairing(conn, rr.id).unwrap().len();
+        let played = boards
+            .iter()
+            .filter(|(_, p)| p.black_entry_id.is_some())
+            .count();
+        assert_eq!(with_games, played);
+    })
+    .await;
+}
