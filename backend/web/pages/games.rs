@@ -76,8 +76,10 @@ impl GamePage {
         self.game.result.map(|r| r.to_string()).unwrap_or_default()
     }
 
+    /// "White to move" / «Ход белых».
     pub fn to_move_name(&self) -> String {
-        self.side_name(self.game.side_to_move)
+        self.ctx
+            .t(&format!("game.turn.{}", self.game.side_to_move.spelling()))
     }
 
     pub fn offer_text(&self) -> String {
