@@ -25,12 +25,11 @@ pub fn play_plies(
     }
     // The engine's copy of the game chooses; the server checks and stores each move.
     let mut game = loaded.game;
-    let mut ply = loaded.row.ply;
-    for _ in 0..plies {
+    let first = loaded.row.ply + 1;
+    for ply in (first..).take(plies as usize) {
         let Some(chosen) = choose(&game, roll) else {
             break;
         };
-        ply += 1;
         let stored = play::submit(
             conn,
             arbiter,
