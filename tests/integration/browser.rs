@@ -646,6 +646,18 @@ async fn event_flow(c: &Client, base: &str, shots: &Path) -> Result<()> {
     .await?;
     expect_text(c, ".pairing-change", "give White to").await?;
     save_evidence(c, shots, "browser-rounds").await?;
+
+    // Publishing gives every board its game; the arbiter records a move with the text form
+    // (scripts are off), and the game's move list shows it.
+    click(c, &format!(r#"form[action="{event_path}/rounds/publish"] button"#)).await?;
+    expect_text(c, ".flash.ok", "Saved.").await?;
+    click(c, "a.game-link").await?;
+    wait_for(c, "form.move-form").await?;
+    type_into(c, r#"form.move-form input[name="move"]"#, "c3d4").await?;
+    click(c, r#"form.move-form button[type="submit"]"#).await?;
+    expect_text(c, ".move-list", "c3-d4").await?;
+    expect_text(c, ".game-turn", "Black to move").await?;
+    save_evidence(c, shots, "browser-game").await?;
     Ok(())
 }
 
