@@ -23,6 +23,9 @@ pub enum Arg {
     /// Refusals inside this one (the problems of a pairing, the problem on a line of a
     /// file), each shown in the reader's language, joined by "; ".
     Refusals(Vec<Refusal>),
+    /// A word the catalogue translates (its key): a side of the board, shown as "White"
+    /// or «Белые», never as the code.
+    Term(&'static str),
 }
 
 /// How a field of a refusal becomes its argument.
@@ -67,6 +70,15 @@ impl ToArg for Box<Refusal> {
 impl ToArg for Vec<Refusal> {
     fn to_arg(&self) -> Arg {
         Arg::Refusals(self.clone())
+    }
+}
+
+impl ToArg for damka_engine::Color {
+    fn to_arg(&self) -> Arg {
+        Arg::Term(match self {
+            damka_engine::Color::White => "side.white",
+            damka_engine::Color::Black => "side.black",
+        })
     }
 }
 
@@ -384,6 +396,46 @@ refusals! {
     GameHasMoves { plies: i32 } => "game_has_moves",
     /// A change that would take away a board whose game has moves.
     RoundHasPlayedGames { round: i32, board: i32, plies: i32 } => "round_has_played_games",
+
+    // Importing a round's games from PDN.
+    /// Bytes that are not UTF-8, at this offset of the file.
+    PdnNotUtf8 { offset: usize } => "pdn_not_utf8",
+    /// The engine's PDN reader stopped here: what it found, as one of the `pdn_*` problems
+    /// below.
+    PdnUnreadable { line: usize, column: usize, problem: Box<Refusal> } => "pdn_unreadable",
+    PdnTagNotClosed => "pdn_tag_not_closed",
+    /// A tag not written `[Name "value"]` (as found).
+    PdnBadTag { text: String } => "pdn_bad_tag",
+    PdnCommentNotClosed => "pdn_comment_not_closed",
+    PdnVariationNotClosed => "pdn_variation_not_closed",
+    PdnUnexpectedCharacter { text: String } => "pdn_unexpected_character",
+    /// A GameType that names no variant the engine plays.
+    PdnUnknownGameType { text: String } => "pdn_unknown_game_type",
+    /// A FEN tag that is not a position.
+    PdnBadFen => "pdn_bad_fen",
+    /// The file holds no game.
+    PdnEmpty => "pdn_empty",
+    /// More games than the round has.
+    PdnTooManyGames { found: usize, limit: usize } => "pdn_too_many_games",
+    /// Game `game` of the file (1-based) fits no game of the round: neither its Board tag
+    /// nor its White and Black tags.
+    PdnNoMatchingGame { game: usize, white: String, black: String } => "pdn_no_matching_game",
+    /// Two games of the file are for one board.
+    PdnBoardTwice { board: i32, first: usize, second: usize } => "pdn_board_twice",
+    /// Game `game` starts from another position (FEN or GameType) than the round's game.
+    PdnStartPositionDiffers { game: usize } => "pdn_start_position_differs",
+    /// The first move of the file the engine refuses: the game, the move number as the
+    /// file numbers it, the side, the move as written, and the engine's reason.
+    PdnIllegalMove {
+        game: usize,
+        move_number: usize,
+        side: damka_engine::Color,
+        text: String,
+        reason: Box<Refusal>,
+    } => "pdn_illegal_move",
+    /// The board's game already has moves and the file's game does not begin with them
+    /// (the first half-move that differs, or the one the file lacks).
+    PdnMovesDiffer { game: usize, board: i32, ply: i32 } => "pdn_moves_differ",
 }
 
 impl Refusal {
@@ -411,6 +463,7 @@ impl fmt::Display for Refusal {
             match arg {
                 Arg::Number(n) => write!(f, "{n}")?,
                 Arg::Text(text) => write!(f, "{text:?}")?,
+                Arg::Term(key) => f.write_str(key)?,
                 Arg::Refusals(list) => {
                     for (j, refusal) in list.iter().enumerate() {
                         if j > 0 {
@@ -916,6 +969,48 @@ pub mod examples {
                 round: 2,
                 board: 3,
                 plies: 7,
+            },
+            Refusal::PdnNotUtf8 { offset: 1041 },
+            Refusal::PdnUnreadable {
+                line: 12,
+                column: 3,
+                problem: Box::new(Refusal::PdnCommentNotClosed),
+            },
+            Refusal::PdnTagNotClosed,
+            Refusal::PdnBadTag {
+                text: text("[White Иванов]"),
+            },
+            Refusal::PdnCommentNotClosed,
+            Refusal::PdnVariationNotClosed,
+            Refusal::PdnUnexpectedCharacter { text: text("'}'") },
+            Refusal::PdnUnknownGameType { text: text("99") },
+            Refusal::PdnBadFen,
+            Refusal::PdnEmpty,
+            Refusal::PdnTooManyGames { found: 9, limit: 8 },
+            Refusal::PdnNoMatchingGame {
+                game: 3,
+                white: text("Ivanov"),
+                black: text("Petrov"),
+            },
+            Refusal::PdnBoardTwice {
+                board: 2,
+                first: 1,
+                second: 4,
+            },
+            Refusal::PdnStartPositionDiffers { game: 2 },
+            Refusal::PdnIllegalMove {
+                game: 2,
+                move_number: 12,
+                side: damka_engine::Color::Black,
+                text: text("f6-e5"),
+                reason: Box::new(Refusal::MoveCaptureCompulsory {
+                    capturers: vec![text("d6")],
+                }),
+            },
+            Refusal::PdnMovesDiffer {
+                game: 1,
+                board: 3,
+                ply: 7,
             },
         ]
     }

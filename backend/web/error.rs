@@ -11,9 +11,10 @@ use serde::Serialize;
 
 use super::ctx::Ctx;
 use crate::service::{AppError, Refusal};
+use crate::store::values::Spelling;
 
 /// The JSON body of an error (RFC 9457 problem details).
-#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Default, Serialize, utoipa::ToSchema)]
 pub struct Problem {
     /// `urn:damka:problem:<code>`, stable for scripts.
     // (`<code>` here is the kind of error, `AppError::kind`: `invalid`, `conflict`, ...; the
@@ -39,7 +40,8 @@ pub struct Problem {
     /// `illegal_move`: the legal moves in canonical notation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub legal_moves: Option<Vec<String>>,
-    /// `ply_taken`: the move stored at the ply asked for; `ply_ahead`: the plies played.
+    /// `ply_taken`: the move stored at the ply asked for; `ply_ahead`: the plies played;
+    /// `pdn_moves_differ`: the first half-move where the file and the stored game differ.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ply: Option<i32>,
     /// `ply_taken`: the move already stored at `ply`.
@@ -48,6 +50,23 @@ pub struct Problem {
     /// `draw_offer_too_early`: moves still to make before a draw may be offered.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub moves_needed: Option<u32>,
+    /// `pdn_*` of an imported file: the game of the file (1-based) the refusal is about.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<usize>,
+    /// `pdn_board_twice`, `pdn_moves_differ`: the board of the round.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board: Option<i32>,
+    /// `pdn_illegal_move`: the move number as the file numbers it, and the side
+    /// (`white`/`black`) that makes the move; `reason_code` says why it is illegal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub move_number: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
+    /// `pdn_unreadable`: where in the file the reader stopped (1-based).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
 }
 
 impl Problem {
@@ -63,11 +82,7 @@ impl Problem {
                 _ => None,
             },
             retry_after: err.retry_after_secs(),
-            reason_code: None,
-            legal_moves: None,
-            ply: None,
-            stored_move: None,
-            moves_needed: None,
+            ..Problem::default()
         }
         .with_members_of(err.refusal())
     }
@@ -89,6 +104,34 @@ impl Problem {
             Some(Refusal::PlyAhead { ply, .. }) => self.ply = Some(*ply),
             Some(Refusal::DrawOfferTooEarly { moves_needed, .. }) => {
                 self.moves_needed = Some(*moves_needed);
+            }
+            Some(Refusal::PdnUnreadable { line, column, .. }) => {
+                self.line = Some(*line);
+                self.column = Some(*column);
+            }
+            Some(
+                Refusal::PdnNoMatchingGame { game, .. } | Refusal::PdnStartPositionDiffers { game },
+            ) => self.game = Some(*game),
+            Some(Refusal::PdnBoardTwice { board, second, .. }) => {
+                self.game = Some(*second);
+                self.board = Some(*board);
+            }
+            Some(Refusal::PdnMovesDiffer { game, board, ply }) => {
+                self.game = Some(*game);
+                self.board = Some(*board);
+                self.ply = Some(*ply);
+            }
+            Some(Refusal::PdnIllegalMove {
+                game,
+                move_number,
+                side,
+                reason,
+                ..
+            }) => {
+                self.game = Some(*game);
+                self.move_number = Some(*move_number);
+                self.side = Some(side.spelling().to_string());
+                self.reason_code = Some(reason.code().to_string());
             }
             _ => {}
         }

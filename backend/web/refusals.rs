@@ -25,6 +25,7 @@ fn arg_text(lang: Lang, arg: &Arg) -> String {
     match arg {
         Arg::Number(n) => n.to_string(),
         Arg::Text(text) => text.clone(),
+        Arg::Term(key) => lang.t(key),
         Arg::Refusals(list) => list
             .iter()
             .map(|refusal| text(lang, refusal))

@@ -16,6 +16,7 @@ mod http_accounts;
 mod http_club_requests;
 mod http_errors;
 mod http_events;
+mod http_game_pdn;
 mod http_games;
 mod http_pairing_changes;
 mod http_print;

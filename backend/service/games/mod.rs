@@ -9,6 +9,7 @@ pub mod arbiter;
 pub mod create;
 pub mod event_games;
 pub mod offers;
+pub mod pdn;
 pub mod play;
 pub mod view;
 

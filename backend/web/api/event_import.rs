@@ -44,12 +44,7 @@ pub fn too_large(err: &TrfTooLarge) -> HttpResponse {
         status: StatusCode::PAYLOAD_TOO_LARGE.as_u16(),
         detail: format!("trf: {}", refusals::text(Lang::En, &err.refusal())),
         field: Some("trf".into()),
-        retry_after: None,
-        reason_code: None,
-        legal_moves: None,
-        ply: None,
-        stored_move: None,
-        moves_needed: None,
+        ..Problem::default()
     };
     HttpResponse::build(StatusCode::PAYLOAD_TOO_LARGE)
         .content_type("application/problem+json")

@@ -7,6 +7,7 @@ pub(crate) mod clubs;
 pub(crate) mod event_import;
 pub(crate) mod event_pairing;
 pub(crate) mod events;
+pub(crate) mod game_pdn;
 pub(crate) mod games;
 pub(crate) mod me;
 pub(crate) mod players;
@@ -81,11 +82,14 @@ pub fn routes() -> Routes {
         .get("/events/{id}/crosstable", events::crosstable)
         .get("/events/{id}/players/{start_no}", events::card)
         .get("/events/{id}/export.trf", events::export_trf)
+        .get("/events/{id}/games.pdn", game_pdn::event)
+        .post("/events/{id}/rounds/{round}/pdn", game_pdn::import)
         .post("/events/{id}/finish", events::finish)
         .post("/events/{id}/reopen", events::reopen)
         .get("/games", games::list)
         .post("/games", games::create)
         .get("/games/{id}", games::get)
+        .get("/games/{id}/pdn", game_pdn::game)
         .post("/games/{id}/moves", games::play_move)
         .post("/games/{id}/draw-offer", games::offer_draw)
         .post("/games/{id}/draw-offer/accept", games::accept_draw)

@@ -6,6 +6,7 @@ mod event_import;
 mod event_pairing;
 mod event_print;
 mod events;
+mod game_pdn;
 mod games;
 mod home;
 mod lang;
@@ -65,6 +66,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .get("/events/{id}/edit", events::edit_form)
         .post("/events/{id}", events::update)
         .get("/events/{id}/export.trf", events::export_trf)
+        .get("/events/{id}/games.pdn", game_pdn::event)
         .get("/events/{id}/rounds/{round}/print", event_print::pairings)
         .get("/events/{id}/standings/print", event_print::standings)
         .get("/events/{id}/crosstable/print", event_print::crosstable)
@@ -88,6 +90,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .post("/events/{id}/finish", events::finish)
         .post("/events/{id}/reopen", events::reopen)
         .get("/games/{id}", games::show)
+        .get("/games/{id}/pdn", game_pdn::game)
         .post("/games/{id}/moves", games::play_move)
         .post("/games/{id}/draw-offer", games::offer_draw)
         .post("/games/{id}/draw-offer/accept", games::accept_draw)

@@ -1,0 +1,154 @@
+//! Games as PDN: one game, or an event's games (all rounds or one), written by the engine's
+//! PDN writer from the stored moves; and a round's games imported from a PDN file, every
+//! move replayed by the engine and nothing stored unless the whole file is good.
+mod import;
+
+pub use import::{ImportReport, ImportedGame, MAX_PDN_BYTES, import_round};
+
+use damka_engine::Position;
+use damka_engine::pdn::{PdnGame, PdnMove, write_game};
+
+use super::view::{Names, names};
+use super::{Loaded, load, replay};
+use crate::service::{AppError, AppResult};
+use crate::store::games as stored;
+use crate::store::models::Event;
+use crate::store::values::Spelling;
+use crate::store::{DbConn, events};
+
+/// The Event tag of a game played outside any event.
+const CASUAL_EVENT: &str = "Casual game";
+
+/// Where a game was played, as its tags say.
+struct Setting<'a> {
+    event: Option<&'a Event>,
+    /// Round number and board of an event game.
+    round_board: Option<(i32, i32)>,
+}
+
+/// One game as PDN (`GET /games/{id}/pdn`).
+pub fn game_pdn(conn: &mut DbConn, game_id: i64) -> AppResult<String> {
+    let loaded = load(conn, game_id)?;
+    let names = names(conn, &loaded.row)?;
+    let event = match loaded.row.event_id {
+        Some(event_id) => Some(crate::service::events::load(conn, event_id)?),
+        None => None,
+    };
+    let round_board = match loaded.row.pairing_id {
+        Some(pairing) => stored::round_and_board(conn, pairing)?,
+        None => None,
+    };
+    let setting = Setting {
+        event: event.as_ref(),
+        round_board,
+    };
+    Ok(record(&loaded, &names, &setting))
+}
+
+/// An event's games as one PDN file, in round and board order; only round `round` when
+/// given (`GET /events/{id}/games.pdn[?round=N]`). A round without games is an empty file.
+pub fn event_pdn(conn: &mut DbConn, event_id: i64, round: Option<i32>) -> AppResult<String> {
+    let event = crate::service::events::load(conn, event_id)?;
+    if let Some(number) = round
+        && !events::rounds(conn, event_id)?
+            .iter()
+            .any(|r| r.number == number)
+    {
+        return Err(AppError::NotFound { what: "round" });
+    }
+    let games: Vec<_> = stored::of_event(conn, event_id)?
+        .into_iter()
+        .filter(|(_, number, _)| round.is_none_or(|wanted| wanted == *number))
+        .collect();
+    let mut ids: Vec<i64> = games
+        .iter()
+        .flat_map(|(row, _, _)| [row.white_player_id, row.black_player_id])
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let all_names = stored::player_names(conn, &ids)?;
+    let name_of = |id: i64| {
+        all_names
+            .iter()
+            .find(|(pid, _)| *pid == id)
+            .map(|(_, name)| name.clone())
+            .ok_or_else(|| AppError::internal(format!("player {id} of event {event_id} missing")))
+    };
+    let mut records = Vec::with_capacity(games.len());
+    for (row, number, board) in games {
+        let moves = stored::moves(conn, row.id)?;
+        let game = replay(&row, &moves)?;
+        let names = Names {
+            white: name_of(row.white_player_id)?,
+            black: name_of(row.black_player_id)?,
+        };
+        let setting = Setting {
+            event: Some(&event),
+            round_board: Some((number, board)),
+        };
+        records.push(record(&Loaded { row, moves, game }, &names, &setting));
+    }
+    // Each record ends with a line break: joined by another, games are a blank line apart.
+    Ok(records.join("\n"))
+}
+
+/// The PDN of one stored game: the seven-tag roster (Board after Round), GameType, and
+/// FEN only for a start that is not the variant's own; the stored (canonical) moves,
+/// numbered by the engine's writer from the side that moves first in the variant.
+fn record(loaded: &Loaded, names: &Names, setting: &Setting<'_>) -> String {
+    let row = &loaded.row;
+    let start = loaded.game.start_position();
+    let result = row
+        .result
+        .filter(|r| r.played())
+        .map_or("*", |r| r.spelling());
+    let mut tags: Vec<(String, String)> = vec![
+        (
+            "Event".into(),
+            setting
+                .event
+                .map_or(CASUAL_EVENT.to_string(), |e| e.name.clone()),
+        ),
+        (
+            "Site".into(),
+            setting.event.map_or(String::new(), |e| e.place.clone()),
+        ),
+        ("Date".into(), row.created_at.format("%Y.%m.%d").to_string()),
+        (
+            "Round".into(),
+            setting
+                .round_board
+                .map_or("-".to_string(), |(round, _)| round.to_string()),
+        ),
+    ];
+    if let Some((_, board)) = setting.round_board {
+        tags.push(("Board".into(), board.to_string()));
+    }
+    tags.extend([
+        ("White".into(), names.white.clone()),
+        ("Black".into(), names.black.clone()),
+        ("Result".into(), result.to_string()),
+        ("GameType".into(), row.variant.pdn_game_type().to_string()),
+    ]);
+    if *start != Position::start(*start.rules()) {
+        tags.push(("FEN".into(), start.to_fen()));
+    }
+    let game = PdnGame {
+        tags,
+        intro_comment: None,
+        moves: loaded
+            .moves
+            .iter()
+            .map(|mv| PdnMove {
+                text: mv.notation.clone(),
+                comment: None,
+                line: 0,
+                column: 0,
+            })
+            .collect(),
+        result: Some(result.to_string()),
+        line: 1,
+    };
+    let first_mover_is_second = start.side_to_move() != row.variant.first_to_move();
+    write_game(&game, first_mover_is_second)
+}
