@@ -4,9 +4,15 @@
 //! afterwards). `Client` is a browser-like cookie jar over it.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+use std::cell::OnceCell;
 use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use actix_web::body::BoxBody;
+use actix_web::dev::ServiceResponse;
 use actix_web::http::{Method, StatusCode, header};
 use actix_web::test;
 use damka::service::{accounts, auth};
@@ -86,9 +92,17 @@ impl Drop for TestDatabase {
     }
 }
 
+/// The application as a service that answers test requests.
+type AppService =
+    Rc<dyn Fn(test::TestRequest) -> Pin<Box<dyn Future<Output = ServiceResponse<BoxBody>>>>>;
+
 pub struct TestApp {
     pub state: AppState,
     pub pool: DbPool,
+    /// Built on the first request and kept: building the application (every route of it)
+    /// takes a hundred times longer than answering a request in a debug build, and the
+    /// application keeps no state of its own that a test could see between requests.
+    service: OnceCell<AppService>,
     // Declared last so the pool's connections close before the database is dropped.
     pub db: TestDatabase,
 }
@@ -119,8 +133,26 @@ impl TestApp {
                 trusted_proxies: Default::default(),
             },
             pool,
+            service: OnceCell::new(),
             db,
         }
+    }
+
+    /// The application, built once.
+    async fn service(&self) -> AppService {
+        if let Some(service) = self.service.get() {
+            return service.clone();
+        }
+        let app = Rc::new(test::init_service(web::app(self.state.clone())).await);
+        let service: AppService = Rc::new(move |req: test::TestRequest| {
+            let app = app.clone();
+            Box::pin(async move {
+                test::call_service(&*app, req.to_request())
+                    .await
+                    .map_into_boxed_body()
+            })
+        });
+        self.service.get_or_init(|| service).clone()
     }
 
     pub fn client(&self) -> Client<'_> {
@@ -301,8 +333,7 @@ impl<'a> Client<'a> {
                 .insert_header((header::CONTENT_TYPE, content_type))
                 .set_payload(body);
         }
-        let app = test::init_service(web::app(self.app.state.clone())).await;
-        let res = test::call_service(&app, req.to_request()).await;
+        let res = self.app.service().await(req).await;
         let status = res.status();
         let headers = res.headers().clone();
         for value in headers.get_all(header::SET_COOKIE) {
