@@ -162,7 +162,9 @@ pub fn is_arbiter(conn: &mut DbConn, actor: &Actor, row: &GameRow) -> AppResult<
                 events::by_id(conn, event_id)?.ok_or(AppError::NotFound { what: "event" })?;
             super::events::may_arbitrate(conn, actor, &event)
         }
-        None => Ok(row.created_by == user.id),
+        // The organiser who created it; a player who created their own game is no
+        // arbiter of it (they would set their own results).
+        None => Ok(row.created_by == user.id && user.is_organiser),
     }
 }
 
