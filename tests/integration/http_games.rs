@@ -12,7 +12,7 @@ use std::collections::HashSet;
 use actix_web::http::Method;
 use common::{Client, Role, TestApp};
 use damka::store::games::{self as stored, NewGame};
-use damka::store::models::LocalRules;
+use damka::store::models::{LocalRules, PlayerRating};
 use damka::store::values::Spelling;
 use damka_engine::{Color, Game, Move, PieceKind, Position, Rules, Status, Variant, zobrist_hash};
 use serde_json::{Value, json};
@@ -799,4 +799,324 @@ async fn arbiters_set_results_and_take_plies_back() {
         (&json!("ongoing"), &json!(0))
     );
     assert_eq!(reopened["legal_moves"], json!(["c3:e5"]));
+}
+
+/// Gives `player_id` a russian rating (start numbers, and so round 1's boards, follow
+/// ratings) and enters the player in the event.
+async fn enter(org: &mut Client<'_>, event: i64, player_id: i64, rating: i32) {
+    org.app
+        .with_db(move |conn| {
+            damka::store::players::set_rating(
+                conn,
+                &PlayerRating {
+                    player_id,
+                    variant: Variant::Russian,
+                    rating,
+                    games: 30,
+                },
+            )
+            .unwrap()
+        })
+        .await;
+    let entry = org
+        .json(
+            Method::POST,
+            &format!("/api/v1/events/{event}/entries"),
+            json!({ "player_id": player_id }),
+        )
+        .await;
+    assert_eq!(entry.status.as_u16(), 201, "{}", entry.body);
+}
+
+/// A player profile made by the organiser (no account of its own); returns its id.
+async fn profile(org: &mut Client<'_>, name: &str) -> i64 {
+    let made = org
+        .json(Method::POST, "/api/v1/players", json!({ "name": name }))
+        .await;
+    assert_eq!(made.status.as_u16(), 201, "{}", made.body);
+    made.json()["id"].as_i64().unwrap()
+}
+
+async fn boards_of_round(api: &mut Client<'_>, event: i64, round: usize) -> Vec<Value> {
+    let rounds = api.get(&format!("/api/v1/events/{event}/rounds")).await;
+    assert_eq!(rounds.status.as_u16(), 200, "{}", rounds.body);
+    rounds.json()[round - 1]["boards"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+async fn half_points(api: &mut Client<'_>, event: i64) -> Vec<(i64, u64)> {
+    let standings = api.get(&format!("/api/v1/events/{event}/standings")).await;
+    assert_eq!(standings.status.as_u16(), 200, "{}", standings.body);
+    let mut points: Vec<(i64, u64)> = standings.json()["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["player_id"].as_i64().unwrap(),
+                r["half_points"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    points.sort_unstable();
+    points
+}
+
+/// Result changes of the event's audit trail as (board, old, new, by), oldest first.
+async fn result_audit(api: &mut Client<'_>, event: i64) -> Vec<(i64, Value, Value, String)> {
+    let changes = api.get(&format!("/api/v1/events/{event}/changes")).await;
+    assert_eq!(changes.status.as_u16(), 200, "{}", changes.body);
+    let mut out: Vec<(i64, Value, Value, String)> = changes
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["kind"] == "result")
+        .map(|c| {
+            (
+                c["board"].as_i64().unwrap(),
+                c["old"].clone(),
+                c["new"].clone(),
+                c["by"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    // Newest first as listed.
+    out.reverse();
+    out
+}
+
+/// Publishing a round creates a game on each board of two players, with the event's
+/// rules; a game finished by play, an arbiter's result and a takeback each reach the
+/// board, the standings and the audit trail at once.
+#[actix_web::test]
+async fn event_games_carry_their_results_to_the_boards_and_the_standings() {
+    let app = TestApp::new().await;
+    let mut org = common::organiser_api(&app, "org@t.org").await;
+    let (white, white_id) = player(&app, "w@t.org", "Ivanov").await;
+    let (black, black_id) = player(&app, "b@t.org", "Petrov").await;
+    let mut sides = Sides { white, black };
+    let event = common::create_event(
+        &mut org,
+        json!({"name": "Club Swiss", "system": "swiss", "rounds": 3, "draw_offer_min_moves": 10}),
+    )
+    .await;
+    let (third, fourth) = (
+        profile(&mut org, "Sidorov").await,
+        profile(&mut org, "Kuznetsov").await,
+    );
+    // Start numbers 1 and 3 meet on board 1 of a Swiss round 1 (top half against bottom
+    // half), number 1 with White.
+    enter(&mut org, event, white_id, 2400).await;
+    enter(&mut org, event, third, 2350).await;
+    enter(&mut org, event, black_id, 2300).await;
+    enter(&mut org, event, fourth, 2250).await;
+
+    let round = org.post(&format!("/api/v1/events/{event}/rounds")).await;
+    assert_eq!(round.status.as_u16(), 201, "{}", round.body);
+    let draft = round.json();
+    assert!(
+        draft["boards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|b| b["game_id"].is_null()),
+        "no games before publishing: {draft}"
+    );
+    let published = org
+        .post(&format!("/api/v1/events/{event}/rounds/publish"))
+        .await;
+    assert_eq!(published.status.as_u16(), 204, "{}", published.body);
+    let boards = boards_of_round(&mut org, event, 1).await;
+    assert_eq!(boards.len(), 2);
+    let mut games = Vec::new();
+    for board in &boards {
+        let id = board["game_id"].as_i64().expect("a game on every board");
+        let game = game_of(&mut org, id).await;
+        assert_eq!(game["event_id"], event);
+        assert_eq!(
+            (&game["round"], &game["board"]),
+            (&json!(1), &board["board"])
+        );
+        assert_eq!(game["white"]["name"], board["white_name"]);
+        assert_eq!(game["black"]["name"], board["black_name"]);
+        assert_eq!(game["draw_offer_min_moves"], 10, "the event's minimum");
+        assert_eq!(game["rated"], true);
+        assert_eq!(game["ply"], 0);
+        games.push(id);
+    }
+    let (first, second) = (games[0], games[1]);
+    assert_eq!(
+        game_of(&mut org, first).await["white"]["player_id"],
+        white_id,
+        "the two player accounts meet on board 1: {boards:?}"
+    );
+    let listed = org
+        .get(&format!("/api/v1/games?event_id={event}"))
+        .await
+        .json();
+    assert_eq!(listed.as_array().unwrap().len(), 2, "{listed}");
+    let nobody = vec![(white_id, 0), (black_id, 0), (third, 0), (fourth, 0)];
+    let mut nobody = nobody;
+    nobody.sort_unstable();
+    assert_eq!(half_points(&mut org, event).await, nobody);
+
+    // Board 1 is played to a win: the board, the standings and the audit have it at once.
+    let line = winning_line();
+    let over = sides.play_line(first, &line).await;
+    assert_eq!(
+        (&over["result"], &over["reason"]),
+        (&json!("1-0"), &json!("no_legal_moves"))
+    );
+    let boards = boards_of_round(&mut org, event, 1).await;
+    assert_eq!(boards[0]["result"], "1-0");
+    assert_eq!(boards[1]["result"], Value::Null);
+    let points = half_points(&mut sides.black, event).await;
+    assert!(
+        points.contains(&(white_id, 2)) && points.contains(&(black_id, 0)),
+        "{points:?}"
+    );
+    assert_eq!(
+        result_audit(&mut org, event).await,
+        vec![(1, Value::Null, json!("1-0"), "w".to_string())],
+        "the result is kept with the player who made the last move"
+    );
+    // A forfeit cannot replace a game that was played.
+    let pairing = boards[0]["pairing_id"].as_i64().unwrap();
+    org.json(
+        Method::PUT,
+        &format!("/api/v1/events/{event}/pairings/{pairing}/result"),
+        json!({"result": "-/+"}),
+    )
+    .await
+    .assert_refusal(409, "game_has_moves");
+
+    // Board 2: only the event's arbiters set a game's result.
+    sides
+        .white
+        .json(
+            Method::PUT,
+            &format!("/api/v1/games/{second}/result"),
+            json!({"result": "1-0"}),
+        )
+        .await
+        .assert_refusal(403, "only_game_arbiters");
+    let set = org
+        .json(
+            Method::PUT,
+            &format!("/api/v1/games/{second}/result"),
+            json!({"result": "0-1"}),
+        )
+        .await;
+    assert_eq!(set.status.as_u16(), 200, "{}", set.body);
+    assert_eq!(
+        boards_of_round(&mut org, event, 1).await[1]["result"],
+        "0-1"
+    );
+    let points = half_points(&mut org, event).await;
+    let board2_black = game_of(&mut org, second).await["black"]["player_id"]
+        .as_i64()
+        .unwrap();
+    assert!(points.contains(&(board2_black, 2)), "{points:?}");
+
+    // The arbiter takes the winning move back: the result leaves the board and the
+    // standings; the move played again brings it back.
+    let back = org.post(&format!("/api/v1/games/{first}/takeback")).await;
+    assert_eq!(back.status.as_u16(), 200, "{}", back.body);
+    assert_eq!(back.json()["status"], "ongoing");
+    assert_eq!(
+        boards_of_round(&mut org, event, 1).await[0]["result"],
+        Value::Null
+    );
+    assert!(half_points(&mut org, event).await.contains(&(white_id, 0)));
+    let last = line.len() as i64;
+    let again = play(&mut sides.white, first, last, line.last().unwrap()).await;
+    assert_eq!(again.status.as_u16(), 201, "{}", again.body);
+    assert_eq!(
+        boards_of_round(&mut org, event, 1).await[0]["result"],
+        "1-0"
+    );
+    assert!(half_points(&mut org, event).await.contains(&(white_id, 2)));
+    assert_eq!(
+        result_audit(&mut org, event).await,
+        vec![
+            (1, Value::Null, json!("1-0"), "w".to_string()),
+            (2, Value::Null, json!("0-1"), "org".to_string()),
+            (1, json!("1-0"), Value::Null, "org".to_string()),
+            (1, Value::Null, json!("1-0"), "w".to_string()),
+        ]
+    );
+}
+
+/// A round may be paired again only while none of its games has a move; its games are
+/// replaced by the new round's when that is published.
+#[actix_web::test]
+async fn repairing_a_round_replaces_its_games_until_one_has_a_move() {
+    let app = TestApp::new().await;
+    let mut org = common::organiser_api(&app, "org@t.org").await;
+    let event = common::create_event(
+        &mut org,
+        json!({"name": "Club Swiss", "system": "swiss", "rounds": 3}),
+    )
+    .await;
+    common::enter_players(&mut org, event, 4).await;
+    let round = org.post(&format!("/api/v1/events/{event}/rounds")).await;
+    assert_eq!(round.status.as_u16(), 201, "{}", round.body);
+    org.post(&format!("/api/v1/events/{event}/rounds/publish"))
+        .await;
+    let boards = boards_of_round(&mut org, event, 1).await;
+    let old: Vec<i64> = boards
+        .iter()
+        .map(|b| b["game_id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(old.len(), 2);
+
+    // The arbiter enters a move on board 1: the round stays as it is.
+    let moved = play(&mut org, old[0], 1, "c3-d4").await;
+    assert_eq!(moved.status.as_u16(), 201, "{}", moved.body);
+    let refused = org
+        .post(&format!("/api/v1/events/{event}/rounds/repair"))
+        .await;
+    let problem = refused.assert_refusal(409, "round_has_played_games");
+    assert!(
+        problem["detail"].as_str().unwrap().contains("board 1"),
+        "{problem}"
+    );
+    assert_eq!(game_of(&mut org, old[0]).await["ply"], 1);
+    assert_eq!(boards_of_round(&mut org, event, 1).await, boards);
+
+    // Without the move the round is paired again and its games go with it.
+    let back = org
+        .post(&format!("/api/v1/games/{}/takeback", old[0]))
+        .await;
+    assert_eq!(back.status.as_u16(), 200, "{}", back.body);
+    let repaired = org
+        .post(&format!("/api/v1/events/{event}/rounds/repair"))
+        .await;
+    assert_eq!(repaired.status.as_u16(), 200, "{}", repaired.body);
+    assert_eq!(repaired.json()["published"], false);
+    for id in &old {
+        let gone = org.get(&format!("/api/v1/games/{id}")).await;
+        assert_eq!(gone.status.as_u16(), 404, "game {id}: {}", gone.body);
+    }
+    let published = org
+        .post(&format!("/api/v1/events/{event}/rounds/publish"))
+        .await;
+    assert_eq!(published.status.as_u16(), 204, "{}", published.body);
+    let boards = boards_of_round(&mut org, event, 1).await;
+    for board in &boards {
+        let game = game_of(&mut org, board["game_id"].as_i64().unwrap()).await;
+        assert_eq!((&game["ply"], &game["board"]), (&json!(0), &board["board"]));
+    }
+    let listed = org
+        .get(&format!("/api/v1/games?event_id={event}"))
+        .await
+        .json();
+    assert_eq!(
+        listed.as_array().unwrap().len(),
+        2,
+        "only the new round's games: {listed}"
+    );
 }
