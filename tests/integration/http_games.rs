@@ -749,7 +749,9 @@ async fn arbiters_set_results_and_take_plies_back() {
     let on = play(&mut sides.white, id, 3, "d4-c5").await;
     assert_eq!(on.status.as_u16(), 201, "{}", on.body);
 
-    let log: Vec<(String, Option<i32>, Option<String>, Option<String>)> = app
+    /// (action, ply, notation taken back, new result) of a change log entry.
+    type Change = (String, Option<i32>, Option<String>, Option<String>);
+    let log: Vec<Change> = app
         .with_db(move |conn| {
             stored::changes_of_game(conn, id)
                 .unwrap()

@@ -1,0 +1,312 @@
+//! Games under concurrent clients: two submissions racing for one ply, and many games
+//! played at once. As in `concurrency.rs`, the competing calls run the service from real
+//! threads, each on its own database connection, released together by a barrier. On
+//! SQLite one writer at a time decides the order anyway; the run that matters is
+//! `DAMKA_TEST_DATABASE=postgres`, where the game row's lock and the (game, ply) key
+//! must keep two moves from landing on one ply.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::common;
+
+use std::sync::Barrier;
+
+use common::TestApp;
+use damka::service::games::create::{self, NewGameInput};
+use damka::service::games::play::{self, MoveInput, Submitted};
+use damka::service::games::{self, GameView};
+use damka::service::players::{self, PlayerInput};
+use damka::service::{Actor, AppError, AppResult, Refusal};
+use damka::store::models::NewUser;
+use damka::store::{self, DbConn, DbPool, RetryPolicy};
+use damka_engine::Variant;
+
+/// How often each race is run.
+const TRIES: usize = 30;
+
+fn pool(app: &TestApp, size: u32) -> DbPool {
+    store::open(
+        &app.db.url,
+        size,
+        RetryPolicy {
+            attempts: 1,
+            delay: std::time::Duration::ZERO,
+        },
+    )
+    .unwrap()
+}
+
+/// An account stored directly (these tests never sign in, so no password is hashed).
+fn account(conn: &mut DbConn, email: &str, organiser: bool, player_id: Option<i64>) -> Actor {
+    let user = store::accounts::insert_user(
+        conn,
+        &NewUser {
+            email,
+            display_name: email,
+            password_hash: "!",
+            is_admin: false,
+            is_organiser: organiser,
+            locale: None,
+            player_id,
+            created_at: store::now(),
+        },
+    )
+    .unwrap();
+    Actor::signed_in(user)
+}
+
+/// A player with an account of their own, as the actor who moves for them.
+fn player(conn: &mut DbConn, organiser: &Actor, name: &str) -> (Actor, i64) {
+    let profile = players::create(
+        conn,
+        organiser,
+        &PlayerInput {
+            name: name.to_string(),
+            ..PlayerInput::default()
+        },
+    )
+    .unwrap();
+    let email = format!("{}@t.org", name.to_lowercase().replace(' ', "."));
+    (account(conn, &email, false, Some(profile.id)), profile.id)
+}
+
+/// A standalone russian game created by `organiser` (its arbiter); returns its id.
+fn new_game(conn: &mut DbConn, organiser: &Actor, white: i64, black: i64) -> i64 {
+    create::create(
+        conn,
+        organiser,
+        &NewGameInput {
+            variant: Variant::Russian,
+            white_player_id: white,
+            black_player_id: black,
+            rated: false,
+            draw_offer_min_moves: None,
+            local_rules: None,
+        },
+    )
+    .unwrap()
+    .id
+}
+
+fn submit(conn: &mut DbConn, actor: &Actor, game: i64, ply: i32, mv: &str) -> AppResult<Submitted> {
+    play::submit(
+        conn,
+        actor,
+        game,
+        &MoveInput {
+            ply,
+            text: mv.to_string(),
+            offer_draw: false,
+        },
+    )
+}
+
+/// One of the racing calls, on the connection it is given.
+type RacingCall<'a, T> = Box<dyn FnOnce(&mut DbConn) -> T + Send + 'a>;
+
+/// Runs `calls` at the same moment, each on its own thread and connection.
+fn race<T: Send>(pool: &DbPool, calls: Vec<RacingCall<'_, T>>) -> Vec<T> {
+    let barrier = Barrier::new(calls.len());
+    std::thread::scope(|scope| {
+        let running: Vec<_> = calls
+            .into_iter()
+            .map(|call| {
+                let mut conn = pool.get().unwrap();
+                let barrier = &barrier;
+                scope.spawn(move || {
+                    barrier.wait();
+                    call(&mut conn)
+                })
+            })
+            .collect();
+        running.into_iter().map(|t| t.join().unwrap()).collect()
+    })
+}
+
+fn stored_moves(conn: &mut DbConn, game: i64) -> Vec<(i32, String)> {
+    store::games::moves(conn, game)
+        .unwrap()
+        .into_iter()
+        .map(|m| (m.ply, m.notation))
+        .collect()
+}
+
+/// The last move of a game as a submission's answer shows it.
+fn last_move(view: &GameView) -> (i32, String) {
+    let last = view.moves.last().expect("a stored move");
+    (last.ply, last.notation.clone())
+}
+
+/// Two clients send different moves for the same ply at once, again and again: each time
+/// exactly one is stored, and the other is refused with `ply_taken` naming the move that
+/// was stored. The racers are one player from two devices, or the player and the game's
+/// arbiter (who may enter moves for either side).
+#[actix_web::test]
+async fn two_different_moves_for_one_ply_store_exactly_one() {
+    let app = TestApp::new().await;
+    let pool = pool(&app, 2);
+    let mut conn = pool.get().unwrap();
+    let organiser = account(&mut conn, "org@t.org", true, None);
+    let (white, white_id) = player(&mut conn, &organiser, "Ivanov");
+    let (_, black_id) = player(&mut conn, &organiser, "Petrov");
+    drop(conn);
+    let mut first_won = 0;
+    for attempt in 0..TRIES {
+        let game = new_game(&mut pool.get().unwrap(), &organiser, white_id, black_id);
+        let rival = if attempt % 2 == 0 { &white } else { &organiser };
+        let (a, b) = (white.clone(), rival.clone());
+        let outcomes = race(
+            &pool,
+            vec![
+                Box::new(move |conn: &mut DbConn| submit(conn, &a, game, 1, "c3-d4")),
+                Box::new(move |conn: &mut DbConn| submit(conn, &b, game, 1, "a3b4")),
+            ],
+        );
+        let stored: Vec<(i32, String)> = outcomes
+            .iter()
+            .filter_map(|o| match o {
+                Ok(Submitted::Stored(view)) => Some(last_move(view)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(stored.len(), 1, "try {attempt}: {outcomes:?}");
+        let winner = &stored[0].1;
+        let refused = outcomes.iter().filter(|o| {
+            matches!(o, Err(AppError::Conflict {
+                reason: Refusal::PlyTaken { ply: 1, stored },
+            }) if stored == winner)
+        });
+        assert_eq!(refused.count(), 1, "try {attempt}: {outcomes:?}");
+        assert_eq!(
+            stored_moves(&mut pool.get().unwrap(), game),
+            vec![(1, winner.clone())],
+            "try {attempt}"
+        );
+        assert_eq!(
+            winner,
+            if outcomes[0].is_ok() {
+                "c3-d4"
+            } else {
+                "a3-b4"
+            },
+            "the stored move is the winner's, in canonical spelling"
+        );
+        first_won += usize::from(outcomes[0].is_ok());
+    }
+    eprintln!("ply race: the first client won {first_won} of {TRIES}");
+}
+
+/// The same move sent twice at once (a resend racing the original): one is stored, the
+/// other is answered as already stored, and there is one row.
+#[actix_web::test]
+async fn the_same_move_sent_twice_at_once_is_stored_once() {
+    let app = TestApp::new().await;
+    let pool = pool(&app, 2);
+    let mut conn = pool.get().unwrap();
+    let organiser = account(&mut conn, "org@t.org", true, None);
+    let (white, white_id) = player(&mut conn, &organiser, "Ivanov");
+    let (_, black_id) = player(&mut conn, &organiser, "Petrov");
+    drop(conn);
+    for attempt in 0..TRIES {
+        let game = new_game(&mut pool.get().unwrap(), &organiser, white_id, black_id);
+        let (a, b) = (white.clone(), white.clone());
+        let outcomes = race(
+            &pool,
+            vec![
+                Box::new(move |conn: &mut DbConn| submit(conn, &a, game, 1, "c3-d4")),
+                Box::new(move |conn: &mut DbConn| submit(conn, &b, game, 1, "c3d4")),
+            ],
+        );
+        let stored = outcomes
+            .iter()
+            .filter(|o| matches!(o, Ok(Submitted::Stored(_))))
+            .count();
+        let resent = outcomes
+            .iter()
+            .filter(|o| matches!(o, Ok(Submitted::AlreadyStored(_))))
+            .count();
+        assert_eq!((stored, resent), (1, 1), "try {attempt}: {outcomes:?}");
+        assert_eq!(
+            stored_moves(&mut pool.get().unwrap(), game),
+            vec![(1, "c3-d4".to_string())],
+            "try {attempt}"
+        );
+    }
+}
+
+/// Games played at once, each by its own client.
+const GAMES: usize = 50;
+/// Plies each game is played for (fewer if it ends).
+const PLIES: usize = 20;
+
+/// Fifty clients play fifty games at once through a pool of ten connections, as a
+/// server's workers would: afterwards every game replays legally from its stored moves,
+/// and exactly the acknowledged moves are stored.
+#[actix_web::test]
+async fn fifty_clients_play_fifty_games_at_once() {
+    let app = TestApp::new().await;
+    let pool = pool(&app, 10);
+    let mut conn = pool.get().unwrap();
+    let organiser = account(&mut conn, "org@t.org", true, None);
+    let tables: Vec<(i64, Actor, Actor)> = (0..GAMES)
+        .map(|table| {
+            let (white, white_id) = player(&mut conn, &organiser, &format!("White {table}"));
+            let (black, black_id) = player(&mut conn, &organiser, &format!("Black {table}"));
+            let game = new_game(&mut conn, &organiser, white_id, black_id);
+            (game, white, black)
+        })
+        .collect();
+    drop(conn);
+
+    let barrier = Barrier::new(GAMES);
+    let acknowledged: Vec<(i64, Vec<(i32, String)>)> = std::thread::scope(|scope| {
+        let clients: Vec<_> = tables
+            .iter()
+            .enumerate()
+            .map(|(table, (game, white, black))| {
+                let (pool, barrier) = (&pool, &barrier);
+                scope.spawn(move || {
+                    barrier.wait();
+                    let mut acked = Vec::new();
+                    let mut legal = games::view::get(&mut pool.get().unwrap(), *game)
+                        .unwrap()
+                        .legal_moves;
+                    for ply in 1..=PLIES as i32 {
+                        if legal.is_empty() {
+                            break;
+                        }
+                        // A different game at every table: the move is picked by the
+                        // table's number and the ply.
+                        let mv = legal[(table * 7 + ply as usize) % legal.len()].clone();
+                        let mover = if ply % 2 == 1 { white } else { black };
+                        let answer = submit(&mut pool.get().unwrap(), mover, *game, ply, &mv);
+                        let Ok(Submitted::Stored(view)) = answer else {
+                            panic!("game {game} ply {ply} {mv}: {answer:?}");
+                        };
+                        acked.push(last_move(&view));
+                        legal = view.legal_moves;
+                    }
+                    (*game, acked)
+                })
+            })
+            .collect();
+        clients.into_iter().map(|c| c.join().unwrap()).collect()
+    });
+
+    let mut conn = pool.get().unwrap();
+    let mut total = 0;
+    for (game, acked) in acknowledged {
+        let loaded = games::load(&mut conn, game)
+            .unwrap_or_else(|e| panic!("game {game} does not replay: {e:?}"));
+        assert_eq!(loaded.game.history().len(), acked.len(), "game {game}");
+        assert_eq!(loaded.row.ply as usize, acked.len(), "game {game}");
+        assert_eq!(stored_moves(&mut conn, game), acked, "game {game}");
+        if acked.len() < PLIES {
+            assert!(loaded.is_over(), "game {game} stopped early but goes on");
+        }
+        total += acked.len();
+    }
+    assert!(
+        total >= GAMES * PLIES * 9 / 10,
+        "most games run their {PLIES} plies: {total} moves"
+    );
+}
