@@ -149,6 +149,21 @@ pub fn lock(conn: &mut DbConn, id: i64) -> QueryResult<Option<GameRow>> {
         .optional()
 }
 
+/// Locks the games `ids` for this transaction without waiting: the ids locked. A game that
+/// another transaction is writing to right now is left out (PostgreSQL `SKIP LOCKED`); on
+/// SQLite a write transaction already excludes every other writer, so all are locked.
+pub fn lock_unless_busy(conn: &mut DbConn, ids: &[i64]) -> QueryResult<Vec<i64>> {
+    match conn {
+        DbConn::Pg(pg) => games::table
+            .filter(games::id.eq_any(ids))
+            .select(games::id)
+            .for_update()
+            .skip_locked()
+            .load(pg),
+        DbConn::Sqlite(_) => Ok(ids.to_vec()),
+    }
+}
+
 pub fn by_id(conn: &mut DbConn, id: i64) -> QueryResult<Option<GameRow>> {
     games::table
         .find(id)

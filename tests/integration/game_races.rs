@@ -11,12 +11,14 @@ use crate::common;
 use std::sync::Barrier;
 
 use common::TestApp;
+use damka::service::events::entries::{self, EntryInput};
+use damka::service::events::{rounds, settings};
 use damka::service::games::create::{self, NewGameInput};
 use damka::service::games::play::{self, MoveInput, Submitted};
 use damka::service::games::{self, GameView};
 use damka::service::players::{self, PlayerInput};
 use damka::service::{Actor, AppError, AppResult, Refusal};
-use damka::store::models::NewUser;
+use damka::store::models::{EventInput, NewUser};
 use damka::store::{self, DbConn, DbPool, RetryPolicy};
 use damka_engine::Variant;
 
@@ -309,4 +311,91 @@ async fn fifty_clients_play_fifty_games_at_once() {
         total >= GAMES * PLIES * 9 / 10,
         "most games run their {PLIES} plies: {total} moves"
     );
+}
+
+/// A Swiss event of four players whose first round is published (so its two games exist);
+/// returns the event and the game of board 1.
+fn published_round(conn: &mut DbConn, organiser: &Actor) -> (i64, i64) {
+    let event = settings::create(
+        conn,
+        organiser,
+        &EventInput {
+            name: "Race cup".into(),
+            system: damka::store::values::System::Swiss,
+            rounds: 3,
+            ..EventInput::default()
+        },
+    )
+    .unwrap();
+    for i in 0..4 {
+        let (_, player_id) = player(conn, organiser, &format!("Player {}-{i}", event.id));
+        entries::add(
+            conn,
+            organiser,
+            event.id,
+            &EntryInput {
+                player_id: Some(player_id),
+            },
+        )
+        .unwrap();
+    }
+    let round = rounds::pair_next(conn, organiser, event.id).unwrap();
+    rounds::publish_last(conn, organiser, event.id).unwrap();
+    let game = store::games::of_pairing(conn, round.boards[0].pairing_id)
+        .unwrap()
+        .expect("board 1 has its game")
+        .id;
+    (event.id, game)
+}
+
+/// The first move of an event game and a re-pairing of its round at once: either the move
+/// is stored and the round stays, or the round is paired again and the move is refused.
+/// Never is a move acknowledged on a game that the re-pairing then removed.
+#[actix_web::test]
+async fn a_first_move_and_repairing_its_round_never_both_win() {
+    let app = TestApp::new().await;
+    let pool = pool(&app, 2);
+    let organiser = account(&mut pool.get().unwrap(), "org@t.org", true, None);
+    let mut moves_won = 0;
+    for attempt in 0..TRIES {
+        let (event, game) = published_round(&mut pool.get().unwrap(), &organiser);
+        let (a, b) = (organiser.clone(), organiser.clone());
+        let (moved, repaired) = {
+            let mut outcomes = race(
+                &pool,
+                vec![
+                    Box::new(move |conn: &mut DbConn| {
+                        // Re-pairing works out the pairing before it writes: the move
+                        // comes a little later on some tries, so that it meets the
+                        // re-pairing's write and not only its planning.
+                        std::thread::sleep(std::time::Duration::from_millis(attempt as u64 % 8));
+                        submit(conn, &a, game, 1, "c3-d4").map(|_| ())
+                    }),
+                    Box::new(move |conn: &mut DbConn| {
+                        rounds::repair_last(conn, &b, event).map(|_| ())
+                    }),
+                ],
+            );
+            let repaired = outcomes.pop().unwrap();
+            (outcomes.pop().unwrap(), repaired)
+        };
+        let mut conn = pool.get().unwrap();
+        let still_there = store::games::by_id(&mut conn, game).unwrap().is_some();
+        match (&moved, &repaired) {
+            (Ok(()), Err(AppError::Conflict { .. })) => {
+                assert!(still_there, "try {attempt}: the game with a move is gone");
+                assert_eq!(
+                    stored_moves(&mut conn, game),
+                    vec![(1, "c3-d4".to_string())],
+                    "try {attempt}"
+                );
+            }
+            (Err(AppError::NotFound { .. }), Ok(())) => {
+                assert!(!still_there, "try {attempt}: the old round's game stayed");
+            }
+            _ => panic!("try {attempt}: move {moved:?}, re-pairing {repaired:?}"),
+        }
+        moves_won += usize::from(moved.is_ok());
+    }
+    eprintln!("first move against re-pairing: the move won {moves_won} of {TRIES}");
 }

@@ -75,8 +75,27 @@ pub fn create_missing(
 pub fn remove_unplayed(conn: &mut DbConn, round_number: i32, round_id: i64) -> AppResult<()> {
     let games = stored::of_round(conn, round_id)?;
     ensure_unplayed(conn, round_number, games.iter().filter(|g| g.ply > 0))?;
+    claim(conn, &games)?;
+    // As they stand now that no move can land on them.
+    let games = stored::of_round(conn, round_id)?;
+    ensure_unplayed(conn, round_number, games.iter().filter(|g| g.ply > 0))?;
     for game in games {
         stored::delete(conn, game.id)?;
+    }
+    Ok(())
+}
+
+/// Locks the games about to be removed, inside the event's write. A game read without a
+/// move may be taking its first move right now, which would be acknowledged and then
+/// removed with the game; so the games are locked and read again before they go. A game
+/// that another write holds is not waited for: that write may be waiting for this event
+/// (a result reaching its board), and the two would deadlock; the change is refused and
+/// may be tried again.
+fn claim(conn: &mut DbConn, games: &[stored::GameRow]) -> AppResult<()> {
+    let ids: Vec<i64> = games.iter().map(|g| g.id).collect();
+    let locked = stored::lock_unless_busy(conn, &ids)?;
+    if locked.len() < ids.len() {
+        return Err(AppError::conflict(Refusal::EventChangedMeanwhile));
     }
     Ok(())
 }
@@ -100,13 +119,15 @@ pub fn prepare_replacement(
             .and_then(|id| boards.get(&id))
             .is_some_and(|board| new_boards.contains(board))
     };
-    let games = stored::of_round(conn, round_id)?;
-    ensure_unplayed(
-        conn,
-        round_number,
-        games.iter().filter(|g| g.ply > 0 && !stays(g.pairing_id)),
-    )?;
-    for game in games.iter().filter(|g| !stays(g.pairing_id)) {
+    let going = |games: Vec<stored::GameRow>| -> Vec<stored::GameRow> {
+        games.into_iter().filter(|g| !stays(g.pairing_id)).collect()
+    };
+    let games = going(stored::of_round(conn, round_id)?);
+    ensure_unplayed(conn, round_number, games.iter().filter(|g| g.ply > 0))?;
+    claim(conn, &games)?;
+    let games = going(stored::of_round(conn, round_id)?);
+    ensure_unplayed(conn, round_number, games.iter().filter(|g| g.ply > 0))?;
+    for game in games {
         stored::delete(conn, game.id)?;
     }
     Ok(())
