@@ -1034,6 +1034,29 @@ async fn event_games_carry_their_results_to_the_boards_and_the_standings() {
     );
     assert!(half_points(&mut org, event).await.contains(&(white_id, 0)));
     let last = line.len() as i64;
+    let changes = org
+        .get(&format!("/api/v1/events/{event}/changes"))
+        .await
+        .json();
+    let takebacks: Vec<&Value> = changes
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["kind"] == "takeback")
+        .collect();
+    assert_eq!(takebacks.len(), 1, "{changes}");
+    assert_eq!(
+        (
+            &takebacks[0]["board"],
+            &takebacks[0]["by"],
+            &takebacks[0]["old"]
+        ),
+        (
+            &json!(1),
+            &json!("org"),
+            &json!(format!("{last}. {}", line.last().unwrap()))
+        )
+    );
     let again = play(&mut sides.white, first, last, line.last().unwrap()).await;
     assert_eq!(again.status.as_u16(), 201, "{}", again.body);
     assert_eq!(
