@@ -649,7 +649,11 @@ async fn event_flow(c: &Client, base: &str, shots: &Path) -> Result<()> {
 
     // Publishing gives every board its game; the arbiter records a move with the text form
     // (scripts are off), and the game's move list shows it.
-    click(c, &format!(r#"form[action="{event_path}/rounds/publish"] button"#)).await?;
+    click(
+        c,
+        &format!(r#"form[action="{event_path}/rounds/publish"] button"#),
+    )
+    .await?;
     expect_text(c, ".flash.ok", "Saved.").await?;
     click(c, "a.game-link").await?;
     wait_for(c, "form.move-form").await?;
