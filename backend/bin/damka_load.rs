@@ -88,9 +88,23 @@ struct Args {
     /// Seed of the move choices of `--play-games` (the same seed plays the same games).
     #[arg(long, default_value_t = 1, requires = "play_games")]
     seed: u64,
+    /// With `--play-games`: offer this many moves per second in all, each game moving at
+    /// even intervals, and time each move from when it was due (default: every game moves
+    /// as soon as its last move is answered).
+    #[arg(long, value_name = "MOVES_PER_SEC", requires = "play_games", value_parser = parse_rate)]
+    rate: Option<f64>,
     /// Print the result as one JSON object instead of text.
     #[arg(long)]
     json: bool,
+}
+
+fn parse_rate(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(rate) if rate.is_finite() && rate > 0.0 && rate <= 1e6 => Ok(rate),
+        _ => Err(format!(
+            "`{text}` is not a rate between 0 and 1000000 moves per second"
+        )),
+    }
 }
 
 fn parse_duration(text: &str) -> Result<Duration, String> {
@@ -859,6 +873,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
                 warmup: args.warmup,
                 duration: args.duration,
                 timeout: args.timeout,
+                rate: args.rate,
             };
             return games::run(plan, args.json).await;
         }
@@ -1054,6 +1069,9 @@ mod tests {
         assert_eq!(parse_duration("1m"), Ok(Duration::from_secs(60)));
         assert!(parse_duration("ten").is_err());
         assert!(parse_duration("5h").is_err());
+        assert_eq!(parse_rate("1500"), Ok(1500.0));
+        assert!(parse_rate("0").is_err());
+        assert!(parse_rate("fast").is_err());
     }
 
     #[test]

@@ -421,4 +421,33 @@ fn the_load_generator_plays_games_move_by_move() {
         (moves..=moves + 2).contains(&stored_plies),
         "{stored_plies} plies stored, {moves} counted: {report}"
     );
+
+    // Paced: 2 games offered 10 moves a second in all never send more than were due.
+    let paced = Command::new(env!("CARGO_BIN_EXE_damka-load"))
+        .args(["--url", &format!("http://127.0.0.1:{}/", server.port)])
+        .args(["--login", "arbiter@club.org:arbiter-password-1"])
+        .args([
+            "--play-games",
+            "2",
+            "--rate",
+            "10",
+            "--duration",
+            "2s",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&paced.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&paced.stderr)));
+    assert!(paced.status.success(), "{report}");
+    assert_eq!(
+        report["offered_moves_per_sec"].as_f64(),
+        Some(10.0),
+        "{report}"
+    );
+    let moves = report["moves"].as_u64().unwrap();
+    assert!(
+        (1..=20).contains(&moves),
+        "{moves} moves in 2 s at 10/s: {report}"
+    );
 }

@@ -14,6 +14,13 @@
 //! counted). Only `201 Created` is a success; any other answer or a transport failure is an
 //! error, after which the connection reads the game again (`GET /api/v1/games/{id}`) and
 //! goes on from what the server stored.
+//!
+//! Without `--rate` every connection sends its next move as soon as the answer to the last
+//! one arrives (the most moves the server can take: with N games in flight, a move waits
+//! for the N - 1 others, so its latency is about N / throughput). With `--rate R` the moves
+//! are paced: each game moves every N / R seconds, the games evenly staggered, and a move's
+//! latency counts from the moment it was due, so a server that falls behind shows it in
+//! the latency instead of in a slower schedule.
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -39,6 +46,18 @@ pub struct Plan {
     pub warmup: Duration,
     pub duration: Duration,
     pub timeout: Duration,
+    /// Moves per second offered across all games; `None`: as fast as answered.
+    pub rate: Option<f64>,
+}
+
+/// When one connection plays.
+#[derive(Clone, Copy)]
+struct Schedule {
+    measure_from: Instant,
+    deadline: Instant,
+    timeout: Duration,
+    /// With `--rate`: the time between two moves of one game, and this game's first move.
+    pace: Option<(Duration, Instant)>,
 }
 
 /// The fields of a game (`GameView`) the player needs.
@@ -239,14 +258,15 @@ async fn set_up(plan: &Plan, index: usize) -> anyhow::Result<Player> {
 }
 
 /// Plays one connection's games until the deadline.
-async fn play(
-    mut player: Player,
-    measure_from: Instant,
-    deadline: Instant,
-    timeout: Duration,
-    errors: ErrorSamples,
-) -> Played {
+async fn play(mut player: Player, schedule: Schedule, errors: ErrorSamples) -> Played {
+    let Schedule {
+        measure_from,
+        deadline,
+        timeout,
+        pace,
+    } = schedule;
     let mut played = Played::default();
+    let mut due = pace.map(|(_, first)| first);
     loop {
         if Instant::now() >= deadline {
             break;
@@ -262,6 +282,8 @@ async fn play(
                 remember_error(&errors, format!("{err:#}"));
                 tokio::time::sleep(Duration::from_millis(20)).await;
             }
+            // Creating the game is not a move: the next move is not late because of it.
+            due = due.map(|at| at.max(Instant::now()));
             continue;
         }
         let ply = player.game.ply + 1;
@@ -273,9 +295,20 @@ async fn play(
             &path,
             &serde_json::json!({ "ply": ply, "move": text }),
         );
-        let started = Instant::now();
+        // Paced: wait until the move is due, and time it from then even when sent late.
+        let started = match (due, pace) {
+            (Some(at), Some((interval, _))) => {
+                if at >= deadline {
+                    break;
+                }
+                tokio::time::sleep_until(at.into()).await;
+                due = Some(at + interval);
+                at
+            }
+            _ => Instant::now(),
+        };
         let measured = started >= measure_from;
-        let limit = (started + timeout).min(deadline);
+        let limit = (Instant::now() + timeout).min(deadline);
         let outcome = tokio::time::timeout_at(
             limit.into(),
             exchange(
@@ -388,17 +421,23 @@ pub async fn run(plan: Plan, json: bool) -> anyhow::Result<std::process::ExitCod
     let begin = Instant::now();
     let measure_from = begin + plan.warmup;
     let deadline = measure_from + plan.duration;
+    let games = plan.games as f64;
     let tasks: Vec<_> = players
         .into_iter()
         .flatten()
-        .map(|player| {
-            tokio::spawn(play(
-                player,
+        .enumerate()
+        .map(|(index, player)| {
+            let pace = plan.rate.map(|rate| {
+                let interval = Duration::from_secs_f64(games / rate);
+                (interval, begin + interval.mul_f64(index as f64 / games))
+            });
+            let schedule = Schedule {
                 measure_from,
                 deadline,
-                plan.timeout,
-                errors.clone(),
-            ))
+                timeout: plan.timeout,
+                pace,
+            };
+            tokio::spawn(play(player, schedule, errors.clone()))
         })
         .collect();
     let mut total = Played::default();
@@ -465,6 +504,7 @@ fn report(
             "games": plan.games,
             "connections": plan.games,
             "seed": plan.seed,
+            "offered_moves_per_sec": plan.rate,
             "duration_s": seconds,
             "warmup_s": plan.warmup.as_secs_f64(),
             "moves": total.accepted,
@@ -489,12 +529,16 @@ fn report(
         println!("{out}");
     } else {
         println!(
-            "{} games of russian draughts at once on http://{}/ for {:.1} s (after {:.1} s warm-up), seed {}",
+            "{} games of russian draughts at once on http://{}/ for {:.1} s (after {:.1} s warm-up), seed {}, {}",
             plan.games,
             plan.target.addr,
             seconds,
             plan.warmup.as_secs_f64(),
-            plan.seed
+            plan.seed,
+            match plan.rate {
+                Some(rate) => format!("{rate} moves/s offered"),
+                None => "each move sent when the last was answered".to_string(),
+            }
         );
         println!("  moves        {} accepted (201)", total.accepted);
         println!("  moves/s      {moves_per_sec:.1}");
