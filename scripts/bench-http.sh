@@ -1,14 +1,29 @@
 #!/usr/bin/env bash
-# HTTP benchmark of damka on loopback: the home page (GET /), an authenticated API GET
-# (GET /api/v1/me with a bearer token) and the standings tab of a 200-player Swiss after 9
-# rounds (GET /events/{id}?tab=standings, imported from
-# tests/data/dutch/bench/standings_0200_r9.trf), on SQLite and on PostgreSQL, with
-# `damka-load` (backend/bin/damka_load.rs).
+# HTTP benchmark of damka on loopback, on SQLite and on PostgreSQL, with `damka-load`
+# (backend/bin/damka_load.rs):
+#   pages: the home page (GET /), an authenticated API GET (GET /api/v1/me with a bearer
+#          token) and the standings tab of a 200-player Swiss after 9 rounds
+#          (GET /events/{id}?tab=standings, imported from
+#          tests/data/dutch/bench/standings_0200_r9.trf), CONNECTIONS connections each;
+#   games: GAMES games of Russian draughts played at once through the JSON API, one
+#          keep-alive connection per game (`damka-load --play-games`): every move a
+#          POST /api/v1/games/{id}/moves chosen among the legal moves of the previous
+#          answer, a finished game replaced by a new one; accepted moves per second and
+#          the latency of a move. Each game moves as soon as its last move is answered, so
+#          a move waits for the other GAMES - 1 (latency about GAMES / throughput); with
+#          GAMES_RATE set, a second run offers that many moves per second in all (each game
+#          moving at even intervals) and shows the latency at that load.
 #
-#   scripts/bench-http.sh            # 64 connections, 2 s warm-up, 10 s per run
+#   scripts/bench-http.sh            # pages and games, 2 s warm-up, 10 s per run
+#   ONLY=games scripts/bench-http.sh # the games run only (200 games)
 #
 # Environment:
-#   CONNECTIONS=64 DURATION=10s WARMUP=2s   load shape
+#   ONLY=pages|games                        one part only (default: both)
+#   CONNECTIONS=64 DURATION=10s WARMUP=2s   load shape (CONNECTIONS: the pages runs)
+#   GAMES=200 SEED=1                        games played at once; seed of the move choices
+#   GAMES_RATE=R                            also a paced games run at R moves/s in all
+#   PROFILE=release|debug                   which build to run (default release; debug only
+#                                           checks that the benchmark still works, as CI does)
 #   SQLITE_PORT=18431 PG_PORT=18432         loopback ports for the two servers
 #   PG_URL=postgres://postgres@127.0.0.1:5432   PostgreSQL server (trust auth); a fresh
 #                                           database damka_bench_<pid> is created and dropped
@@ -34,9 +49,23 @@ SQLITE_PORT=${SQLITE_PORT:-18431}
 PG_PORT=${PG_PORT:-18432}
 PG_URL=${PG_URL:-postgres://postgres@127.0.0.1:5432}
 CLIENT_THREADS=${CLIENT_THREADS:-1}
+ONLY=${ONLY:-}
+GAMES=${GAMES:-200}
+SEED=${SEED:-1}
+PROFILE=${PROFILE:-release}
 TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
-DAMKA=$TARGET_DIR/release/damka
-LOAD=$TARGET_DIR/release/damka-load
+case "$PROFILE" in
+  release) build_flags=(--release) ;;
+  debug) build_flags=() ;;
+  *) echo "PROFILE must be release or debug" >&2; exit 2 ;;
+esac
+case "$ONLY" in
+  ""|pages|games) ;;
+  *) echo "ONLY must be pages or games" >&2; exit 2 ;;
+esac
+DAMKA=$TARGET_DIR/$PROFILE/damka
+LOAD=$TARGET_DIR/$PROFILE/damka-load
+wants() { [[ -z $ONLY || $ONLY == "$1" ]]; }
 
 case "$PG_URL" in
   postgres://*@127.0.0.1:*|postgres://*@localhost:*|postgres://*@127.0.0.1|postgres://*@localhost) ;;
@@ -51,9 +80,12 @@ if [[ -z ${SKIP_PG:-} ]]; then
 fi
 
 if [[ -z ${NO_BUILD:-} ]]; then
-  echo "== building release binaries (damka, damka-load)"
-  cargo build --release --bin damka --bin damka-load
+  echo "== building $PROFILE binaries (damka, damka-load)"
+  cargo build "${build_flags[@]}" --bin damka --bin damka-load
 fi
+for binary in "$DAMKA" "$LOAD"; do
+  [[ -x $binary ]] || { echo "bench-http: $binary is missing (build it or drop NO_BUILD)" >&2; exit 2; }
+done
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/damka-bench.XXXXXX")
 PG_DB=damka_bench_$$
@@ -146,6 +178,40 @@ run_load() { # backend label port path [damka-load args...]
   echo "$out" | jq -c --arg b "$backend" --arg l "$label" '{backend: $b, label: $l} + .' | tee -a "$RESULTS"
 }
 
+run_games() { # backend port email password [rate]
+  local backend=$1 port=$2 rate=${5:-} pacing=() label="games"
+  if [[ -n $rate ]]; then
+    pacing=(--rate "$rate")
+    label="games, $rate moves/s offered"
+  fi
+  echo "== $backend: $GAMES $label (POST /api/v1/games/{id}/moves), $WARMUP warm-up + $DURATION"
+  local out status=0
+  out=$("$LOAD" --url "http://127.0.0.1:$port/" --login "$3:$4" --play-games "$GAMES" \
+    --seed "$SEED" --duration "$DURATION" --warmup "$WARMUP" --threads "$CLIENT_THREADS" \
+    "${pacing[@]}" --json) || status=$?
+  if [[ -z $out ]]; then
+    echo "bench-http: damka-load --play-games failed (exit $status)" >&2
+    return 1
+  fi
+  echo "$out" | jq -c --arg b "$backend" --arg l "$label" '{backend: $b, label: $l} + .' | tee -a "$RESULTS"
+}
+
+run_all() { # backend port email password
+  local backend=$1 port=$2 email=$3 password=$4 event
+  if wants pages; then
+    run_load "$backend" "home page" "$port" /
+    run_load "$backend" "API /me" "$port" /api/v1/me --login "$email:$password"
+    event=$(import_standings_event "$port" "$email" "$password")
+    run_load "$backend" "standings 200x9" "$port" "/events/$event?tab=standings"
+  fi
+  if wants games; then
+    run_games "$backend" "$port" "$email" "$password"
+    if [[ -n ${GAMES_RATE:-} ]]; then
+      run_games "$backend" "$port" "$email" "$password" "$GAMES_RATE"
+    fi
+  fi
+}
+
 # --- SQLite: the demo database (24 players, 3 clubs, 4 accounts) -------------------
 echo "== SQLite: damka demo on 127.0.0.1:$SQLITE_PORT (in $WORK)"
 start_server sqlite "$SQLITE_PORT" "$DAMKA" demo --bind "127.0.0.1:$SQLITE_PORT"
@@ -153,10 +219,7 @@ SQLITE_PID=$LAST_PID
 # The demo prints "  administrator  admin@damka.demo  PASSWORD".
 read -r _ ADMIN_EMAIL ADMIN_PASSWORD < <(grep -m1 -E '^\s+administrator\s' "$WORK/sqlite.log")
 [[ -n ${ADMIN_PASSWORD:-} ]] || { echo "bench-http: no demo credentials in the log" >&2; exit 1; }
-run_load sqlite "home page" "$SQLITE_PORT" /
-run_load sqlite "API /me" "$SQLITE_PORT" /api/v1/me --login "$ADMIN_EMAIL:$ADMIN_PASSWORD"
-EVENT=$(import_standings_event "$SQLITE_PORT" "$ADMIN_EMAIL" "$ADMIN_PASSWORD")
-run_load sqlite "standings 200x9" "$SQLITE_PORT" "/events/$EVENT?tab=standings"
+run_all sqlite "$SQLITE_PORT" "$ADMIN_EMAIL" "$ADMIN_PASSWORD"
 
 # --- PostgreSQL: a fresh database with the same demo club --------------------------
 if [[ -z ${SKIP_PG:-} ]]; then
@@ -180,25 +243,43 @@ if [[ -z ${SKIP_PG:-} ]]; then
   stop_server "$SQLITE_PID"
   echo "== PostgreSQL: damka serve on 127.0.0.1:$PG_PORT"
   start_server postgres "$PG_PORT" "$DAMKA" serve --bind "127.0.0.1:$PG_PORT" --database-url "$PG_DB_URL"
-  run_load postgres "home page" "$PG_PORT" /
-  run_load postgres "API /me" "$PG_PORT" /api/v1/me --login "$PG_EMAIL:$PG_PASSWORD"
-  EVENT=$(import_standings_event "$PG_PORT" "$PG_EMAIL" "$PG_PASSWORD")
-  run_load postgres "standings 200x9" "$PG_PORT" "/events/$EVENT?tab=standings"
+  run_all postgres "$PG_PORT" "$PG_EMAIL" "$PG_PASSWORD"
 fi
 
 # --- Summary ---------------------------------------------------------------------------
 echo
-echo "damka HTTP benchmark: $CONNECTIONS connections, ${DURATION} measured after ${WARMUP} warm-up, loopback"
+echo "damka HTTP benchmark: ${DURATION} measured after ${WARMUP} warm-up, loopback, $PROFILE build"
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'); load average before: $LOAD_BEFORE, after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "damka $(git rev-parse --short HEAD 2>/dev/null || echo '?'); server workers: ${WORKERS:-one per core}; server options: ${SERVER_ARGS:-default}; client threads: $CLIENT_THREADS"
-echo
-{
-  echo "backend|request|req/s|p50 ms|p90 ms|p99 ms|max ms|non-2xx/errors|target (>=5000 req/s, p99<20 ms)"
-  jq -r '[.backend, .label, .requests_per_s, .latency_ms.p50, .latency_ms.p90, .latency_ms.p99,
-          .latency_ms.max, .non_2xx_or_failed,
-          (if .requests_per_s >= 5000 and .latency_ms.p99 < 20 then "met" else "missed" end)] | join("|")' "$RESULTS"
-} | column -t -s '|'
+if wants pages; then
+  echo
+  echo "pages: $CONNECTIONS connections"
+  {
+    echo "backend|request|req/s|p50 ms|p90 ms|p99 ms|max ms|non-2xx/errors|target (>=5000 req/s, p99<20 ms)"
+    jq -r 'select(.mode != "games")
+           | [.backend, .label, .requests_per_s, .latency_ms.p50, .latency_ms.p90, .latency_ms.p99,
+              .latency_ms.max, .non_2xx_or_failed,
+              (if .requests_per_s >= 5000 and .latency_ms.p99 < 20 then "met" else "missed" end)]
+           | join("|")' "$RESULTS"
+  } | column -t -s '|'
+fi
+if wants games; then
+  echo
+  echo "games: $GAMES games at once, seed $SEED"
+  {
+    echo "backend|offered|moves/s|p50 ms|p90 ms|p99 ms|max ms|non-201/errors|games finished|target (>=2000 moves/s SQLite, >=4000 PostgreSQL, p99<25 ms)"
+    jq -r 'select(.mode == "games")
+           | [.backend, (.offered_moves_per_sec // "max"), .moves_per_sec, .latency_ms.p50,
+              .latency_ms.p90, .latency_ms.p99,
+              .latency_ms.max, .non_201_or_failed, .games_finished,
+              (if .offered_moves_per_sec != null
+               then (if .latency_ms.p99 < 25 then "p99 met" else "p99 missed" end)
+               elif .moves_per_sec >= (if .backend == "sqlite" then 2000 else 4000 end)
+                  and .latency_ms.p99 < 25 then "met" else "missed" end)]
+           | join("|")' "$RESULTS"
+  } | column -t -s '|'
+fi
 if jq -e 'select(.ok == false)' "$RESULTS" >/dev/null; then
-  echo "bench-http: some runs had more than 1% failed requests" >&2
+  echo "bench-http: some runs failed (pages: more than 1% failed requests; games: a move not answered 201)" >&2
   exit 1
 fi

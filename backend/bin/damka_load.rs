@@ -12,8 +12,13 @@
 //!
 //! `--method PUT --body A --body B` sends writes, each connection alternating the bodies.
 //!
+//! `--play-games N` (with `--login` as an organiser) plays N games of Russian draughts at
+//! once through the games API, one connection each, and reports accepted moves per second
+//! and the latency of a move (`games.rs`).
+//!
 //! Exit status: 0 when at most 1% of the measured requests failed (non-2xx status or a
-//! transport error), 1 otherwise, 2 on bad arguments or a failed setup.
+//! transport error; in the games mode: every move answered 201), 1 otherwise, 2 on bad
+//! arguments or a failed setup.
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -25,6 +30,9 @@ use anyhow::{Context, bail};
 use clap::Parser;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
+
+#[path = "damka_load/games.rs"]
+mod games;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -70,9 +78,33 @@ struct Args {
     /// With `--login`: print the token on standard output and exit without loading.
     #[arg(long, requires = "login")]
     print_token: bool,
+    /// Play N games of Russian draughts at once instead of repeating one request: one
+    /// connection per game, each posting moves chosen among the legal ones (needs `--login`
+    /// as an organiser or administrator; the path of `--url` is not used).
+    #[arg(long, value_name = "N", requires = "login",
+          conflicts_with_all = ["connections", "bodies", "method", "print_token"],
+          value_parser = clap::value_parser!(u16).range(1..=10_000))]
+    play_games: Option<u16>,
+    /// Seed of the move choices of `--play-games` (the same seed plays the same games).
+    #[arg(long, default_value_t = 1, requires = "play_games")]
+    seed: u64,
+    /// With `--play-games`: offer this many moves per second in all, each game moving at
+    /// even intervals, and time each move from when it was due (default: every game moves
+    /// as soon as its last move is answered).
+    #[arg(long, value_name = "MOVES_PER_SEC", requires = "play_games", value_parser = parse_rate)]
+    rate: Option<f64>,
     /// Print the result as one JSON object instead of text.
     #[arg(long)]
     json: bool,
+}
+
+fn parse_rate(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(rate) if rate.is_finite() && rate > 0.0 && rate <= 1e6 => Ok(rate),
+        _ => Err(format!(
+            "`{text}` is not a rate between 0 and 1000000 moves per second"
+        )),
+    }
 }
 
 fn parse_duration(text: &str) -> Result<Duration, String> {
@@ -672,6 +704,7 @@ async fn exchange(
     conn: &mut Option<Conn>,
     addr: SocketAddr,
     request: &[u8],
+    keep: bool,
     stats: &mut Stats,
 ) -> Result<Response, Failure> {
     let reused = conn.is_some();
@@ -684,7 +717,7 @@ async fn exchange(
             .write_all(request)
             .await
             .map_err(|_| Failure::Write)?;
-        live.read_response(false, false).await
+        live.read_response(keep, false).await
     }
     .await;
     match first {
@@ -697,7 +730,7 @@ async fn exchange(
                 .write_all(request)
                 .await
                 .map_err(|_| Failure::Write)?;
-            fresh.read_response(false, false).await
+            fresh.read_response(keep, false).await
         }
         other => other,
     }
@@ -725,9 +758,11 @@ async fn connection_loop(
         }
         let measured = started >= measure_from;
         let limit = (started + timeout).min(deadline);
-        let outcome =
-            tokio::time::timeout_at(limit.into(), exchange(&mut conn, addr, request, &mut stats))
-                .await;
+        let outcome = tokio::time::timeout_at(
+            limit.into(),
+            exchange(&mut conn, addr, request, false, &mut stats),
+        )
+        .await;
         let finished = Instant::now();
         match outcome {
             Err(_) => {
@@ -828,6 +863,19 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             eprintln!("damka-load: signed in and created an API token for the run");
             headers.push(("Authorization".into(), format!("Bearer {token}")));
+        }
+        if let Some(games) = args.play_games {
+            let plan = games::Plan {
+                target: target.clone(),
+                headers,
+                games: usize::from(games),
+                seed: args.seed,
+                warmup: args.warmup,
+                duration: args.duration,
+                timeout: args.timeout,
+                rate: args.rate,
+            };
+            return games::run(plan, args.json).await;
         }
         let bodies: Vec<&[u8]> = if args.bodies.is_empty() {
             vec![b""]
@@ -1021,6 +1069,9 @@ mod tests {
         assert_eq!(parse_duration("1m"), Ok(Duration::from_secs(60)));
         assert!(parse_duration("ten").is_err());
         assert!(parse_duration("5h").is_err());
+        assert_eq!(parse_rate("1500"), Ok(1500.0));
+        assert!(parse_rate("0").is_err());
+        assert!(parse_rate("fast").is_err());
     }
 
     #[test]

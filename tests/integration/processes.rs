@@ -263,23 +263,11 @@ fn an_unreachable_postgres_is_a_clear_error_not_a_panic() {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
-/// `damka-load --login` signs in through the real forms and gets an API token the way the
-/// benchmarks use it (it broke when the token page moved to post/redirect/get), then
-/// loads an authenticated write and counts every answer.
-#[test]
-fn the_load_generator_signs_in_and_sends_writes() {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("load.db").display());
-    let server = Server::start(&url);
+/// `damka admin create` with the password on standard input.
+fn create_admin(database_url: &str, email: &str, password: &str) {
     let mut admin = Command::new(env!("CARGO_BIN_EXE_damka"))
-        .args([
-            "admin",
-            "create",
-            "--email",
-            "load@club.org",
-            "--password-stdin",
-        ])
-        .args(["--database-url", &url])
+        .args(["admin", "create", "--email", email, "--password-stdin"])
+        .args(["--database-url", database_url])
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .spawn()
@@ -288,9 +276,20 @@ fn the_load_generator_signs_in_and_sends_writes() {
         .stdin
         .take()
         .unwrap()
-        .write_all(b"load-password-1\n")
+        .write_all(format!("{password}\n").as_bytes())
         .unwrap();
     assert!(admin.wait().unwrap().success());
+}
+
+/// `damka-load --login` signs in through the real forms and gets an API token the way the
+/// benchmarks use it (it broke when the token page moved to post/redirect/get), then
+/// loads an authenticated write and counts every answer.
+#[test]
+fn the_load_generator_signs_in_and_sends_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("load.db").display());
+    let server = Server::start(&url);
+    create_admin(&url, "load@club.org", "load-password-1");
     let base = format!("http://127.0.0.1:{}", server.port);
     let token = Command::new(env!("CARGO_BIN_EXE_damka-load"))
         .args([
@@ -351,5 +350,104 @@ fn the_load_generator_signs_in_and_sends_writes() {
     assert!(
         names.contains(&"Load A") && names.contains(&"Load B"),
         "{names:?}"
+    );
+}
+
+/// `damka-load --play-games` plays real games through the API: every move it counts is
+/// stored, the games it leaves replay legally (a read replays every stored move), and each
+/// finished game is replaced by a new one.
+#[test]
+fn the_load_generator_plays_games_move_by_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("games.db").display());
+    let server = Server::start(&url);
+    create_admin(&url, "arbiter@club.org", "arbiter-password-1");
+    let run = Command::new(env!("CARGO_BIN_EXE_damka-load"))
+        .args(["--url", &format!("http://127.0.0.1:{}/", server.port)])
+        .args(["--login", "arbiter@club.org:arbiter-password-1"])
+        .args([
+            "--play-games",
+            "2",
+            "--seed",
+            "5",
+            "--duration",
+            "2s",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&run.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&run.stderr)));
+    assert!(run.status.success(), "{report}");
+    let moves = report["moves"].as_u64().unwrap();
+    assert!(moves > 0, "{report}");
+    assert_eq!(report["statuses"]["201"].as_u64(), Some(moves), "{report}");
+    assert_eq!(report["non_201_or_failed"].as_u64(), Some(0), "{report}");
+    assert!(report["moves_per_sec"].as_f64().unwrap() > 0.0, "{report}");
+    let latency = &report["latency_ms"];
+    assert!(latency["p50"].as_f64().unwrap() > 0.0, "{report}");
+    assert!(
+        latency["p99"].as_f64() <= latency["max"].as_f64(),
+        "{report}"
+    );
+
+    let listed = http(server.port, "GET", "/api/v1/games", &BTreeMap::new(), None).unwrap();
+    assert_eq!(listed.status, 200, "{}", listed.body);
+    let games: serde_json::Value = serde_json::from_str(&listed.body).unwrap();
+    let games = games.as_array().unwrap();
+    let finished = report["games_finished"].as_u64().unwrap();
+    // The two first games, and one more for every game the tool saw finish.
+    assert_eq!(games.len() as u64, 2 + finished, "{report}");
+    let mut stored_plies = 0;
+    for game in games {
+        let id = game["id"].as_i64().unwrap();
+        let read = http(
+            server.port,
+            "GET",
+            &format!("/api/v1/games/{id}"),
+            &BTreeMap::new(),
+            None,
+        )
+        .unwrap();
+        assert_eq!(read.status, 200, "game {id}: {}", read.body);
+        let view: serde_json::Value = serde_json::from_str(&read.body).unwrap();
+        let ply = view["ply"].as_u64().unwrap();
+        assert_eq!(view["moves"].as_array().unwrap().len() as u64, ply);
+        stored_plies += ply;
+    }
+    // Every counted move is stored; at most one more per connection, cut off by the end
+    // of the run before its answer arrived.
+    assert!(
+        (moves..=moves + 2).contains(&stored_plies),
+        "{stored_plies} plies stored, {moves} counted: {report}"
+    );
+
+    // Paced: 2 games offered 10 moves a second in all never send more than were due.
+    let paced = Command::new(env!("CARGO_BIN_EXE_damka-load"))
+        .args(["--url", &format!("http://127.0.0.1:{}/", server.port)])
+        .args(["--login", "arbiter@club.org:arbiter-password-1"])
+        .args([
+            "--play-games",
+            "2",
+            "--rate",
+            "10",
+            "--duration",
+            "2s",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&paced.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&paced.stderr)));
+    assert!(paced.status.success(), "{report}");
+    assert_eq!(
+        report["offered_moves_per_sec"].as_f64(),
+        Some(10.0),
+        "{report}"
+    );
+    let moves = report["moves"].as_u64().unwrap();
+    assert!(
+        (1..=20).contains(&moves),
+        "{moves} moves in 2 s at 10/s: {report}"
     );
 }

@@ -1,0 +1,638 @@
+//! `--play-games N`: N games of Russian draughts played at once over the JSON API, one
+//! keep-alive connection per game, to measure accepted moves per second and the latency of
+//! a move.
+//!
+//! Setup (not measured): each connection creates two player profiles
+//! (`POST /api/v1/players`) and a standalone game between them (`POST /api/v1/games`). The
+//! signed-in account must be an organiser or an administrator: the organiser who creates a
+//! standalone game is its arbiter and enters the moves of both sides.
+//!
+//! Then every connection plays its game: `POST /api/v1/games/{id}/moves` with
+//! `{"ply": n, "move": m}`, `m` chosen by a seeded generator among the `legal_moves` of the
+//! previous answer, so a run with the same seed plays the same games. A finished game is
+//! replaced by a new one between the same two players (its creation is neither timed nor
+//! counted). Only `201 Created` is a success; any other answer or a transport failure is an
+//! error, after which the connection reads the game again (`GET /api/v1/games/{id}`) and
+//! goes on from what the server stored.
+//!
+//! Without `--rate` every connection sends its next move as soon as the answer to the last
+//! one arrives (the most moves the server can take: with N games in flight, a move waits
+//! for the N - 1 others, so its latency is about N / throughput). With `--rate R` the moves
+//! are paced: each game moves every N / R seconds, the games evenly staggered, and a move's
+//! latency counts from the moment it was due, so a server that falls behind shows it in
+//! the latency instead of in a slower schedule.
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use serde::Deserialize;
+use tokio::task::JoinSet;
+
+use super::{Conn, Failure, Response, Stats, Target, exchange, ms, percentile, request_bytes};
+
+/// How many error answers are kept to be shown.
+const ERROR_SAMPLES: usize = 5;
+/// How much of an error body is shown.
+const ERROR_BODY_CHARS: usize = 400;
+
+/// What the games mode was asked to do.
+pub struct Plan {
+    pub target: Target,
+    /// Includes `Authorization`; `Content-Type` is added here.
+    pub headers: Vec<(String, String)>,
+    pub games: usize,
+    pub seed: u64,
+    pub warmup: Duration,
+    pub duration: Duration,
+    pub timeout: Duration,
+    /// Moves per second offered across all games; `None`: as fast as answered.
+    pub rate: Option<f64>,
+}
+
+/// When one connection plays.
+#[derive(Clone, Copy)]
+struct Schedule {
+    measure_from: Instant,
+    deadline: Instant,
+    timeout: Duration,
+    /// With `--rate`: the time between two moves of one game, and this game's first move.
+    pace: Option<(Duration, Instant)>,
+}
+
+/// The fields of a game (`GameView`) the player needs.
+#[derive(Debug, Clone, Deserialize)]
+struct GameAnswer {
+    id: i64,
+    ply: i32,
+    status: String,
+    #[serde(default)]
+    reason: Option<String>,
+    legal_moves: Vec<String>,
+}
+
+impl GameAnswer {
+    fn is_finished(&self) -> bool {
+        self.status == "finished"
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct CreatedPlayer {
+    id: i64,
+}
+
+/// SplitMix64: a tiny deterministic generator, so that a seed means the same games on
+/// every build (no dependence on a library's choice of algorithm).
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// An index below `len` (> 0). The modulo bias is irrelevant for a few dozen moves.
+    fn below(&mut self, len: usize) -> usize {
+        (self.next() % len as u64) as usize
+    }
+}
+
+/// One connection: its game, its players and its requests.
+struct Player {
+    target: Target,
+    headers: Vec<(String, String)>,
+    conn: Option<Conn>,
+    white: i64,
+    black: i64,
+    game: GameAnswer,
+    rng: SplitMix64,
+}
+
+/// What one connection measured beyond the request statistics.
+#[derive(Default)]
+struct Played {
+    stats: Stats,
+    accepted: u64,
+    /// Games finished during the measured time, by reason.
+    finished: BTreeMap<String, u64>,
+    /// Plies of the games finished during the measured time.
+    finished_plies: u64,
+    /// Failed requests other than moves (a new game, re-reading a game after an error),
+    /// warm-up included: none should fail.
+    other_errors: u64,
+}
+
+/// The first few error answers, shared by all connections.
+type ErrorSamples = Arc<Mutex<Vec<String>>>;
+
+fn remember_error(samples: &ErrorSamples, what: String) {
+    if let Ok(mut kept) = samples.lock()
+        && kept.len() < ERROR_SAMPLES
+    {
+        kept.push(what);
+    }
+}
+
+fn body_text(response: &Response) -> String {
+    String::from_utf8_lossy(&response.body)
+        .chars()
+        .take(ERROR_BODY_CHARS)
+        .collect()
+}
+
+impl Player {
+    fn request(&self, method: &str, path: &str, body: &serde_json::Value) -> Vec<u8> {
+        let body = if body.is_null() {
+            Vec::new()
+        } else {
+            body.to_string().into_bytes()
+        };
+        request_bytes(method, &self.target, path, &self.headers, &body)
+    }
+
+    /// One request outside the measurement (setup, re-reading a game, a new game).
+    async fn call(
+        &mut self,
+        method: &str,
+        path: &str,
+        body: serde_json::Value,
+        expected: u16,
+        timeout: Duration,
+    ) -> anyhow::Result<Response> {
+        let request = self.request(method, path, &body);
+        let mut ignored = Stats::default();
+        let answer = tokio::time::timeout(
+            timeout,
+            exchange(
+                &mut self.conn,
+                self.target.addr,
+                &request,
+                true,
+                &mut ignored,
+            ),
+        )
+        .await;
+        let response = match answer {
+            Ok(Ok(response)) => response,
+            Ok(Err(failure)) => {
+                self.conn = None;
+                bail!("{method} {path}: {}", failure.label());
+            }
+            Err(_) => {
+                self.conn = None;
+                bail!("{method} {path}: no answer within {timeout:?}");
+            }
+        };
+        if response.close {
+            self.conn = None;
+        }
+        if response.status != expected {
+            bail!(
+                "{method} {path} answered {}: {}",
+                response.status,
+                body_text(&response)
+            );
+        }
+        Ok(response)
+    }
+
+    async fn new_game(&mut self, timeout: Duration) -> anyhow::Result<()> {
+        let body = serde_json::json!({
+            "variant": "russian",
+            "white_player_id": self.white,
+            "black_player_id": self.black,
+        });
+        let created = self
+            .call("POST", "/api/v1/games", body, 201, timeout)
+            .await?;
+        self.game = serde_json::from_slice(&created.body).context("the created game")?;
+        Ok(())
+    }
+
+    async fn reread_game(&mut self, timeout: Duration) -> anyhow::Result<()> {
+        let path = format!("/api/v1/games/{}", self.game.id);
+        let answer = self
+            .call("GET", &path, serde_json::Value::Null, 200, timeout)
+            .await?;
+        self.game = serde_json::from_slice(&answer.body).context("the game")?;
+        Ok(())
+    }
+}
+
+/// Creates connection `index`'s two players and its first game.
+async fn set_up(plan: &Plan, index: usize) -> anyhow::Result<Player> {
+    let mut headers = plan.headers.clone();
+    headers.push(("Content-Type".into(), "application/json".into()));
+    let mut player = Player {
+        target: plan.target.clone(),
+        headers,
+        conn: None,
+        white: 0,
+        black: 0,
+        game: GameAnswer {
+            id: 0,
+            ply: 0,
+            status: String::new(),
+            reason: None,
+            legal_moves: Vec::new(),
+        },
+        rng: SplitMix64(plan.seed ^ (index as u64).wrapping_mul(0xA24B_AED4_963E_E407)),
+    };
+    let mut ids = [0_i64; 2];
+    for (id, colour) in ids.iter_mut().zip(["White", "Black"]) {
+        let body = serde_json::json!({ "name": format!("Load {colour} {}", index + 1) });
+        let created = player
+            .call("POST", "/api/v1/players", body, 201, plan.timeout)
+            .await?;
+        *id = serde_json::from_slice::<CreatedPlayer>(&created.body)
+            .context("the created player")?
+            .id;
+    }
+    [player.white, player.black] = ids;
+    player.new_game(plan.timeout).await?;
+    Ok(player)
+}
+
+/// Plays one connection's games until the deadline.
+async fn play(mut player: Player, schedule: Schedule, errors: ErrorSamples) -> Played {
+    let Schedule {
+        measure_from,
+        deadline,
+        timeout,
+        pace,
+    } = schedule;
+    let mut played = Played::default();
+    let mut due = pace.map(|(_, first)| first);
+    loop {
+        if Instant::now() >= deadline {
+            break;
+        }
+        if player.game.is_finished() || player.game.legal_moves.is_empty() {
+            if Instant::now() >= measure_from {
+                let reason = player.game.reason.clone().unwrap_or_else(|| "none".into());
+                *played.finished.entry(reason).or_default() += 1;
+                played.finished_plies += u64::try_from(player.game.ply).unwrap_or(0);
+            }
+            if let Err(err) = player.new_game(timeout).await {
+                played.other_errors += 1;
+                remember_error(&errors, format!("{err:#}"));
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            // Creating the game is not a move: the next move is not late because of it.
+            due = due.map(|at| at.max(Instant::now()));
+            continue;
+        }
+        let ply = player.game.ply + 1;
+        let choice = player.rng.below(player.game.legal_moves.len());
+        let text = player.game.legal_moves[choice].clone();
+        let path = format!("/api/v1/games/{}/moves", player.game.id);
+        let request = player.request(
+            "POST",
+            &path,
+            &serde_json::json!({ "ply": ply, "move": text }),
+        );
+        // Paced: wait until the move is due, and time it from then even when sent late.
+        let started = match (due, pace) {
+            (Some(at), Some((interval, _))) => {
+                if at >= deadline {
+                    break;
+                }
+                tokio::time::sleep_until(at.into()).await;
+                due = Some(at + interval);
+                at
+            }
+            _ => Instant::now(),
+        };
+        let measured = started >= measure_from;
+        let limit = (Instant::now() + timeout).min(deadline);
+        let outcome = tokio::time::timeout_at(
+            limit.into(),
+            exchange(
+                &mut player.conn,
+                player.target.addr,
+                &request,
+                true,
+                &mut played.stats,
+            ),
+        )
+        .await;
+        let finished = Instant::now();
+        let stored = match outcome {
+            Err(_) => {
+                player.conn = None;
+                if finished >= deadline {
+                    break;
+                }
+                if measured {
+                    *played.stats.failures.entry(Failure::Timeout).or_default() += 1;
+                }
+                remember_error(&errors, format!("POST {path} ply {ply} {text}: timeout"));
+                false
+            }
+            Ok(Err(failure)) => {
+                player.conn = None;
+                if measured {
+                    *played.stats.failures.entry(failure).or_default() += 1;
+                }
+                remember_error(
+                    &errors,
+                    format!("POST {path} ply {ply} {text}: {}", failure.label()),
+                );
+                false
+            }
+            Ok(Ok(response)) => {
+                if measured {
+                    let micros = finished.duration_since(started).as_micros();
+                    played
+                        .stats
+                        .latencies
+                        .push(u32::try_from(micros).unwrap_or(u32::MAX));
+                    *played.stats.statuses.entry(response.status).or_default() += 1;
+                    played.stats.body_bytes += response.body_len as u64;
+                }
+                if response.close {
+                    player.conn = None;
+                }
+                let answer = (response.status == 201)
+                    .then(|| serde_json::from_slice::<GameAnswer>(&response.body).ok())
+                    .flatten();
+                match answer {
+                    Some(game) => {
+                        if measured {
+                            played.accepted += 1;
+                        }
+                        player.game = game;
+                        true
+                    }
+                    // Not accepted (a 201 whose body is not a game is not accepted either).
+                    None => {
+                        remember_error(
+                            &errors,
+                            format!(
+                                "POST {path} ply {ply} {text}: {} {}",
+                                response.status,
+                                body_text(&response)
+                            ),
+                        );
+                        false
+                    }
+                }
+            }
+        };
+        if !stored {
+            // Go on from what the server has (the move may have been stored after all).
+            if let Err(err) = player.reread_game(timeout).await {
+                played.other_errors += 1;
+                remember_error(&errors, format!("{err:#}"));
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        }
+    }
+    played
+}
+
+/// Sets up and plays the games, then reports.
+pub async fn run(plan: Plan, json: bool) -> anyhow::Result<std::process::ExitCode> {
+    let plan = Arc::new(plan);
+    let setup_started = Instant::now();
+    let mut setups = JoinSet::new();
+    for index in 0..plan.games {
+        let plan = plan.clone();
+        setups.spawn(async move { (index, set_up(&plan, index).await) });
+    }
+    let mut players: Vec<Option<Player>> = (0..plan.games).map(|_| None).collect();
+    while let Some(done) = setups.join_next().await {
+        let (index, player) = done.context("a setup task failed")?;
+        players[index] = Some(player.with_context(|| format!("setting up game {}", index + 1))?);
+    }
+    let setup_time = setup_started.elapsed();
+    eprintln!(
+        "damka-load: created {} players and {} games in {:.1} s",
+        2 * plan.games,
+        plan.games,
+        setup_time.as_secs_f64()
+    );
+
+    let errors: ErrorSamples = Arc::default();
+    let begin = Instant::now();
+    let measure_from = begin + plan.warmup;
+    let deadline = measure_from + plan.duration;
+    let games = plan.games as f64;
+    let tasks: Vec<_> = players
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .map(|(index, player)| {
+            let pace = plan.rate.map(|rate| {
+                let interval = Duration::from_secs_f64(games / rate);
+                (interval, begin + interval.mul_f64(index as f64 / games))
+            });
+            let schedule = Schedule {
+                measure_from,
+                deadline,
+                timeout: plan.timeout,
+                pace,
+            };
+            tokio::spawn(play(player, schedule, errors.clone()))
+        })
+        .collect();
+    let mut total = Played::default();
+    for task in tasks {
+        let played = task.await.context("a game task failed")?;
+        total.stats.merge(played.stats);
+        total.accepted += played.accepted;
+        total.finished_plies += played.finished_plies;
+        total.other_errors += played.other_errors;
+        for (reason, n) in played.finished {
+            *total.finished.entry(reason).or_default() += n;
+        }
+    }
+    let samples = errors.lock().map(|kept| kept.clone()).unwrap_or_default();
+    Ok(report(&plan, json, total, &samples))
+}
+
+fn report(
+    plan: &Plan,
+    json: bool,
+    mut total: Played,
+    samples: &[String],
+) -> std::process::ExitCode {
+    let stats = &mut total.stats;
+    stats.latencies.sort_unstable();
+    let responses = stats.latencies.len() as u64;
+    let failures: u64 = stats.failures.values().sum();
+    let bad = responses + failures - total.accepted;
+    let seconds = plan.duration.as_secs_f64();
+    let moves_per_sec = total.accepted as f64 / seconds;
+    let mean = if responses == 0 {
+        0.0
+    } else {
+        stats.latencies.iter().map(|&l| f64::from(l)).sum::<f64>() / responses as f64 / 1000.0
+    };
+    let (p50, p90, p99, p999) = (
+        percentile(&stats.latencies, 50.0),
+        percentile(&stats.latencies, 90.0),
+        percentile(&stats.latencies, 99.0),
+        percentile(&stats.latencies, 99.9),
+    );
+    let max = stats.latencies.last().copied().unwrap_or(0);
+    let games_finished: u64 = total.finished.values().sum();
+    let mean_plies = if games_finished == 0 {
+        0.0
+    } else {
+        total.finished_plies as f64 / games_finished as f64
+    };
+    let ok = bad == 0 && total.other_errors == 0 && total.accepted > 0;
+    if json {
+        let statuses: serde_json::Map<String, serde_json::Value> = stats
+            .statuses
+            .iter()
+            .map(|(s, n)| (s.to_string(), (*n).into()))
+            .collect();
+        let errors: serde_json::Map<String, serde_json::Value> = stats
+            .failures
+            .iter()
+            .map(|(f, n)| (f.label().to_string(), (*n).into()))
+            .collect();
+        let out = serde_json::json!({
+            "mode": "games",
+            "url": format!("http://{}/", plan.target.authority),
+            "games": plan.games,
+            "connections": plan.games,
+            "seed": plan.seed,
+            "offered_moves_per_sec": plan.rate,
+            "duration_s": seconds,
+            "warmup_s": plan.warmup.as_secs_f64(),
+            "moves": total.accepted,
+            "moves_per_sec": (moves_per_sec * 10.0).round() / 10.0,
+            "requests": responses,
+            "latency_ms": {
+                "mean": (mean * 1000.0).round() / 1000.0,
+                "p50": ms(p50), "p90": ms(p90), "p99": ms(p99), "p99_9": ms(p999), "max": ms(max),
+            },
+            "statuses": statuses,
+            "errors": errors,
+            "non_201_or_failed": bad,
+            "other_errors": total.other_errors,
+            "games_finished": games_finished,
+            "finish_reasons": total.finished,
+            "mean_plies_per_finished_game": (mean_plies * 10.0).round() / 10.0,
+            "reconnects": stats.reconnects,
+            "body_bytes": stats.body_bytes,
+            "first_errors": samples,
+            "ok": ok,
+        });
+        println!("{out}");
+    } else {
+        println!(
+            "{} games of russian draughts at once on http://{}/ for {:.1} s (after {:.1} s warm-up), seed {}, {}",
+            plan.games,
+            plan.target.addr,
+            seconds,
+            plan.warmup.as_secs_f64(),
+            plan.seed,
+            match plan.rate {
+                Some(rate) => format!("{rate} moves/s offered"),
+                None => "each move sent when the last was answered".to_string(),
+            }
+        );
+        println!("  moves        {} accepted (201)", total.accepted);
+        println!("  moves/s      {moves_per_sec:.1}");
+        println!(
+            "  latency ms   mean {mean:.2}  p50 {:.2}  p90 {:.2}  p99 {:.2}  p99.9 {:.2}  max {:.2}",
+            ms(p50),
+            ms(p90),
+            ms(p99),
+            ms(p999),
+            ms(max)
+        );
+        let reasons = total
+            .finished
+            .iter()
+            .map(|(r, n)| format!("{r}: {n}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        println!(
+            "  finished     {games_finished} games, {mean_plies:.1} plies on average ({})",
+            if reasons.is_empty() { "none" } else { &reasons }
+        );
+        let statuses = stats
+            .statuses
+            .iter()
+            .map(|(s, n)| format!("{s}: {n}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        println!(
+            "  statuses     {}",
+            if statuses.is_empty() {
+                "none"
+            } else {
+                &statuses
+            }
+        );
+        let failures = stats
+            .failures
+            .iter()
+            .map(|(f, n)| format!("{}: {n}", f.label()))
+            .collect::<Vec<_>>()
+            .join(", ");
+        println!(
+            "  errors       {}; {} other failed requests; {} reconnects",
+            if failures.is_empty() {
+                "none"
+            } else {
+                &failures
+            },
+            total.other_errors,
+            stats.reconnects
+        );
+    }
+    for sample in samples {
+        eprintln!("damka-load: error: {sample}");
+    }
+    if ok {
+        std::process::ExitCode::SUCCESS
+    } else {
+        eprintln!(
+            "damka-load: {bad} of {} move requests were not answered 201 Created; {} other \
+             requests failed",
+            responses + failures,
+            total.other_errors
+        );
+        std::process::ExitCode::FAILURE
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_generator_is_deterministic_and_spreads() {
+        let mut a = SplitMix64(7);
+        let mut b = SplitMix64(7);
+        let first: Vec<usize> = (0..32).map(|_| a.below(5)).collect();
+        let second: Vec<usize> = (0..32).map(|_| b.below(5)).collect();
+        assert_eq!(first, second);
+        assert!(first.iter().all(|&i| i < 5));
+        for index in 0..5 {
+            assert!(first.contains(&index), "{index} never chosen in {first:?}");
+        }
+        assert_ne!(SplitMix64(8).next(), SplitMix64(7).next());
+    }
+
+    #[test]
+    fn a_game_answer_reads_the_view() -> anyhow::Result<()> {
+        let view = r#"{"id": 4, "variant": "russian", "ply": 2, "status": "ongoing",
+            "result": null, "reason": null, "moves": [], "legal_moves": ["c3-d4", "g3-h4"]}"#;
+        let game: GameAnswer = serde_json::from_str(view)?;
+        assert_eq!((game.id, game.ply), (4, 2));
+        assert!(!game.is_finished());
+        assert_eq!(game.legal_moves, ["c3-d4", "g3-h4"]);
+        Ok(())
+    }
+}
