@@ -218,28 +218,8 @@ pub fn insert_move(
         .map(|_| ())
 }
 
-/// Several plies at once (a game imported from PDN).
-pub fn insert_moves(
-    conn: &mut DbConn,
-    game_id: i64,
-    notations: &[String],
-    submitted_by: Option<i64>,
-    at: NaiveDateTime,
-) -> QueryResult<()> {
-    for (index, notation) in notations.iter().enumerate() {
-        insert_move(conn, game_id, index as i32 + 1, notation, submitted_by, at)?;
-    }
-    Ok(())
-}
-
 pub fn delete_move(conn: &mut DbConn, game_id: i64, ply: i32) -> QueryResult<()> {
     diesel::delete(game_moves::table.find((game_id, ply)))
-        .execute(conn)
-        .map(|_| ())
-}
-
-pub fn delete_moves(conn: &mut DbConn, game_id: i64) -> QueryResult<()> {
-    diesel::delete(game_moves::table.filter(game_moves::game_id.eq(game_id)))
         .execute(conn)
         .map(|_| ())
 }

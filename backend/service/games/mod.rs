@@ -36,16 +36,6 @@ impl Loaded {
     pub fn is_over(&self) -> bool {
         self.row.status == GameStatus::Finished
     }
-
-    /// The side that plays ply `ply` (1 = the first move of the game).
-    pub fn side_of_ply(&self, ply: i32) -> Color {
-        let first = self.game.start_position().side_to_move();
-        if ply % 2 == 1 {
-            first
-        } else {
-            first.opponent()
-        }
-    }
 }
 
 /// The engine's rules for a variant with an event's local rules on top.
@@ -97,7 +87,8 @@ pub fn load(conn: &mut DbConn, game_id: i64) -> AppResult<Loaded> {
     loaded(conn, row)
 }
 
-fn loaded(conn: &mut DbConn, row: GameRow) -> AppResult<Loaded> {
+/// A game row already read (under its lock, say) with its moves, replayed.
+pub fn loaded(conn: &mut DbConn, row: GameRow) -> AppResult<Loaded> {
     let moves = stored::moves(conn, row.id)?;
     let game = replay(&row, &moves)?;
     Ok(Loaded { row, moves, game })

@@ -1,7 +1,7 @@
 //! Submitting a move. The submission names the ply it makes, so a resend is recognised and
 //! two clients racing for one ply get one answer each: the game row's lock orders them, and
 //! the primary key (game, ply) would refuse a second row even without it.
-use damka_engine::{Color, Game, MoveError};
+use damka_engine::{Game, MoveError};
 use serde::Deserialize;
 
 use super::view::{GameView, view_of};
@@ -198,13 +198,5 @@ pub fn move_refusal(error: MoveError) -> Refusal {
         MoveError::IllegalPath { text } => Refusal::MoveIllegalPath { text },
         MoveError::Ambiguous { candidates } => Refusal::MoveAmbiguous { candidates },
         MoveError::GameOver => Refusal::GameOver,
-    }
-}
-
-/// The side a player plays, for pages that show "your move".
-pub fn side_of(role: Option<Role>) -> Option<Color> {
-    match role {
-        Some(Role::Player(side)) => Some(side),
-        _ => None,
     }
 }

@@ -7,7 +7,7 @@ use super::{Loaded, utc};
 use crate::service::{Actor, AppError, AppResult};
 use crate::store::DbConn;
 use crate::store::games::{self as stored, GameFilter, GameRow};
-use crate::store::values::{GameEnd, GameStatus, ResultCode, Spelling, spelled, spelled_option};
+use crate::store::values::{GameEnd, GameStatus, ResultCode, spelled, spelled_option};
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct GamePlayer {
@@ -287,33 +287,44 @@ fn first_mover(row: &GameRow) -> Color {
     }
 }
 
-/// Games the actor is to move in now (their own ongoing games where it is their turn).
-pub fn my_turn(conn: &mut DbConn, actor: &Actor) -> AppResult<Vec<GameSummary>> {
+/// A game of a player's in progress, as the home page lists it.
+#[derive(Debug, Clone)]
+pub struct GameInProgress {
+    pub id: i64,
+    pub opponent: String,
+    /// It is the player's move.
+    pub my_move: bool,
+}
+
+/// The actor's own games in progress, those where it is their move first.
+pub fn in_progress_of(conn: &mut DbConn, actor: &Actor) -> AppResult<Vec<GameInProgress>> {
     let Some(player_id) = actor.user.as_ref().and_then(|u| u.player_id) else {
         return Ok(Vec::new());
     };
-    let rows = stored::list(
+    let ongoing = list(
         conn,
         &GameFilter {
             player_id: Some(player_id),
             status: Some(GameStatus::Ongoing),
-            limit: LIST_LIMIT,
+            limit: 50,
             ..GameFilter::default()
         },
     )?;
-    let mut games = summaries(conn, rows)?;
-    games.retain(|g| {
-        let mine = if g.white.player_id == player_id {
-            Color::White
-        } else {
-            Color::Black
-        };
-        g.side_to_move == mine
-    });
+    let mut games: Vec<GameInProgress> = ongoing
+        .into_iter()
+        .map(|g| {
+            let (mine, opponent) = if g.white.player_id == player_id {
+                (Color::White, g.black.name)
+            } else {
+                (Color::Black, g.white.name)
+            };
+            GameInProgress {
+                id: g.id,
+                opponent,
+                my_move: g.side_to_move == mine,
+            }
+        })
+        .collect();
+    games.sort_by_key(|g| !g.my_move);
     Ok(games)
-}
-
-/// The spelling of a side, for pages.
-pub fn side_word(side: Color) -> &'static str {
-    side.spelling()
 }

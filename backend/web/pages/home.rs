@@ -2,15 +2,13 @@ use actix_web::web;
 use askama::Template;
 use askama_web::WebTemplate;
 
+use crate::service::AppResult;
+use crate::service::games::view::{self as games, GameInProgress};
 use crate::service::players::{self, SiteSummary, TopPlayer};
-use crate::service::{AppResult, games};
-use crate::store::games::GameFilter;
-use crate::store::values::GameStatus;
 use crate::web::ctx::Ctx;
 use crate::web::i18n::{Lang, SUPPORTED};
 use crate::web::state::AppState;
 use crate::web::svg;
-use damka_engine::Color;
 
 #[derive(Template, WebTemplate)]
 #[template(path = "home.html")]
@@ -21,14 +19,7 @@ pub struct HomePage {
     top: Vec<TopPlayer>,
     board_svg: String,
     /// The viewer's games in progress, those where it is their move first.
-    my_games: Vec<MyGame>,
-}
-
-/// A game of the viewer's in progress, as the home page lists it.
-pub struct MyGame {
-    pub id: i64,
-    pub opponent: String,
-    pub my_move: bool,
+    my_games: Vec<GameInProgress>,
 }
 
 pub async fn home(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HomePage> {
@@ -41,7 +32,12 @@ pub async fn home(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HomePage> {
         },
         my_games,
     ) = state
-        .db(move |conn| Ok((players::site_summary(conn, 10)?, my_games(conn, &actor)?)))
+        .db(move |conn| {
+            Ok((
+                players::site_summary(conn, 10)?,
+                games::in_progress_of(conn, &actor)?,
+            ))
+        })
         .await?;
     let board_svg = start_board(ctx.lang);
     Ok(HomePage {
@@ -52,42 +48,6 @@ pub async fn home(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HomePage> {
         board_svg,
         my_games,
     })
-}
-
-/// The viewer's ongoing games, those where it is their move first.
-fn my_games(
-    conn: &mut crate::store::DbConn,
-    actor: &crate::service::Actor,
-) -> AppResult<Vec<MyGame>> {
-    let Some(me) = actor.user.as_ref().and_then(|u| u.player_id) else {
-        return Ok(Vec::new());
-    };
-    let ongoing = games::view::list(
-        conn,
-        &GameFilter {
-            player_id: Some(me),
-            status: Some(GameStatus::Ongoing),
-            limit: 50,
-            ..GameFilter::default()
-        },
-    )?;
-    let mut mine: Vec<MyGame> = ongoing
-        .into_iter()
-        .map(|g| {
-            let (my_side, opponent) = if g.white.player_id == me {
-                (Color::White, g.black.name)
-            } else {
-                (Color::Black, g.white.name)
-            };
-            MyGame {
-                id: g.id,
-                opponent,
-                my_move: g.side_to_move == my_side,
-            }
-        })
-        .collect();
-    mine.sort_by_key(|g| !g.my_move);
-    Ok(mine)
 }
 
 /// The decorative start position, drawn once per language (it never changes).
