@@ -73,31 +73,7 @@ pub fn create_missing(
 /// Before a round is thrown away (paired again): refuses if a game of it has a move, and
 /// removes its games otherwise.
 pub fn remove_unplayed(conn: &mut DbConn, round_number: i32, round_id: i64) -> AppResult<()> {
-    let games = stored::of_round(conn, round_id)?;
-    ensure_unplayed(conn, round_number, games.iter().filter(|g| g.ply > 0))?;
-    claim(conn, &games)?;
-    // As they stand now that no move can land on them.
-    let games = stored::of_round(conn, round_id)?;
-    ensure_unplayed(conn, round_number, games.iter().filter(|g| g.ply > 0))?;
-    for game in games {
-        stored::delete(conn, game.id)?;
-    }
-    Ok(())
-}
-
-/// Locks the games about to be removed, inside the event's write. A game read without a
-/// move may be taking its first move right now, which would be acknowledged and then
-/// removed with the game; so the games are locked and read again before they go. A game
-/// that another write holds is not waited for: that write may be waiting for this event
-/// (a result reaching its board), and the two would deadlock; the change is refused and
-/// may be tried again.
-fn claim(conn: &mut DbConn, games: &[stored::GameRow]) -> AppResult<()> {
-    let ids: Vec<i64> = games.iter().map(|g| g.id).collect();
-    let locked = stored::lock_unless_busy(conn, &ids)?;
-    if locked.len() < ids.len() {
-        return Err(AppError::conflict(Refusal::EventChangedMeanwhile));
-    }
-    Ok(())
+    remove_games(conn, round_number, round_id, |_| false)
 }
 
 /// Before a round's boards are replaced by `new_boards` (White's entry, Black's entry):
@@ -114,31 +90,47 @@ pub fn prepare_replacement(
         .into_iter()
         .map(|p| (p.id, (p.white_entry_id, p.black_entry_id)))
         .collect();
-    let stays = |pairing_id: Option<i64>| {
-        pairing_id
+    remove_games(conn, round_number, round_id, |game| {
+        game.pairing_id
             .and_then(|id| boards.get(&id))
             .is_some_and(|board| new_boards.contains(board))
+    })
+}
+
+/// Removes the games of the round that are not `kept`, refusing if one of them has a move.
+/// A game read without a move may be taking its first move right now, which would be
+/// acknowledged and then removed with the game; so the games are locked and read again
+/// before they go. A game that another write holds is not waited for: that write may be
+/// waiting for this event (a result reaching its board), and the two would deadlock; the
+/// change is refused and may be tried again.
+fn remove_games(
+    conn: &mut DbConn,
+    round_number: i32,
+    round_id: i64,
+    kept: impl Fn(&stored::GameRow) -> bool,
+) -> AppResult<()> {
+    let going = |conn: &mut DbConn| -> AppResult<Vec<stored::GameRow>> {
+        let games = stored::of_round(conn, round_id)?;
+        Ok(games.into_iter().filter(|g| !kept(g)).collect())
     };
-    let going = |games: Vec<stored::GameRow>| -> Vec<stored::GameRow> {
-        games.into_iter().filter(|g| !stays(g.pairing_id)).collect()
-    };
-    let games = going(stored::of_round(conn, round_id)?);
-    ensure_unplayed(conn, round_number, games.iter().filter(|g| g.ply > 0))?;
-    claim(conn, &games)?;
-    let games = going(stored::of_round(conn, round_id)?);
-    ensure_unplayed(conn, round_number, games.iter().filter(|g| g.ply > 0))?;
+    let games = going(conn)?;
+    ensure_unplayed(conn, round_number, &games)?;
+    let ids: Vec<i64> = games.iter().map(|g| g.id).collect();
+    if stored::lock_unless_busy(conn, &ids)?.len() < ids.len() {
+        return Err(AppError::conflict(Refusal::EventChangedMeanwhile));
+    }
+    // As they stand now that no move can land on them.
+    let games = going(conn)?;
+    ensure_unplayed(conn, round_number, &games)?;
     for game in games {
         stored::delete(conn, game.id)?;
     }
     Ok(())
 }
 
-fn ensure_unplayed<'a>(
-    conn: &mut DbConn,
-    round: i32,
-    mut played: impl Iterator<Item = &'a stored::GameRow>,
-) -> AppResult<()> {
-    let Some(game) = played.next() else {
+/// Refuses when one of `games` has a move.
+fn ensure_unplayed(conn: &mut DbConn, round: i32, games: &[stored::GameRow]) -> AppResult<()> {
+    let Some(game) = games.iter().find(|g| g.ply > 0) else {
         return Ok(());
     };
     let board = match game.pairing_id {

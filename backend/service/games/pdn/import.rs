@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::service::events::require_arbiter;
 use crate::service::games::arbiter::store_state;
 use crate::service::games::play::move_refusal;
-use crate::service::games::{Loaded, load, verdict};
+use crate::service::games::{Loaded, loaded, verdict};
 use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::games::{self as stored, GameRow, GameState, MoveRow};
 use crate::store::values::{EventStatus, GameEnd, GameStatus, ResultCode, spelled_option};
@@ -146,8 +146,8 @@ fn lock_round_games(conn: &mut DbConn, event_id: i64, round: i32) -> AppResult<V
         .map(|(row, _, board)| (row, board))
         .collect();
     rows.sort_by_key(|(row, _)| row.id);
-    for (row, _) in &rows {
-        stored::lock(conn, row.id)?.ok_or(AppError::NotFound { what: "game" })?;
+    for (row, _) in &mut rows {
+        *row = stored::lock(conn, row.id)?.ok_or(AppError::NotFound { what: "game" })?;
     }
     rows.sort_by_key(|(_, board)| *board);
     let mut ids: Vec<i64> = rows
@@ -169,7 +169,7 @@ fn lock_round_games(conn: &mut DbConn, event_id: i64, round: i32) -> AppResult<V
         games.push(RoundGame {
             white: name_of(row.white_player_id),
             black: name_of(row.black_player_id),
-            loaded: load(conn, row.id)?,
+            loaded: loaded(conn, row)?,
             board,
         });
     }
