@@ -697,6 +697,49 @@ impl Stats {
         self.body_bytes += other.body_bytes;
         self.reconnects += other.reconnects;
     }
+
+    /// The statuses seen, as `{"201": 812, ...}`.
+    fn statuses_json(&self) -> serde_json::Map<String, serde_json::Value> {
+        self.statuses
+            .iter()
+            .map(|(s, n)| (s.to_string(), (*n).into()))
+            .collect()
+    }
+
+    /// The failures seen, as `{"timeout": 3, ...}`.
+    fn failures_json(&self) -> serde_json::Map<String, serde_json::Value> {
+        self.failures
+            .iter()
+            .map(|(f, n)| (f.label().to_string(), (*n).into()))
+            .collect()
+    }
+
+    /// The statuses seen, as `201: 812, 409: 2`, or `none`.
+    fn statuses_text(&self) -> String {
+        counts_text(self.statuses.iter().map(|(s, n)| (s.to_string(), *n)))
+    }
+
+    /// The failures seen, as `timeout: 3`, or `none`.
+    fn failures_text(&self) -> String {
+        counts_text(
+            self.failures
+                .iter()
+                .map(|(f, n)| (f.label().to_string(), *n)),
+        )
+    }
+}
+
+/// `name: count` pairs joined by commas, or `none`.
+fn counts_text(counts: impl Iterator<Item = (String, u64)>) -> String {
+    let text = counts
+        .map(|(name, n)| format!("{name}: {n}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if text.is_empty() {
+        "none".to_string()
+    } else {
+        text
+    }
 }
 
 /// Sends one request on `conn` (opening it when needed) and reads the response.
@@ -938,16 +981,8 @@ fn report(args: &Args, target: &Target, mut stats: Stats) -> anyhow::Result<Exit
     let max = stats.latencies.last().copied().unwrap_or(0);
     let failed = attempts == 0 || bad * 100 > attempts;
     if args.json {
-        let statuses: serde_json::Map<String, serde_json::Value> = stats
-            .statuses
-            .iter()
-            .map(|(s, n)| (s.to_string(), (*n).into()))
-            .collect();
-        let errors: serde_json::Map<String, serde_json::Value> = stats
-            .failures
-            .iter()
-            .map(|(f, n)| (f.label().to_string(), (*n).into()))
-            .collect();
+        let statuses = stats.statuses_json();
+        let errors = stats.failures_json();
         let out = serde_json::json!({
             "url": args.url,
             "connections": args.connections,
@@ -988,30 +1023,8 @@ fn report(args: &Args, target: &Target, mut stats: Stats) -> anyhow::Result<Exit
             ms(p999),
             ms(max)
         );
-        let statuses = stats
-            .statuses
-            .iter()
-            .map(|(s, n)| format!("{s}: {n}"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        println!(
-            "  statuses     {}",
-            if statuses.is_empty() {
-                "none"
-            } else {
-                &statuses
-            }
-        );
-        let errors = stats
-            .failures
-            .iter()
-            .map(|(f, n)| format!("{}: {n}", f.label()))
-            .collect::<Vec<_>>()
-            .join(", ");
-        println!(
-            "  errors       {}",
-            if errors.is_empty() { "none" } else { &errors }
-        );
+        println!("  statuses     {}", stats.statuses_text());
+        println!("  errors       {}", stats.failures_text());
         println!(
             "  transfer     {:.1} MiB of bodies ({:.1} MiB/s), {} reconnects",
             stats.body_bytes as f64 / 1048576.0,

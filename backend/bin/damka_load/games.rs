@@ -29,7 +29,9 @@ use anyhow::{Context, bail};
 use serde::Deserialize;
 use tokio::task::JoinSet;
 
-use super::{Conn, Failure, Response, Stats, Target, exchange, ms, percentile, request_bytes};
+use super::{
+    Conn, Failure, Response, Stats, Target, counts_text, exchange, ms, percentile, request_bytes,
+};
 
 /// How many error answers are kept to be shown.
 const ERROR_SAMPLES: usize = 5;
@@ -488,16 +490,8 @@ fn report(
     };
     let ok = bad == 0 && total.other_errors == 0 && total.accepted > 0;
     if json {
-        let statuses: serde_json::Map<String, serde_json::Value> = stats
-            .statuses
-            .iter()
-            .map(|(s, n)| (s.to_string(), (*n).into()))
-            .collect();
-        let errors: serde_json::Map<String, serde_json::Value> = stats
-            .failures
-            .iter()
-            .map(|(f, n)| (f.label().to_string(), (*n).into()))
-            .collect();
+        let statuses = stats.statuses_json();
+        let errors = stats.failures_json();
         let out = serde_json::json!({
             "mode": "games",
             "url": format!("http://{}/", plan.target.authority),
@@ -550,43 +544,14 @@ fn report(
             ms(p999),
             ms(max)
         );
-        let reasons = total
-            .finished
-            .iter()
-            .map(|(r, n)| format!("{r}: {n}"))
-            .collect::<Vec<_>>()
-            .join(", ");
         println!(
             "  finished     {games_finished} games, {mean_plies:.1} plies on average ({})",
-            if reasons.is_empty() { "none" } else { &reasons }
+            counts_text(total.finished.iter().map(|(r, n)| (r.to_string(), *n)))
         );
-        let statuses = stats
-            .statuses
-            .iter()
-            .map(|(s, n)| format!("{s}: {n}"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        println!(
-            "  statuses     {}",
-            if statuses.is_empty() {
-                "none"
-            } else {
-                &statuses
-            }
-        );
-        let failures = stats
-            .failures
-            .iter()
-            .map(|(f, n)| format!("{}: {n}", f.label()))
-            .collect::<Vec<_>>()
-            .join(", ");
+        println!("  statuses     {}", stats.statuses_text());
         println!(
             "  errors       {}; {} other failed requests; {} reconnects",
-            if failures.is_empty() {
-                "none"
-            } else {
-                &failures
-            },
+            stats.failures_text(),
             total.other_errors,
             stats.reconnects
         );
