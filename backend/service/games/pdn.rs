@@ -8,7 +8,7 @@ pub use import::{ImportReport, ImportedGame, MAX_PDN_BYTES, import_round};
 use damka_engine::Position;
 use damka_engine::pdn::{PdnGame, PdnMove, write_game};
 
-use super::view::{Names, names};
+use super::view::{Names, PlayerNames, names};
 use super::{Loaded, load, replay};
 use crate::service::{AppError, AppResult};
 use crate::store::games as stored;
@@ -60,28 +60,12 @@ pub fn event_pdn(conn: &mut DbConn, event_id: i64, round: Option<i32>) -> AppRes
         .into_iter()
         .filter(|(_, number, _)| round.is_none_or(|wanted| wanted == *number))
         .collect();
-    let mut ids: Vec<i64> = games
-        .iter()
-        .flat_map(|(row, _, _)| [row.white_player_id, row.black_player_id])
-        .collect();
-    ids.sort_unstable();
-    ids.dedup();
-    let all_names = stored::player_names(conn, &ids)?;
-    let name_of = |id: i64| {
-        all_names
-            .iter()
-            .find(|(pid, _)| *pid == id)
-            .map(|(_, name)| name.clone())
-            .ok_or_else(|| AppError::internal(format!("player {id} of event {event_id} missing")))
-    };
+    let all_names = PlayerNames::of(conn, games.iter().map(|(row, _, _)| row))?;
     let mut records = Vec::with_capacity(games.len());
     for (row, number, board) in games {
         let moves = stored::moves(conn, row.id)?;
         let game = replay(&row, &moves)?;
-        let names = Names {
-            white: name_of(row.white_player_id)?,
-            black: name_of(row.black_player_id)?,
-        };
+        let names = all_names.of_game(&row)?;
         let setting = Setting {
             event: Some(&event),
             round_board: Some((number, board)),

@@ -1,4 +1,6 @@
 //! A game as the API and the pages show it.
+use std::collections::HashMap;
+
 use chrono::{DateTime, Utc};
 use damka_engine::Color;
 use serde::Serialize;
@@ -158,18 +160,46 @@ pub struct Names {
 }
 
 pub fn names(conn: &mut DbConn, row: &GameRow) -> AppResult<Names> {
-    let found = stored::player_names(conn, &[row.white_player_id, row.black_player_id])?;
-    let name = |id: i64| {
-        found
-            .iter()
-            .find(|(pid, _)| *pid == id)
-            .map(|(_, n)| n.clone())
-            .ok_or_else(|| AppError::internal(format!("game {}: player {id} missing", row.id)))
-    };
-    Ok(Names {
-        white: name(row.white_player_id)?,
-        black: name(row.black_player_id)?,
-    })
+    PlayerNames::of(conn, [row])?.of_game(row)
+}
+
+/// The names of the players of several games, read in one query.
+pub struct PlayerNames(HashMap<i64, String>);
+
+impl PlayerNames {
+    pub fn of<'a>(
+        conn: &mut DbConn,
+        rows: impl IntoIterator<Item = &'a GameRow>,
+    ) -> AppResult<PlayerNames> {
+        let mut ids: Vec<i64> = rows
+            .into_iter()
+            .flat_map(|r| [r.white_player_id, r.black_player_id])
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        Ok(PlayerNames(
+            stored::player_names(conn, &ids)?.into_iter().collect(),
+        ))
+    }
+
+    /// A player's name; empty for a player not read.
+    pub fn get(&self, player_id: i64) -> String {
+        self.0.get(&player_id).cloned().unwrap_or_default()
+    }
+
+    /// Both names of a game; a player missing is a damaged game (an internal error).
+    pub fn of_game(&self, row: &GameRow) -> AppResult<Names> {
+        let name = |id: i64| {
+            self.0
+                .get(&id)
+                .cloned()
+                .ok_or_else(|| AppError::internal(format!("game {}: player {id} missing", row.id)))
+        };
+        Ok(Names {
+            white: name(row.white_player_id)?,
+            black: name(row.black_player_id)?,
+        })
+    }
 }
 
 /// The view of a loaded game (reads the names and the board).
@@ -232,20 +262,8 @@ pub fn list(conn: &mut DbConn, filter: &GameFilter) -> AppResult<Vec<GameSummary
 
 /// Summaries of stored rows (one query for all the names).
 pub fn summaries(conn: &mut DbConn, rows: Vec<GameRow>) -> AppResult<Vec<GameSummary>> {
-    let mut ids: Vec<i64> = rows
-        .iter()
-        .flat_map(|r| [r.white_player_id, r.black_player_id])
-        .collect();
-    ids.sort_unstable();
-    ids.dedup();
-    let names = stored::player_names(conn, &ids)?;
-    let name = |id: i64| {
-        names
-            .iter()
-            .find(|(pid, _)| *pid == id)
-            .map(|(_, n)| n.clone())
-            .unwrap_or_default()
-    };
+    let names = PlayerNames::of(conn, &rows)?;
+    let name = |id: i64| names.get(id);
     Ok(rows
         .into_iter()
         .map(|row| {

@@ -10,6 +10,7 @@ use serde::Serialize;
 use crate::service::events::require_arbiter;
 use crate::service::games::arbiter::store_state;
 use crate::service::games::play::move_refusal;
+use crate::service::games::view::PlayerNames;
 use crate::service::games::{Loaded, loaded, verdict};
 use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::games::{self as stored, GameRow, GameState, MoveRow};
@@ -150,20 +151,8 @@ fn lock_round_games(conn: &mut DbConn, event_id: i64, round: i32) -> AppResult<V
         *row = stored::lock(conn, row.id)?.ok_or(AppError::NotFound { what: "game" })?;
     }
     rows.sort_by_key(|(_, board)| *board);
-    let mut ids: Vec<i64> = rows
-        .iter()
-        .flat_map(|(row, _)| [row.white_player_id, row.black_player_id])
-        .collect();
-    ids.sort_unstable();
-    ids.dedup();
-    let names = stored::player_names(conn, &ids)?;
-    let name_of = |id: i64| {
-        names
-            .iter()
-            .find(|(pid, _)| *pid == id)
-            .map(|(_, name)| name.clone())
-            .unwrap_or_default()
-    };
+    let names = PlayerNames::of(conn, rows.iter().map(|(row, _)| row))?;
+    let name_of = |id: i64| names.get(id);
     let mut games = Vec::with_capacity(rows.len());
     for (row, board) in rows {
         games.push(RoundGame {
