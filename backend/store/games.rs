@@ -78,6 +78,24 @@ pub struct GameState {
 }
 
 impl GameState {
+    /// The game ends now with `result` for `reason`; a pending draw offer lapses.
+    pub fn finish(&mut self, result: ResultCode, reason: GameEnd, at: NaiveDateTime) {
+        self.status = GameStatus::Finished;
+        self.result = Some(result);
+        self.reason = Some(reason);
+        self.finished_at = Some(at);
+        self.draw_offer_pending = false;
+    }
+
+    /// The game goes on again without a result (an arbiter's correction or takeback).
+    pub fn reopen(&mut self) {
+        self.status = GameStatus::Ongoing;
+        self.result = None;
+        self.reason = None;
+        self.finished_at = None;
+        self.draw_offer_pending = false;
+    }
+
     /// The row's state as stored, to change a field or two of.
     pub fn of(row: &GameRow) -> GameState {
         GameState {

@@ -113,11 +113,7 @@ fn apply_result(
             if state.result == Some(result) && state.reason == Some(reason) {
                 return Ok(());
             }
-            state.status = GameStatus::Finished;
-            state.result = Some(result);
-            state.reason = Some(reason);
-            state.finished_at = Some(store::now());
-            state.draw_offer_pending = false;
+            state.finish(result, reason, store::now());
         }
         None => {
             if state.status == GameStatus::Ongoing {
@@ -126,10 +122,7 @@ fn apply_result(
             if super::verdict(&loaded.game).is_some() {
                 return Err(AppError::conflict(Refusal::GameOverByRules));
             }
-            state.status = GameStatus::Ongoing;
-            state.result = None;
-            state.reason = None;
-            state.finished_at = None;
+            state.reopen();
         }
     }
     let old_result = loaded.row.result;
@@ -197,11 +190,7 @@ pub fn take_back(conn: &mut DbConn, actor: &Actor, game_id: i64) -> AppResult<Ga
         let old_result = loaded.row.result;
         let mut state = GameState::of(&loaded.row);
         state.ply = last.ply - 1;
-        state.status = GameStatus::Ongoing;
-        state.result = None;
-        state.reason = None;
-        state.finished_at = None;
-        state.draw_offer_pending = false;
+        state.reopen();
         store_state(conn, &mut loaded, state, user_id)?;
         stored::record_change(
             conn,

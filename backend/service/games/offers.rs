@@ -8,7 +8,7 @@ use super::view::{GameView, view_of};
 use super::{Loaded, Role, require_role, win_for};
 use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::games::GameState;
-use crate::store::values::{GameEnd, GameStatus, ResultCode};
+use crate::store::values::{GameEnd, ResultCode};
 use crate::store::{self, DbConn};
 
 /// Whether `side` may offer a draw now (it has just moved: the opponent is to move).
@@ -77,11 +77,7 @@ fn offer_to(state: &GameState, side: Color) -> AppResult<()> {
 pub fn accept(conn: &mut DbConn, actor: &Actor, game_id: i64) -> AppResult<GameView> {
     change(conn, actor, game_id, |_, side, state| {
         offer_to(state, side)?;
-        state.draw_offer_pending = false;
-        state.status = GameStatus::Finished;
-        state.result = Some(ResultCode::Draw);
-        state.reason = Some(GameEnd::Agreement);
-        state.finished_at = Some(store::now());
+        state.finish(ResultCode::Draw, GameEnd::Agreement, store::now());
         Ok(())
     })
 }
@@ -98,11 +94,7 @@ pub fn decline(conn: &mut DbConn, actor: &Actor, game_id: i64) -> AppResult<Game
 /// The player resigns (at any time, on either side's turn).
 pub fn resign(conn: &mut DbConn, actor: &Actor, game_id: i64) -> AppResult<GameView> {
     change(conn, actor, game_id, |_, side, state| {
-        state.draw_offer_pending = false;
-        state.status = GameStatus::Finished;
-        state.result = Some(win_for(side.opponent()));
-        state.reason = Some(GameEnd::Resignation);
-        state.finished_at = Some(store::now());
+        state.finish(win_for(side.opponent()), GameEnd::Resignation, store::now());
         Ok(())
     })
 }

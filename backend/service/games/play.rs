@@ -8,7 +8,6 @@ use super::view::{GameView, view_of};
 use super::{Loaded, Role, offers, require_role};
 use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::games::{self as stored, GameState};
-use crate::store::values::GameStatus;
 use crate::store::{self, DbConn};
 
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
@@ -104,11 +103,7 @@ pub fn submit(
             state.draw_offer_pending = false;
         }
         if let Some((result, reason)) = super::verdict(&loaded.game) {
-            state.status = GameStatus::Finished;
-            state.result = Some(result);
-            state.reason = Some(reason);
-            state.finished_at = Some(now);
-            state.draw_offer_pending = false;
+            state.finish(result, reason, now);
         } else if input.offer_draw {
             offers::check_offer(&loaded, &state, mover)?;
             state.draw_offer_by = Some(mover);

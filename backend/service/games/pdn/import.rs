@@ -14,7 +14,7 @@ use crate::service::games::view::PlayerNames;
 use crate::service::games::{Loaded, loaded, verdict};
 use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::games::{self as stored, GameRow, GameState, MoveRow};
-use crate::store::values::{EventStatus, GameEnd, GameStatus, ResultCode, spelled_option};
+use crate::store::values::{EventStatus, GameEnd, ResultCode, spelled_option};
 use crate::store::{self, DbConn, events};
 
 /// The largest PDN file read: a round of a big open is far smaller.
@@ -362,11 +362,7 @@ fn state_after(
     if let Some((result, reason)) = end
         && (state.result, state.reason) != (Some(result), Some(reason))
     {
-        state.status = GameStatus::Finished;
-        state.result = Some(result);
-        state.reason = Some(reason);
-        state.finished_at = Some(now);
-        state.draw_offer_pending = false;
+        state.finish(result, reason, now);
     }
     state
 }
