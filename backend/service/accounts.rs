@@ -271,7 +271,8 @@ pub fn user_for_api_token(conn: &mut DbConn, token: &str) -> AppResult<Option<Us
     // not turn into a write each; and best effort: a busy database must not fail a read.
     let now = store::now();
     if last_used.is_none_or(|at| now - at > Duration::seconds(LAST_USED_RESOLUTION_SECS))
-        && let Err(err) = accounts::touch_api_token(conn, token_id, now)
+        && let Err(err) =
+            conn.write_transaction(|conn| accounts::touch_api_token(conn, token_id, now))
     {
         tracing::debug!("could not record API token use: {err}");
     }

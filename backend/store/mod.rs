@@ -5,13 +5,17 @@ pub mod clubs;
 pub mod columns;
 pub mod events;
 pub mod games;
+mod group_commit;
 pub mod models;
 pub mod pairing_changes;
 pub mod players;
+pub mod prepared;
 pub mod schema;
 pub mod settings;
+pub mod shared;
 pub mod values;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use diesel::connection::SimpleConnection;
@@ -102,15 +106,30 @@ fn redact_password(url: &str) -> String {
     }
 }
 
-/// Opens connections of the backend chosen by the URL and prepares each one.
-#[derive(Debug, Clone)]
+/// Opens connections of the backend chosen by the URL and prepares each one; holds what
+/// the connections of the database share (`shared::DbShared`).
+#[derive(Clone)]
 pub struct DbManager {
     url: DatabaseUrl,
+    shared: Arc<shared::DbShared>,
 }
 
 impl DbManager {
     pub fn new(url: DatabaseUrl) -> DbManager {
-        DbManager { url }
+        let shared = shared::DbShared::new(&url);
+        DbManager { url, shared }
+    }
+
+    /// A SQLite connection with the pragmas every connection needs.
+    fn connect_sqlite(target: &str) -> QueryResult<DbConn> {
+        let mut conn = diesel::SqliteConnection::establish(target).map_err(|e| {
+            diesel::result::Error::DatabaseError(
+                diesel::result::DatabaseErrorKind::Unknown,
+                Box::new(e.to_string()),
+            )
+        })?;
+        conn.batch_execute(SQLITE_CONNECTION_PRAGMAS)?;
+        Ok(DbConn::Sqlite(conn))
     }
 }
 
@@ -125,18 +144,20 @@ impl ManageConnection for DbManager {
     type Error = r2d2::Error;
 
     fn connect(&self) -> Result<DbConn, r2d2::Error> {
-        match self.url.backend {
+        let mut conn = match self.url.backend {
             Backend::Sqlite => {
                 let mut conn = diesel::SqliteConnection::establish(&self.url.target)
                     .map_err(r2d2::Error::ConnectionError)?;
                 conn.batch_execute(SQLITE_CONNECTION_PRAGMAS)
                     .map_err(r2d2::Error::QueryError)?;
-                Ok(DbConn::Sqlite(conn))
+                DbConn::Sqlite(conn)
             }
             Backend::Postgres => diesel::PgConnection::establish(&self.url.target)
                 .map(DbConn::Pg)
-                .map_err(r2d2::Error::ConnectionError),
-        }
+                .map_err(r2d2::Error::ConnectionError)?,
+        };
+        shared::attach(&mut conn, &Arc::downgrade(&self.shared));
+        Ok(conn)
     }
 
     fn is_valid(&self, conn: &mut DbConn) -> Result<(), r2d2::Error> {
@@ -325,8 +346,11 @@ impl DbConn {
         }
     }
 
-    /// Runs `f` in a transaction that will write. On SQLite the transaction takes the write
-    /// lock first, so concurrent writers wait (busy timeout) rather than fail half-way.
+    /// Runs `f` in a transaction that will write. On SQLite the writes of this process
+    /// run on one connection and are committed in groups (`group_commit`); a write inside
+    /// a write is a savepoint of it. A SQLite connection made outside a pool takes the
+    /// file's write lock first, so concurrent writers wait (busy timeout) rather than
+    /// fail half-way.
     pub fn write_transaction<T, E>(
         &mut self,
         f: impl FnOnce(&mut DbConn) -> Result<T, E>,
@@ -334,61 +358,21 @@ impl DbConn {
     where
         E: From<diesel::result::Error>,
     {
-        let _turn = (self.backend() == Backend::Sqlite).then(sqlite_gate::take_turn);
+        if self.backend() == Backend::Postgres || group_commit::inside_write() {
+            return self.transaction(f);
+        }
+        if let Some(shared) = self.shared()
+            && let Some(writer) = &shared.writer
+        {
+            return writer.run(f);
+        }
         self.transaction(|conn| {
-            if conn.backend() == Backend::Sqlite {
-                use schema::write_lock::dsl::*;
-                diesel::update(write_lock.find(1))
-                    .set(counter.eq(counter + 1))
-                    .execute(conn)?;
-            }
+            use schema::write_lock::dsl::*;
+            diesel::update(write_lock.find(1))
+                .set(counter.eq(counter + 1))
+                .execute(conn)?;
             f(conn)
         })
-    }
-}
-
-/// SQLite has one writer at a time. Writers of this process queue here for their turn
-/// instead of in SQLite's busy handler, which polls with sleeps of up to 100 ms: under a
-/// steady stream of writes a waiting writer kept missing the moment the lock was free, and
-/// the 99th percentile of write latency went past 100 ms with no other load. The gate hands
-/// the turn over at once. Other processes on the same file (a `damka admin create` beside
-/// `damka serve`) still meet the busy timeout as before.
-mod sqlite_gate {
-    use std::cell::Cell;
-    use std::sync::{Mutex, MutexGuard};
-
-    /// One per process: a process serves one SQLite database (several test databases in
-    /// one test process merely take turns).
-    static GATE: Mutex<()> = Mutex::new(());
-
-    thread_local! {
-        /// Set while this thread holds the gate, so a nested write transaction (a
-        /// savepoint) does not wait for itself.
-        static HELD: Cell<bool> = const { Cell::new(false) };
-    }
-
-    pub struct Turn {
-        _guard: Option<MutexGuard<'static, ()>>,
-    }
-
-    pub fn take_turn() -> Turn {
-        if HELD.with(Cell::get) {
-            return Turn { _guard: None };
-        }
-        // A writer that panicked left nothing half-written (its transaction rolled back).
-        let guard = GATE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        HELD.with(|held| held.set(true));
-        Turn {
-            _guard: Some(guard),
-        }
-    }
-
-    impl Drop for Turn {
-        fn drop(&mut self) {
-            if self._guard.is_some() {
-                HELD.with(|held| held.set(false));
-            }
-        }
     }
 }
 

@@ -1,0 +1,71 @@
+//! What the connections of one database share within this process: the SQLite writer that
+//! commits concurrent writes together, and caches the services keep per database (the
+//! games replayed so far). A connection finds it through the instrumentation slot diesel
+//! gives every connection, so no function signature has to carry it and two databases in
+//! one process (the test suite) never see each other's state.
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, Weak};
+
+use diesel::Connection;
+use diesel::connection::{Instrumentation, InstrumentationEvent};
+
+use super::group_commit::GroupCommit;
+use super::{Backend, DatabaseUrl, DbConn};
+
+type Extension = Arc<dyn Any + Send + Sync>;
+
+pub struct DbShared {
+    /// SQLite only: the one writer of this process.
+    pub(super) writer: Option<GroupCommit>,
+    extensions: Mutex<HashMap<TypeId, Extension>>,
+}
+
+impl DbShared {
+    pub(super) fn new(url: &DatabaseUrl) -> Arc<DbShared> {
+        Arc::new_cyclic(|me| DbShared {
+            writer: (url.backend == Backend::Sqlite)
+                .then(|| GroupCommit::new(url.clone(), me.clone())),
+            extensions: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The one `T` of this database, made on first use.
+    pub fn extension<T: Any + Send + Sync + Default>(&self) -> Arc<T> {
+        let mut map = self
+            .extensions
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let entry = map
+            .entry(TypeId::of::<T>())
+            .or_insert_with(|| Arc::new(T::default()));
+        match Arc::clone(entry).downcast::<T>() {
+            Ok(value) => value,
+            // The map is keyed by the type, so the entry is a `T`; a fresh one is harmless.
+            Err(_) => Arc::new(T::default()),
+        }
+    }
+}
+
+/// Rides in a connection's instrumentation slot. Weak, so that the writer's own connection
+/// (owned by `DbShared`) does not keep its owner alive.
+struct SharedSlot(Weak<DbShared>);
+
+impl Instrumentation for SharedSlot {
+    fn on_connection_event(&mut self, _event: InstrumentationEvent<'_>) {}
+}
+
+/// Ties a new connection to its database's shared state.
+pub(super) fn attach(conn: &mut DbConn, shared: &Weak<DbShared>) {
+    conn.set_instrumentation(SharedSlot(shared.clone()));
+}
+
+impl DbConn {
+    /// The shared state of this connection's database; `None` for a connection made
+    /// outside a pool.
+    pub fn shared(&mut self) -> Option<Arc<DbShared>> {
+        self.instrumentation()
+            .downcast_ref::<SharedSlot>()
+            .and_then(|slot| slot.0.upgrade())
+    }
+}
