@@ -23,7 +23,9 @@
 #   GAMES=200 SEED=1                        games played at once; seed of the move choices
 #   GAMES_RATE=R                            also a paced games run at R moves/s in all
 #   PROFILE=release|debug                   which build to run (default release; debug only
-#                                           checks that the benchmark still works, as CI does)
+#                                           checks that the benchmark still works, as CI does;
+#                                           quick-release builds in a few minutes for trying
+#                                           a change, its figures are not the release's)
 #   SQLITE_PORT=18431 PG_PORT=18432         loopback ports for the two servers
 #   PG_URL=postgres://postgres@127.0.0.1:5432   PostgreSQL server (trust auth); a fresh
 #                                           database damka_bench_<pid> is created and dropped
@@ -57,7 +59,8 @@ TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
 case "$PROFILE" in
   release) build_flags=(--release) ;;
   debug) build_flags=() ;;
-  *) echo "PROFILE must be release or debug" >&2; exit 2 ;;
+  quick-release) build_flags=(--profile quick-release) ;;
+  *) echo "PROFILE must be release, quick-release or debug" >&2; exit 2 ;;
 esac
 case "$ONLY" in
   ""|pages|games) ;;

@@ -186,7 +186,9 @@ pub fn user_by_api_token(
         .inner_join(users::table)
         .filter(api_tokens::token_hash.eq(token_hash))
         .select((api_tokens::id, api_tokens::last_used_at, User::as_select()))
-        .first(conn)
+        // `get_result`, not `first`: the token hash is unique, and `first`'s `LIMIT ?`
+        // makes SQLite compile the statement again on every request.
+        .get_result(conn)
         .optional()
 }
 

@@ -7,6 +7,7 @@ use diesel::prelude::*;
 
 use super::columns::{LocalRulesJson, Spelled};
 use super::models::LocalRules;
+use super::prepared::Prepared;
 use super::schema::{game_changes, game_moves, games, pairings, players, rounds};
 use super::values::{GameEnd, GameStatus, ResultCode};
 use super::{DbConn, QueryResult};
@@ -158,13 +159,15 @@ pub fn insert(conn: &mut DbConn, game: &NewGame) -> QueryResult<i64> {
 /// (as `events::lock` does for events), and returns the row as it stands under the lock
 /// (one round trip for both). `None`: no such game.
 pub fn lock(conn: &mut DbConn, id: i64) -> QueryResult<Option<GameRow>> {
-    diesel::update(games::table.find(id))
-        .set(games::revision.eq(games::revision + 1))
-        // The columns in the order of `GameRow`'s fields (`as_returning` is not available
-        // through the MultiConnection).
-        .returning(games::all_columns)
-        .get_result::<GameRow>(conn)
-        .optional()
+    Prepared(
+        diesel::update(games::table.find(id))
+            .set(games::revision.eq(games::revision + 1))
+            // The columns in the order of `GameRow`'s fields (`as_returning` is not
+            // available through the MultiConnection).
+            .returning(games::all_columns),
+    )
+    .get_result::<GameRow>(conn)
+    .optional()
 }
 
 /// Locks the games `ids` for this transaction without waiting: the ids locked. A game that
@@ -182,11 +185,13 @@ pub fn lock_unless_busy(conn: &mut DbConn, ids: &[i64]) -> QueryResult<Vec<i64>>
     }
 }
 
+// Lookups by a unique key use `get_result`, not `first`: the `LIMIT ?` of `first` makes
+// SQLite compile the statement again on every execution.
 pub fn by_id(conn: &mut DbConn, id: i64) -> QueryResult<Option<GameRow>> {
     games::table
         .find(id)
         .select(GameRow::as_select())
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 
@@ -196,16 +201,18 @@ pub fn round_and_board(conn: &mut DbConn, pairing_id: i64) -> QueryResult<Option
         .inner_join(rounds::table)
         .filter(pairings::id.eq(pairing_id))
         .select((rounds::number, pairings::board))
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 
 /// The names of the given players.
 pub fn player_names(conn: &mut DbConn, ids: &[i64]) -> QueryResult<Vec<(i64, String)>> {
-    players::table
-        .filter(players::id.eq_any(ids))
-        .select((players::id, players::name))
-        .load(conn)
+    Prepared(
+        players::table
+            .filter(players::id.eq_any(ids))
+            .select((players::id, players::name)),
+    )
+    .load(conn)
 }
 
 pub fn moves(conn: &mut DbConn, game_id: i64) -> QueryResult<Vec<MoveRow>> {
@@ -224,16 +231,15 @@ pub fn insert_move(
     submitted_by: Option<i64>,
     at: NaiveDateTime,
 ) -> QueryResult<()> {
-    diesel::insert_into(game_moves::table)
-        .values((
-            game_moves::game_id.eq(game_id),
-            game_moves::ply.eq(ply),
-            game_moves::notation.eq(notation),
-            game_moves::submitted_by.eq(submitted_by),
-            game_moves::played_at.eq(at),
-        ))
-        .execute(conn)
-        .map(|_| ())
+    Prepared(diesel::insert_into(game_moves::table).values((
+        game_moves::game_id.eq(game_id),
+        game_moves::ply.eq(ply),
+        game_moves::notation.eq(notation),
+        game_moves::submitted_by.eq(submitted_by),
+        game_moves::played_at.eq(at),
+    )))
+    .execute(conn)
+    .map(|_| ())
 }
 
 pub fn delete_move(conn: &mut DbConn, game_id: i64, ply: i32) -> QueryResult<()> {
@@ -243,19 +249,18 @@ pub fn delete_move(conn: &mut DbConn, game_id: i64, ply: i32) -> QueryResult<()>
 }
 
 pub fn set_state(conn: &mut DbConn, game_id: i64, state: &GameState) -> QueryResult<()> {
-    diesel::update(games::table.find(game_id))
-        .set((
-            games::ply.eq(state.ply),
-            games::status.eq(Spelled(state.status)),
-            games::result.eq(state.result.map(Spelled)),
-            games::reason.eq(state.reason.map(Spelled)),
-            games::draw_offer_by.eq(state.draw_offer_by.map(Spelled)),
-            games::draw_offer_ply.eq(state.draw_offer_ply),
-            games::draw_offer_pending.eq(state.draw_offer_pending),
-            games::finished_at.eq(state.finished_at),
-        ))
-        .execute(conn)
-        .map(|_| ())
+    Prepared(diesel::update(games::table.find(game_id)).set((
+        games::ply.eq(state.ply),
+        games::status.eq(Spelled(state.status)),
+        games::result.eq(state.result.map(Spelled)),
+        games::reason.eq(state.reason.map(Spelled)),
+        games::draw_offer_by.eq(state.draw_offer_by.map(Spelled)),
+        games::draw_offer_ply.eq(state.draw_offer_ply),
+        games::draw_offer_pending.eq(state.draw_offer_pending),
+        games::finished_at.eq(state.finished_at),
+    )))
+    .execute(conn)
+    .map(|_| ())
 }
 
 /// The game of a board, if the board has one.
@@ -263,7 +268,7 @@ pub fn of_pairing(conn: &mut DbConn, pairing_id: i64) -> QueryResult<Option<Game
     games::table
         .filter(games::pairing_id.eq(pairing_id))
         .select(GameRow::as_select())
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 

@@ -11,6 +11,7 @@ pub mod event_games;
 pub mod offers;
 pub mod pdn;
 pub mod play;
+mod replayed;
 pub mod view;
 
 use chrono::{DateTime, Utc};
@@ -84,7 +85,17 @@ pub fn replay(row: &GameRow, moves: &[MoveRow]) -> AppResult<Game> {
 /// Loads and replays a game (no lock).
 pub fn load(conn: &mut DbConn, game_id: i64) -> AppResult<Loaded> {
     let row = stored::by_id(conn, game_id)?.ok_or(AppError::NotFound { what: "game" })?;
-    loaded(conn, row)
+    let revision = row.revision;
+    loaded_at(conn, row, revision)
+}
+
+/// `row` with its moves, replayed, taken from the cache when it holds the game at
+/// `revision` (the revision the moves and the row agree on).
+fn loaded_at(conn: &mut DbConn, row: GameRow, revision: i64) -> AppResult<Loaded> {
+    match replayed::lookup(conn, &row, revision) {
+        Some((moves, game)) => Ok(Loaded { row, moves, game }),
+        None => loaded(conn, row),
+    }
 }
 
 /// A game row already read (under its lock, say) with its moves, replayed.
@@ -103,9 +114,17 @@ pub fn write<T>(
 ) -> AppResult<T> {
     conn.write_transaction(|conn| {
         let row = stored::lock(conn, game_id)?.ok_or(AppError::NotFound { what: "game" })?;
-        let loaded = loaded(conn, row)?;
+        // The lock has just bumped the revision: the state before it is the one stamped
+        // with the revision before.
+        let before = row.revision - 1;
+        let loaded = loaded_at(conn, row, before)?;
         f(conn, loaded)
     })
+}
+
+/// Keeps a game's state after a committed write for the next one (`replayed`).
+pub fn remember(conn: &mut DbConn, loaded: &Loaded) {
+    replayed::remember(conn, loaded);
 }
 
 /// Who the actor is in a game.

@@ -114,7 +114,10 @@ pub fn submit(
         Ok(Some(loaded))
     });
     let (loaded, stored_now) = match outcome {
-        Ok(Some(loaded)) => (loaded, true),
+        Ok(Some(loaded)) => {
+            super::remember(conn, &loaded);
+            (loaded, true)
+        }
         Ok(None) => (super::load(conn, game_id)?, false),
         // Two submissions for one ply that got past the lock together (not possible while
         // the lock holds, but the key is the last word): the loser sees what won.

@@ -1,0 +1,69 @@
+//! Games already replayed, kept per database so that a move does not read and replay the
+//! whole move list again. An entry is the state a move left behind, stamped with the game
+//! row's revision at that write; every write to a game bumps the revision under the game's
+//! lock, so an entry whose stamp still matches is exactly what the database holds, on this
+//! instance or any other. Anything else (another instance's write, an arbiter's takeback,
+//! a PDN import) changes the revision and the entry is simply not used.
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use damka_engine::Game;
+
+use super::Loaded;
+use crate::store::DbConn;
+use crate::store::games::{GameRow, MoveRow};
+
+/// How many games are kept: far more than a club plays at once; past it the cache starts
+/// again rather than tracking which game was used last.
+const CAPACITY: usize = 4096;
+
+#[derive(Default)]
+pub struct Replayed {
+    games: Mutex<HashMap<i64, Arc<Entry>>>,
+}
+
+struct Entry {
+    revision: i64,
+    moves: Vec<MoveRow>,
+    game: Game,
+}
+
+impl Replayed {
+    fn of(conn: &mut DbConn) -> Option<Arc<Replayed>> {
+        conn.shared().map(|shared| shared.extension::<Replayed>())
+    }
+
+    fn entry(&self, game_id: i64) -> Option<Arc<Entry>> {
+        self.games
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .get(&game_id)
+            .cloned()
+    }
+}
+
+/// The moves and replayed game of `row`, if kept for the revision `revision`.
+pub fn lookup(conn: &mut DbConn, row: &GameRow, revision: i64) -> Option<(Vec<MoveRow>, Game)> {
+    let entry = Replayed::of(conn)?.entry(row.id)?;
+    (entry.revision == revision).then(|| (entry.moves.clone(), entry.game.clone()))
+}
+
+/// Keeps the state a committed write left behind (its row carries the write's revision).
+pub fn remember(conn: &mut DbConn, loaded: &Loaded) {
+    let Some(cache) = Replayed::of(conn) else {
+        return;
+    };
+    let entry = Arc::new(Entry {
+        revision: loaded.row.revision,
+        moves: loaded.moves.clone(),
+        game: loaded.game.clone(),
+    });
+    let mut games = cache
+        .games
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if games.len() >= CAPACITY && !games.contains_key(&loaded.row.id) {
+        games.clear();
+    }
+    games.insert(loaded.row.id, entry);
+}
