@@ -399,3 +399,83 @@ async fn a_first_move_and_repairing_its_round_never_both_win() {
     }
     eprintln!("first move against re-pairing: the move won {moves_won} of {TRIES}");
 }
+
+/// The first legal move (in sorted canonical spelling) after `line`, or the second one.
+fn legal_after(line: &[String], which: usize) -> String {
+    let mut game = damka_engine::Game::from_position(damka_engine::Position::start(
+        damka_engine::Rules::preset(Variant::Russian),
+    ));
+    for mv in line {
+        game.play_str(mv).unwrap();
+    }
+    let mut legal: Vec<String> = game.legal_moves().iter().map(|m| m.notation()).collect();
+    legal.sort();
+    legal[which.min(legal.len() - 1)].clone()
+}
+
+/// Plays the `which`-th legal move after `line` through `pool` and adds it to `line`.
+fn move_on(
+    pool: &DbPool,
+    actor: &Actor,
+    game: i64,
+    line: &mut Vec<String>,
+    which: usize,
+) -> GameView {
+    let mv = legal_after(line, which);
+    let ply = line.len() as i32 + 1;
+    match submit(&mut pool.get().unwrap(), actor, game, ply, &mv) {
+        Ok(Submitted::Stored(view)) => {
+            line.push(mv);
+            view
+        }
+        other => panic!("ply {ply} {mv}: {other:?}"),
+    }
+}
+
+/// Two instances on one database (two pools, as two processes have), each keeping the games
+/// it has replayed: a move or a takeback made through one instance is never missed by the
+/// next move through the other, which plays on from the position the database holds.
+#[actix_web::test]
+async fn instances_play_on_from_what_the_other_stored() {
+    let app = TestApp::new().await;
+    let (one, other) = (pool(&app, 2), pool(&app, 2));
+    let mut conn = one.get().unwrap();
+    let organiser = account(&mut conn, "org@t.org", true, None);
+    let (white, white_id) = player(&mut conn, &organiser, "Ivanov");
+    let (black, black_id) = player(&mut conn, &organiser, "Petrov");
+    let game = new_game(&mut conn, &organiser, white_id, black_id);
+    drop(conn);
+    let mut line: Vec<String> = Vec::new();
+    // The first instance replays and keeps the game after each of its moves.
+    move_on(&one, &white, game, &mut line, 0);
+    move_on(&one, &black, game, &mut line, 0);
+    // The other instance moves; the first must see it, not its own kept state (which
+    // has White to move and would refuse Black's move as out of turn).
+    move_on(&other, &white, game, &mut line, 0);
+    let view = move_on(&one, &black, game, &mut line, 0);
+    let stored: Vec<String> = view.moves.iter().map(|m| m.notation.clone()).collect();
+    assert_eq!(stored.len(), 4);
+    // An arbiter's takeback through the other instance: the first instance is asked for
+    // ply 4 again, not ply 5, and takes another move there.
+    games::arbiter::take_back(&mut other.get().unwrap(), &organiser, game).unwrap();
+    let refused = submit(&mut one.get().unwrap(), &white, game, 5, "a1-b2");
+    assert!(
+        matches!(
+            &refused,
+            Err(AppError::Conflict {
+                reason: Refusal::PlyAhead { .. }
+            })
+        ),
+        "{refused:?}"
+    );
+    line.pop();
+    let view = move_on(&one, &black, game, &mut line, 1);
+    assert_eq!(view.ply, 4);
+    assert_eq!(
+        stored_moves(&mut other.get().unwrap(), game)
+            .into_iter()
+            .map(|(_, mv)| mv)
+            .collect::<Vec<_>>(),
+        line
+    );
+}
