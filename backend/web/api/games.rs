@@ -5,6 +5,7 @@ use actix_web::{HttpResponse, http::StatusCode};
 use serde::Deserialize;
 
 use super::ApiActor;
+use super::auth::{self, ApiCredentials};
 use crate::service::games::arbiter::{self, GameResultInput};
 use crate::service::games::create::{self, NewGameInput};
 use crate::service::games::play::{self, MoveInput, Submitted};
@@ -91,17 +92,24 @@ pub async fn get(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult<
         (status = 422, body = Problem)),
     security(("token" = [])))]
 pub async fn play_move(
-    ApiActor(actor): ApiActor,
+    credentials: ApiCredentials,
     state: web::Data<AppState>,
     path: web::Path<i64>,
     input: Json<MoveInput>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let id = path.into_inner();
     let input = input.into_inner();
-    let outcome = state
-        .db(move |conn| play::submit(conn, &actor, id, &input))
+    let token = credentials.token().ok_or(AppError::Unauthenticated)?;
+    // The token is looked up in the same database call as the move (one trip to the
+    // blocking pool and one pooled connection per move).
+    let (actor, outcome) = state
+        .db(move |conn| {
+            let actor = auth::actor_for(conn, Some(&token))?;
+            let outcome = play::submit(conn, &actor, id, &input)?;
+            Ok((actor, outcome))
+        })
         .await?;
+    credentials.record(&actor);
     Ok(match outcome {
         Submitted::Stored(game) => HttpResponse::build(StatusCode::CREATED).json(game),
         Submitted::AlreadyStored(game) => HttpResponse::Ok().json(game),
