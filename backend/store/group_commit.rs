@@ -141,7 +141,7 @@ impl GroupCommit {
             let committed = writer
                 .conn
                 .as_mut()
-                .map(|conn| <DbConn as Connection>::TransactionManager::commit_transaction(conn));
+                .map(<DbConn as Connection>::TransactionManager::commit_transaction);
             let failure = match committed {
                 Some(Ok(())) => None,
                 Some(Err(err)) => Some(format!("commit failed: {err}")),
