@@ -9,7 +9,7 @@ use super::columns::{LocalRulesJson, Spelled};
 use super::models::LocalRules;
 use super::prepared::Prepared;
 use super::schema::{game_changes, game_moves, games, pairings, players, rounds};
-use super::values::{GameEnd, GameStatus, ResultCode};
+use super::values::{GameEnd, GameStatus, ResultCode, Spelling};
 use super::{DbConn, QueryResult};
 
 /// A stored game.
@@ -383,4 +383,88 @@ pub fn changes_of_game(conn: &mut DbConn, game_id: i64) -> QueryResult<Vec<GameC
         .order(game_changes::id)
         .select(GameChange::as_select())
         .load(conn)
+}
+
+/// A move stored without the game's lock, only if the game is still at `revision`.
+pub struct Advance<'a> {
+    pub game_id: i64,
+    pub revision: i64,
+    /// The row's state after the move.
+    pub state: &'a GameState,
+    pub notation: &'a str,
+    pub submitted_by: Option<i64>,
+    pub at: NaiveDateTime,
+}
+
+/// PostgreSQL: the revision check, the row's new state and the move in one statement, so a
+/// move costs one round trip and no explicit transaction (SQLite has no `UPDATE` inside
+/// `WITH`).
+const ADVANCE_PG: &str = "WITH advanced AS (
+    UPDATE games SET revision = revision + 1, ply = $3, status = $4, result = $5,
+        reason = $6, draw_offer_by = $7, draw_offer_ply = $8, draw_offer_pending = $9,
+        finished_at = $10
+    WHERE id = $1 AND revision = $2
+    RETURNING id)
+INSERT INTO game_moves (game_id, ply, notation, submitted_by, played_at)
+SELECT id, $3, $11, $12, $13 FROM advanced";
+
+/// Stores the move and the game's new state if the game is still at `advance.revision`
+/// (and bumps it); false, with nothing written, when another write came first.
+pub fn advance(conn: &mut DbConn, advance: &Advance<'_>) -> QueryResult<bool> {
+    use diesel::sql_types::{BigInt, Bool, Integer, Nullable, Text, Timestamp};
+    let state = advance.state;
+    if conn.backend() == super::Backend::Postgres {
+        let spelled = |value: Option<&'static str>| value.map(str::to_string);
+        let inserted = Prepared(
+            diesel::sql_query(ADVANCE_PG)
+                .bind::<BigInt, _>(advance.game_id)
+                .bind::<BigInt, _>(advance.revision)
+                .bind::<Integer, _>(state.ply)
+                .bind::<Text, _>(state.status.spelling())
+                .bind::<Nullable<Text>, _>(spelled(state.result.map(|r| r.spelling())))
+                .bind::<Nullable<Text>, _>(spelled(state.reason.map(|r| r.spelling())))
+                .bind::<Nullable<Text>, _>(spelled(state.draw_offer_by.map(|c| c.spelling())))
+                .bind::<Nullable<Integer>, _>(state.draw_offer_ply)
+                .bind::<Bool, _>(state.draw_offer_pending)
+                .bind::<Nullable<Timestamp>, _>(state.finished_at)
+                .bind::<Text, _>(advance.notation)
+                .bind::<Nullable<BigInt>, _>(advance.submitted_by)
+                .bind::<Timestamp, _>(advance.at),
+        )
+        .execute(conn)?;
+        return Ok(inserted == 1);
+    }
+    conn.write_transaction(|conn| {
+        let updated = Prepared(
+            diesel::update(
+                games::table
+                    .filter(games::id.eq(advance.game_id))
+                    .filter(games::revision.eq(advance.revision)),
+            )
+            .set((
+                games::revision.eq(advance.revision + 1),
+                games::ply.eq(state.ply),
+                games::status.eq(Spelled(state.status)),
+                games::result.eq(state.result.map(Spelled)),
+                games::reason.eq(state.reason.map(Spelled)),
+                games::draw_offer_by.eq(state.draw_offer_by.map(Spelled)),
+                games::draw_offer_ply.eq(state.draw_offer_ply),
+                games::draw_offer_pending.eq(state.draw_offer_pending),
+                games::finished_at.eq(state.finished_at),
+            )),
+        )
+        .execute(conn)?;
+        if updated != 1 {
+            return Ok(false);
+        }
+        insert_move(
+            conn,
+            advance.game_id,
+            state.ply,
+            advance.notation,
+            advance.submitted_by,
+            advance.at,
+        )?;
+        Ok(true)
+    })
 }

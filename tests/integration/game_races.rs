@@ -197,6 +197,81 @@ async fn two_different_moves_for_one_ply_store_exactly_one() {
     eprintln!("ply race: the first client won {first_won} of {TRIES}");
 }
 
+/// The same race in the middle of a game, where both submissions are checked against the
+/// state the instance kept after the last move and stored without the lock, each only if
+/// the game's revision is still the one it checked against: exactly one is stored, the
+/// other is refused with the stored move, and the game plays on from the winner.
+#[actix_web::test]
+async fn two_moves_for_one_ply_in_mid_game_store_exactly_one() {
+    let app = TestApp::new().await;
+    let pool = pool(&app, 2);
+    let mut conn = pool.get().unwrap();
+    let organiser = account(&mut conn, "org@t.org", true, None);
+    let (white, white_id) = player(&mut conn, &organiser, "Ivanov");
+    let (black, black_id) = player(&mut conn, &organiser, "Petrov");
+    let game = new_game(&mut conn, &organiser, white_id, black_id);
+    drop(conn);
+    let mut line: Vec<String> = Vec::new();
+    for attempt in 0..TRIES {
+        // White moves (and the instance keeps the game); then Black, from two devices or
+        // Black and the arbiter, send two different replies at once.
+        if game_over(&pool, game) {
+            break;
+        }
+        move_on(&pool, &white, game, &mut line, attempt);
+        if game_over(&pool, game) {
+            break;
+        }
+        let ply = line.len() as i32 + 1;
+        let (first, second) = (legal_after(&line, 0), legal_after(&line, 1));
+        if first == second {
+            // One legal reply only (a capture): nothing to race for here.
+            move_on(&pool, &black, game, &mut line, 0);
+            continue;
+        }
+        let rival = if attempt % 2 == 0 { &black } else { &organiser };
+        let (a, b) = (black.clone(), rival.clone());
+        let (mv_a, mv_b) = (first.clone(), second.clone());
+        let outcomes = race(
+            &pool,
+            vec![
+                Box::new(move |conn: &mut DbConn| submit(conn, &a, game, ply, &mv_a)),
+                Box::new(move |conn: &mut DbConn| submit(conn, &b, game, ply, &mv_b)),
+            ],
+        );
+        let stored: Vec<(i32, String)> = outcomes
+            .iter()
+            .filter_map(|o| match o {
+                Ok(Submitted::Stored(view)) => Some(last_move(view)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(stored.len(), 1, "try {attempt}: {outcomes:?}");
+        let winner = stored[0].1.clone();
+        let refused = outcomes.iter().filter(|o| {
+            matches!(o, Err(AppError::Conflict {
+                reason: Refusal::PlyTaken { stored, .. },
+            }) if *stored == winner)
+        });
+        assert_eq!(refused.count(), 1, "try {attempt}: {outcomes:?}");
+        line.push(winner);
+        let moves = stored_moves(&mut pool.get().unwrap(), game);
+        assert_eq!(
+            moves.into_iter().map(|(_, mv)| mv).collect::<Vec<_>>(),
+            line,
+            "try {attempt}"
+        );
+    }
+    assert!(line.len() >= 10, "the game went on for a while: {line:?}");
+}
+
+fn game_over(pool: &DbPool, game: i64) -> bool {
+    games::view::get(&mut pool.get().unwrap(), game)
+        .unwrap()
+        .legal_moves
+        .is_empty()
+}
+
 /// The same move sent twice at once (a resend racing the original): one is stored, the
 /// other is answered as already stored, and there is one row.
 #[actix_web::test]

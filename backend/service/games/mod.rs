@@ -9,6 +9,7 @@ pub mod arbiter;
 pub mod create;
 pub mod event_games;
 pub mod offers;
+pub mod optimistic;
 pub mod pdn;
 pub mod play;
 mod replayed;

@@ -5,7 +5,7 @@ use damka_engine::{Game, MoveError};
 use serde::Deserialize;
 
 use super::view::{GameView, view_of};
-use super::{Loaded, Role, offers, require_role};
+use super::{Loaded, Role, offers, optimistic, require_role};
 use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::games::{self as stored, GameState};
 use crate::store::{self, DbConn};
@@ -62,55 +62,32 @@ pub fn submit(
             },
         ));
     }
+    if let Some(view) = optimistic::submit(conn, actor, user.id, game_id, input, text)? {
+        return Ok(Submitted::Stored(view));
+    }
     let outcome = super::write(conn, game_id, |conn, mut loaded| {
         let role = require_role(conn, actor, &loaded.row)?;
         let current = loaded.row.ply;
         if input.ply <= current {
             return resent(&loaded, input.ply, text).map(|()| None);
         }
-        if loaded.is_over() {
-            return Err(AppError::conflict(Refusal::GameOver));
-        }
-        if input.ply > current + 1 {
-            return Err(AppError::conflict(Refusal::PlyAhead {
-                ply: current,
-                expected: current + 1,
-            }));
-        }
-        let mover = loaded.game.side_to_move();
-        if let Role::Player(side) = role
-            && side != mover
-        {
-            return Err(AppError::forbidden(Refusal::NotYourTurn));
-        }
-        let mv = loaded
-            .game
-            .play_str(text)
-            .map_err(|e| illegal(&loaded.game, e))?;
-        let notation = mv.notation();
         let now = store::now();
-        stored::insert_move(conn, game_id, input.ply, &notation, Some(user.id), now)?;
+        let planned = plan(&mut loaded, role, input, text, now)?;
+        stored::insert_move(
+            conn,
+            game_id,
+            input.ply,
+            &planned.notation,
+            Some(user.id),
+            now,
+        )?;
         loaded.moves.push(stored::MoveRow {
             ply: input.ply,
-            notation,
+            notation: planned.notation,
             submitted_by: Some(user.id),
             played_at: now,
         });
-        let mut state = GameState::of(&loaded.row);
-        state.ply = input.ply;
-        // A move by the side an offer was made to answers it: declined.
-        if state.draw_offer_pending && state.draw_offer_by != Some(mover) {
-            state.draw_offer_pending = false;
-        }
-        if let Some((result, reason)) = super::verdict(&loaded.game) {
-            state.finish(result, reason, now);
-        } else if input.offer_draw {
-            offers::check_offer(&loaded, &state, mover)?;
-            state.draw_offer_by = Some(mover);
-            state.draw_offer_ply = Some(input.ply);
-            state.draw_offer_pending = true;
-        }
-        super::arbiter::store_state(conn, &mut loaded, state, user.id)?;
+        super::arbiter::store_state(conn, &mut loaded, planned.state, user.id)?;
         Ok(Some(loaded))
     });
     let (loaded, stored_now) = match outcome {
@@ -135,6 +112,67 @@ pub fn submit(
         Submitted::Stored(view)
     } else {
         Submitted::AlreadyStored(view)
+    })
+}
+
+/// A move checked and played on a game, not yet stored.
+pub(super) struct Planned {
+    /// The move in canonical notation.
+    pub notation: String,
+    /// The game row's state after it.
+    pub state: GameState,
+    /// Whether the move ends the game.
+    pub ends_game: bool,
+}
+
+/// Checks `input` as the next ply of `loaded` by `role` and plays it on `loaded.game`:
+/// the refusals of a move that is not next, out of turn, illegal, or an offer not allowed.
+pub(super) fn plan(
+    loaded: &mut Loaded,
+    role: Role,
+    input: &MoveInput,
+    text: &str,
+    now: chrono::NaiveDateTime,
+) -> AppResult<Planned> {
+    let current = loaded.row.ply;
+    if loaded.is_over() {
+        return Err(AppError::conflict(Refusal::GameOver));
+    }
+    if input.ply > current + 1 {
+        return Err(AppError::conflict(Refusal::PlyAhead {
+            ply: current,
+            expected: current + 1,
+        }));
+    }
+    let mover = loaded.game.side_to_move();
+    if let Role::Player(side) = role
+        && side != mover
+    {
+        return Err(AppError::forbidden(Refusal::NotYourTurn));
+    }
+    let mv = loaded
+        .game
+        .play_str(text)
+        .map_err(|e| illegal(&loaded.game, e))?;
+    let mut state = GameState::of(&loaded.row);
+    state.ply = input.ply;
+    // A move by the side an offer was made to answers it: declined.
+    if state.draw_offer_pending && state.draw_offer_by != Some(mover) {
+        state.draw_offer_pending = false;
+    }
+    let verdict = super::verdict(&loaded.game);
+    if let Some((result, reason)) = verdict {
+        state.finish(result, reason, now);
+    } else if input.offer_draw {
+        offers::check_offer(loaded, &state, mover)?;
+        state.draw_offer_by = Some(mover);
+        state.draw_offer_ply = Some(input.ply);
+        state.draw_offer_pending = true;
+    }
+    Ok(Planned {
+        notation: mv.notation(),
+        state,
+        ends_game: verdict.is_some(),
     })
 }
 

@@ -23,7 +23,8 @@ pub struct Replayed {
 }
 
 struct Entry {
-    revision: i64,
+    /// The row as the write left it; its revision is the stamp.
+    row: GameRow,
     moves: Vec<MoveRow>,
     game: Game,
 }
@@ -45,7 +46,18 @@ impl Replayed {
 /// The moves and replayed game of `row`, if kept for the revision `revision`.
 pub fn lookup(conn: &mut DbConn, row: &GameRow, revision: i64) -> Option<(Vec<MoveRow>, Game)> {
     let entry = Replayed::of(conn)?.entry(row.id)?;
-    (entry.revision == revision).then(|| (entry.moves.clone(), entry.game.clone()))
+    (entry.row.revision == revision).then(|| (entry.moves.clone(), entry.game.clone()))
+}
+
+/// The game as this instance last left it, row included: what a move may be checked
+/// against before any lock, to be stored only if the revision is still the same.
+pub fn latest(conn: &mut DbConn, game_id: i64) -> Option<Loaded> {
+    let entry = Replayed::of(conn)?.entry(game_id)?;
+    Some(Loaded {
+        row: entry.row.clone(),
+        moves: entry.moves.clone(),
+        game: entry.game.clone(),
+    })
 }
 
 /// Keeps the state a committed write left behind (its row carries the write's revision).
@@ -54,7 +66,7 @@ pub fn remember(conn: &mut DbConn, loaded: &Loaded) {
         return;
     };
     let entry = Arc::new(Entry {
-        revision: loaded.row.revision,
+        row: loaded.row.clone(),
         moves: loaded.moves.clone(),
         game: loaded.game.clone(),
     });
