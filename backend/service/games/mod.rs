@@ -2,9 +2,12 @@
 //! resignations, arbiters' results and takebacks; a finished event game's result lands on
 //! its board through the one path an arbiter's result takes.
 //!
-//! A game is rebuilt from its start position and stored moves on every read and write: the
-//! stored move list is the truth, and no in-memory state exists that a second instance
-//! would not see. Every write locks the game row first (`store::games::lock`).
+//! The stored move list is the truth. A game is rebuilt from its start position and stored
+//! moves, or taken from the state this instance kept after its last write to it
+//! (`replayed`), which is used only while the game row's revision says nothing has written
+//! to the game since, here or on another instance. Writes lock the game row first
+//! (`store::games::lock`), except the common move, which is stored only if the revision is
+//! still the one it was checked against (`optimistic`).
 pub mod arbiter;
 pub mod create;
 pub mod event_games;
