@@ -498,45 +498,69 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
     /// Captures of a man standing on `at` that has taken the `count` pieces of `captured`;
     /// returns whether it could capture at all.
     fn man<P: Preset, const WHITE: bool>(&mut self, at: u64, captured: u64, count: u32) -> bool {
-        let mut found = false;
-        for dir in 0..4 {
-            if !men_capture_in::<P, WHITE>(dir) {
-                continue;
-            }
-            let victim = step::<P::Board>(at, dir) & self.them & !captured;
-            if victim == 0 {
-                continue;
-            }
-            let land = step::<P::Board>(victim, dir) & self.empty;
-            if land == 0 {
-                continue;
-            }
-            found = true;
-            let taken = captured | victim;
-            let square = land.trailing_zeros();
-            self.enter(square);
-            if land & self.promotion != 0 {
-                match P::PROMOTION {
-                    MidCapturePromotion::EndsMove => self.emit(square, taken, count + 1, true),
-                    MidCapturePromotion::ContinuesAsKing => {
-                        self.promoted = true;
-                        if !self.king::<P>(square, taken, count + 1, dir) {
-                            self.emit(square, taken, count + 1, true);
-                        }
-                        self.promoted = false;
-                    }
-                    MidCapturePromotion::OnlyAtEnd => {
-                        if !self.man::<P, WHITE>(land, taken, count + 1) {
-                            self.emit(square, taken, count + 1, true);
-                        }
-                    }
-                }
-            } else if !self.man::<P, WHITE>(land, taken, count + 1) {
-                self.emit(square, taken, count + 1, false);
-            }
-            self.leave();
-        }
+        // One call per direction, each with its shift known at compile time: a loop over the
+        // directions was not unrolled and stepped through a jump table.
+        let mut found = self.man_jump::<P, WHITE, 0>(at, captured, count);
+        found |= self.man_jump::<P, WHITE, 1>(at, captured, count);
+        found |= self.man_jump::<P, WHITE, 2>(at, captured, count);
+        found |= self.man_jump::<P, WHITE, 3>(at, captured, count);
         found
+    }
+
+    /// Whether a man on `at` that has taken `captured` can jump again (in any direction but
+    /// back over the piece it just took, which `captured` excludes anyway).
+    #[inline(always)]
+    fn man_can_jump<P: Preset, const WHITE: bool>(&self, at: u64, captured: u64) -> bool {
+        let mut victims = 0;
+        for dir in 0..4 {
+            if men_capture_in::<P, WHITE>(dir) {
+                victims |= step::<P::Board>(at, dir) & self.jumpable[dir];
+            }
+        }
+        victims & !captured != 0
+    }
+
+    /// The capture of a man on `at` in direction `DIR`, and every sequence it starts.
+    #[inline(always)]
+    fn man_jump<P: Preset, const WHITE: bool, const DIR: usize>(
+        &mut self,
+        at: u64,
+        captured: u64,
+        count: u32,
+    ) -> bool {
+        if !men_capture_in::<P, WHITE>(DIR) {
+            return false;
+        }
+        // `jumpable` holds only pieces with an empty square behind them.
+        let victim = step::<P::Board>(at, DIR) & self.jumpable[DIR] & !captured;
+        if victim == 0 {
+            return false;
+        }
+        let land = step::<P::Board>(victim, DIR);
+        let taken = captured | victim;
+        let square = land.trailing_zeros();
+        self.enter(square);
+        let crowned = land & self.promotion != 0;
+        match P::PROMOTION {
+            MidCapturePromotion::EndsMove if crowned => self.emit(square, taken, count + 1, true),
+            MidCapturePromotion::ContinuesAsKing if crowned => {
+                self.promoted = true;
+                if !self.king::<P>(square, taken, count + 1, DIR) {
+                    self.emit(square, taken, count + 1, true);
+                }
+                self.promoted = false;
+            }
+            _ => {
+                // Looking ahead here spares a call for the (most common) last jump.
+                if self.man_can_jump::<P, WHITE>(land, taken) {
+                    self.man::<P, WHITE>(land, taken, count + 1);
+                } else {
+                    self.emit(square, taken, count + 1, crowned);
+                }
+            }
+        }
+        self.leave();
+        true
     }
 
     /// Captures of a king on `at` that arrived moving in direction `came` (4: none, a king
