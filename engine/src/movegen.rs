@@ -10,7 +10,7 @@
 
 use crate::geometry::{
     Geometry, first_is_in, is_forward, king_moves, nearest, open_ray, open_ray_counted, opposite,
-    ray, step, stop, stop_is_in, stop_span,
+    ray, seers, step, stop, stop_is_in, stop_span,
 };
 use crate::preset::{MidCapturePromotion, Preset};
 use crate::square::bits;
@@ -637,12 +637,9 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
         let straight_on = u64::from(self.sees_victim::<P, DIR>(first, taken)) << first;
         // The two directions across the ray.
         let (left, right) = (DIR ^ 1, DIR ^ 3);
-        let mut left_on = 0u64;
-        let mut right_on = 0u64;
-        for land in bits(landings) {
-            left_on |= u64::from(self.sees_victim_across::<P>(land, left, taken)) << land;
-            right_on |= u64::from(self.sees_victim_across::<P>(land, right, taken)) << land;
-        }
+        let left_on = landings & seers::<P::Board>(left, self.jumpable[left] & !taken, self.empty);
+        let right_on =
+            landings & seers::<P::Board>(right, self.jumpable[right] & !taken, self.empty);
         let going_on = straight_on | left_on | right_on;
         if going_on == 0 {
             let promotes = self.promoted;
