@@ -9,8 +9,8 @@
 //! cost a few table look-ups each instead of a walk square by square.
 
 use crate::geometry::{
-    Geometry, first_is_in, is_forward, king_moves, nearest, open_ray, open_ray_counted, opposite,
-    ray, seers, step, stop, stop_is_in, stop_span,
+    Geometry, is_forward, king_moves, nearest, open_ray, open_ray_before, opposite, seers, step,
+    stop, stop_is_in, stop_span, stop_square,
 };
 use crate::preset::{MidCapturePromotion, Preset};
 use crate::square::bits;
@@ -614,27 +614,31 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
         count: u32,
     ) -> bool {
         let occupied = !self.empty;
-        let Some(blockers) = NonZeroU64::new(ray::<P::Board>(DIR, at) & occupied) else {
-            return false;
-        };
-        let victim_square = nearest(DIR, blockers);
-        let victim = 1u64 << victim_square;
-        if victim & self.jumpable[DIR] & !captured == 0 {
+        let code = stop::<P::Board>(DIR, at, occupied);
+        if !stop_is_in(DIR, code, self.jumpable[DIR] & !captured) {
             return false;
         }
-        let (landings, landing_count) = open_ray_counted::<P::Board>(DIR, victim_square, occupied);
-        let Some(landings_set) = NonZeroU64::new(landings) else {
-            return false;
-        };
+        let victim_square = stop_square(DIR, code);
+        let victim = 1u64 << victim_square;
+        // `jumpable` holds only pieces with an empty square behind them: there is at least
+        // one landing square, and the first is that one.
+        let beyond = stop::<P::Board>(DIR, victim_square, occupied);
+        let (landings, landing_count) = open_ray_before::<P::Board>(DIR, victim_square, beyond);
+        let first = step::<P::Board>(victim, DIR);
         let taken = captured | victim;
         // It must land where the capture can continue, if there is such a square. Which
         // landing squares those are is decided here, from the rays, so that the search
         // recurses only into them.
-        let first = nearest(DIR, landings_set);
         // Going on straight is looked at from the first landing square only: from a farther
         // one it takes the same pieces and ends on the same squares, and cannot change
-        // whether the sequence must go on either (the first square can go on too).
-        let straight_on = u64::from(self.sees_victim::<P, DIR>(first, taken)) << first;
+        // whether the sequence must go on either (the first square can go on too). Whether it
+        // can is whether the piece that ends the run of landing squares can be taken.
+        let straight_on = first
+            & 0u64.wrapping_sub(u64::from(stop_is_in(
+                DIR,
+                beyond,
+                self.jumpable[DIR] & !taken,
+            )));
         // The two directions across the ray.
         let (left, right) = (DIR ^ 1, DIR ^ 3);
         let left_on = landings & seers::<P::Board>(left, self.jumpable[left] & !taken, self.empty);
@@ -673,18 +677,6 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
             }
         }
         true
-    }
-
-    /// Whether a flying king on `at` can capture the first piece it meets in direction `DIR`.
-    #[inline(always)]
-    fn sees_victim<P: Preset, const DIR: usize>(&self, at: u32, captured: u64) -> bool {
-        self.sees_victim_across::<P>(at, DIR, captured)
-    }
-
-    /// [`Self::sees_victim`] for a direction known only once `DIR` is.
-    #[inline(always)]
-    fn sees_victim_across<P: Preset>(&self, at: u32, dir: usize, captured: u64) -> bool {
-        first_is_in::<P::Board>(dir, at, !self.empty, self.jumpable[dir] & !captured)
     }
 
     /// Captures of a king that moves one square (english).
