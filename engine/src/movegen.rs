@@ -9,8 +9,8 @@
 //! cost a few table look-ups each instead of a walk square by square.
 
 use crate::geometry::{
-    Geometry, first_is_in, is_forward, king_moves, nearest, open_ray, open_ray_counted, opposite,
-    ray, step, stop, stop_is_in, stop_span,
+    Geometry, is_forward, king_moves, nearest, open_ray, open_ray_before, opposite, seers, step,
+    stop, stop_is_in, stop_span, stop_square,
 };
 use crate::preset::{MidCapturePromotion, Preset};
 use crate::square::bits;
@@ -299,6 +299,23 @@ pub(crate) fn king_scan<P: Preset, const WHITE: bool>(b: &Bitboards) -> KingScan
     scan
 }
 
+/// The squares from which a man of side `WHITE` could jump in direction `DIR`: an enemy piece
+/// next to it that way with an empty square behind (none if men do not capture that way).
+#[inline(always)]
+fn jump_squares<P: Preset, const WHITE: bool, const DIR: usize>(them: u64, empty: u64) -> u64 {
+    if men_capture_in::<P, WHITE>(DIR) {
+        step::<P::Board>(targets::<P>(them, empty, DIR), opposite(DIR))
+    } else {
+        0
+    }
+}
+
+/// Two steps in direction `DIR`: from a jumping man to its landing square.
+#[inline(always)]
+fn jump<P: Preset, const DIR: usize>(men: u64) -> u64 {
+    step::<P::Board>(step::<P::Board>(men, DIR), DIR)
+}
+
 /// The captures of the side to move when every one of them is a single jump by a man, found
 /// with bitboards: `visit(direction, jumpers)` is called for each direction with the men that
 /// jump that way. Returns `false` (having visited nothing) when some jump might go on; then
@@ -314,33 +331,34 @@ fn single_jumps<P: Preset, const WHITE: bool>(
     // A second jump from the landing square L (reached from O in direction d) cannot land
     // on O: that would mean jumping back over the piece just taken. So the vacated start
     // square never matters for this one-jump look-ahead and `empty` is exact.
-    let mut jumpers_by_dir = [0u64; 4];
-    for (dir, slot) in jumpers_by_dir.iter_mut().enumerate() {
-        if !men_capture_in::<P, WHITE>(dir) {
-            continue;
-        }
-        let back = opposite(dir);
-        let jumpers = men & step::<P::Board>(targets::<P>(them, empty, dir), back);
-        if jumpers == 0 {
-            continue;
-        }
-        let landings = step::<P::Board>(step::<P::Board>(jumpers, dir), dir);
-        if P::PROMOTION == MidCapturePromotion::ContinuesAsKing
-            && landings & promotion_row::<P, WHITE>() != 0
-        {
-            return false;
-        }
-        for next in 0..4 {
-            // Going back would jump the piece just taken, which is not allowed.
-            if next == back || !men_capture_in::<P, WHITE>(next) {
-                continue;
-            }
-            let victims = step::<P::Board>(landings, next) & them;
-            if step::<P::Board>(victims, next) & empty != 0 {
-                return false;
-            }
-        }
-        *slot = jumpers;
+    let from = [
+        jump_squares::<P, WHITE, 0>(them, empty),
+        jump_squares::<P, WHITE, 1>(them, empty),
+        jump_squares::<P, WHITE, 2>(them, empty),
+        jump_squares::<P, WHITE, 3>(them, empty),
+    ];
+    let jumpers_by_dir = [men & from[0], men & from[1], men & from[2], men & from[3]];
+    let landings = [
+        jump::<P, 0>(jumpers_by_dir[0]),
+        jump::<P, 1>(jumpers_by_dir[1]),
+        jump::<P, 2>(jumpers_by_dir[2]),
+        jump::<P, 3>(jumpers_by_dir[3]),
+    ];
+    if P::PROMOTION == MidCapturePromotion::ContinuesAsKing
+        && (landings[0] | landings[1] | landings[2] | landings[3]) & promotion_row::<P, WHITE>()
+            != 0
+    {
+        return false;
+    }
+    // Every direction but back over the piece just taken (direction d's opposite is d ^ 2).
+    // All four directions at once and one test at the end: whether a man can jump is as
+    // good as random, and a branch per direction was mispredicted often.
+    let onward = (landings[0] & (from[0] | from[1] | from[3]))
+        | (landings[1] & (from[0] | from[1] | from[2]))
+        | (landings[2] & (from[1] | from[2] | from[3]))
+        | (landings[3] & (from[0] | from[2] | from[3]));
+    if onward != 0 {
+        return false;
     }
     for (dir, jumpers) in jumpers_by_dir.into_iter().enumerate() {
         if jumpers != 0 {
@@ -498,45 +516,69 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
     /// Captures of a man standing on `at` that has taken the `count` pieces of `captured`;
     /// returns whether it could capture at all.
     fn man<P: Preset, const WHITE: bool>(&mut self, at: u64, captured: u64, count: u32) -> bool {
-        let mut found = false;
-        for dir in 0..4 {
-            if !men_capture_in::<P, WHITE>(dir) {
-                continue;
-            }
-            let victim = step::<P::Board>(at, dir) & self.them & !captured;
-            if victim == 0 {
-                continue;
-            }
-            let land = step::<P::Board>(victim, dir) & self.empty;
-            if land == 0 {
-                continue;
-            }
-            found = true;
-            let taken = captured | victim;
-            let square = land.trailing_zeros();
-            self.enter(square);
-            if land & self.promotion != 0 {
-                match P::PROMOTION {
-                    MidCapturePromotion::EndsMove => self.emit(square, taken, count + 1, true),
-                    MidCapturePromotion::ContinuesAsKing => {
-                        self.promoted = true;
-                        if !self.king::<P>(square, taken, count + 1, dir) {
-                            self.emit(square, taken, count + 1, true);
-                        }
-                        self.promoted = false;
-                    }
-                    MidCapturePromotion::OnlyAtEnd => {
-                        if !self.man::<P, WHITE>(land, taken, count + 1) {
-                            self.emit(square, taken, count + 1, true);
-                        }
-                    }
-                }
-            } else if !self.man::<P, WHITE>(land, taken, count + 1) {
-                self.emit(square, taken, count + 1, false);
-            }
-            self.leave();
-        }
+        // One call per direction, each with its shift known at compile time: a loop over the
+        // directions was not unrolled and stepped through a jump table.
+        let mut found = self.man_jump::<P, WHITE, 0>(at, captured, count);
+        found |= self.man_jump::<P, WHITE, 1>(at, captured, count);
+        found |= self.man_jump::<P, WHITE, 2>(at, captured, count);
+        found |= self.man_jump::<P, WHITE, 3>(at, captured, count);
         found
+    }
+
+    /// Whether a man on `at` that has taken `captured` can jump again (in any direction but
+    /// back over the piece it just took, which `captured` excludes anyway).
+    #[inline(always)]
+    fn man_can_jump<P: Preset, const WHITE: bool>(&self, at: u64, captured: u64) -> bool {
+        let mut victims = 0;
+        for dir in 0..4 {
+            if men_capture_in::<P, WHITE>(dir) {
+                victims |= step::<P::Board>(at, dir) & self.jumpable[dir];
+            }
+        }
+        victims & !captured != 0
+    }
+
+    /// The capture of a man on `at` in direction `DIR`, and every sequence it starts.
+    #[inline(always)]
+    fn man_jump<P: Preset, const WHITE: bool, const DIR: usize>(
+        &mut self,
+        at: u64,
+        captured: u64,
+        count: u32,
+    ) -> bool {
+        if !men_capture_in::<P, WHITE>(DIR) {
+            return false;
+        }
+        // `jumpable` holds only pieces with an empty square behind them.
+        let victim = step::<P::Board>(at, DIR) & self.jumpable[DIR] & !captured;
+        if victim == 0 {
+            return false;
+        }
+        let land = step::<P::Board>(victim, DIR);
+        let taken = captured | victim;
+        let square = land.trailing_zeros();
+        self.enter(square);
+        let crowned = land & self.promotion != 0;
+        match P::PROMOTION {
+            MidCapturePromotion::EndsMove if crowned => self.emit(square, taken, count + 1, true),
+            MidCapturePromotion::ContinuesAsKing if crowned => {
+                self.promoted = true;
+                if !self.king::<P>(square, taken, count + 1, DIR) {
+                    self.emit(square, taken, count + 1, true);
+                }
+                self.promoted = false;
+            }
+            _ => {
+                // Looking ahead here spares a call for the (most common) last jump.
+                if self.man_can_jump::<P, WHITE>(land, taken) {
+                    self.man::<P, WHITE>(land, taken, count + 1);
+                } else {
+                    self.emit(square, taken, count + 1, crowned);
+                }
+            }
+        }
+        self.leave();
+        true
     }
 
     /// Captures of a king on `at` that arrived moving in direction `came` (4: none, a king
@@ -590,35 +632,36 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
         count: u32,
     ) -> bool {
         let occupied = !self.empty;
-        let Some(blockers) = NonZeroU64::new(ray::<P::Board>(DIR, at) & occupied) else {
-            return false;
-        };
-        let victim_square = nearest(DIR, blockers);
-        let victim = 1u64 << victim_square;
-        if victim & self.jumpable[DIR] & !captured == 0 {
+        let code = stop::<P::Board>(DIR, at, occupied);
+        if !stop_is_in(DIR, code, self.jumpable[DIR] & !captured) {
             return false;
         }
-        let (landings, landing_count) = open_ray_counted::<P::Board>(DIR, victim_square, occupied);
-        let Some(landings_set) = NonZeroU64::new(landings) else {
-            return false;
-        };
+        let victim_square = stop_square(DIR, code);
+        let victim = 1u64 << victim_square;
+        // `jumpable` holds only pieces with an empty square behind them: there is at least
+        // one landing square, and the first is that one.
+        let beyond = stop::<P::Board>(DIR, victim_square, occupied);
+        let (landings, landing_count) = open_ray_before::<P::Board>(DIR, victim_square, beyond);
+        let first = step::<P::Board>(victim, DIR);
         let taken = captured | victim;
         // It must land where the capture can continue, if there is such a square. Which
         // landing squares those are is decided here, from the rays, so that the search
         // recurses only into them.
-        let first = nearest(DIR, landings_set);
         // Going on straight is looked at from the first landing square only: from a farther
         // one it takes the same pieces and ends on the same squares, and cannot change
-        // whether the sequence must go on either (the first square can go on too).
-        let straight_on = u64::from(self.sees_victim::<P, DIR>(first, taken)) << first;
+        // whether the sequence must go on either (the first square can go on too). Whether it
+        // can is whether the piece that ends the run of landing squares can be taken.
+        let straight_on = first
+            & 0u64.wrapping_sub(u64::from(stop_is_in(
+                DIR,
+                beyond,
+                self.jumpable[DIR] & !taken,
+            )));
         // The two directions across the ray.
         let (left, right) = (DIR ^ 1, DIR ^ 3);
-        let mut left_on = 0u64;
-        let mut right_on = 0u64;
-        for land in bits(landings) {
-            left_on |= u64::from(self.sees_victim_across::<P>(land, left, taken)) << land;
-            right_on |= u64::from(self.sees_victim_across::<P>(land, right, taken)) << land;
-        }
+        let left_on = landings & seers::<P::Board>(left, self.jumpable[left] & !taken, self.empty);
+        let right_on =
+            landings & seers::<P::Board>(right, self.jumpable[right] & !taken, self.empty);
         let going_on = straight_on | left_on | right_on;
         if going_on == 0 {
             let promotes = self.promoted;
@@ -652,18 +695,6 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
             }
         }
         true
-    }
-
-    /// Whether a flying king on `at` can capture the first piece it meets in direction `DIR`.
-    #[inline(always)]
-    fn sees_victim<P: Preset, const DIR: usize>(&self, at: u32, captured: u64) -> bool {
-        self.sees_victim_across::<P>(at, DIR, captured)
-    }
-
-    /// [`Self::sees_victim`] for a direction known only once `DIR` is.
-    #[inline(always)]
-    fn sees_victim_across<P: Preset>(&self, at: u32, dir: usize, captured: u64) -> bool {
-        first_is_in::<P::Board>(dir, at, !self.empty, self.jumpable[dir] & !captured)
     }
 
     /// Captures of a king that moves one square (english).
