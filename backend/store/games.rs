@@ -404,18 +404,40 @@ const ADVANCE_PG: &str = "WITH advanced AS (
         reason = $6, draw_offer_by = $7, draw_offer_ply = $8, draw_offer_pending = $9,
         finished_at = $10
     WHERE id = $1 AND revision = $2
-    RETURNING id)
-INSERT INTO game_moves (game_id, ply, notation, submitted_by, played_at)
-SELECT id, $3, $11, $12, $13 FROM advanced";
+    RETURNING id, white_player_id, black_player_id),
+stored AS (
+    INSERT INTO game_moves (game_id, ply, notation, submitted_by, played_at)
+    SELECT id, $3, $11, $12, $13 FROM advanced)
+SELECT white.name AS white_name, black.name AS black_name
+FROM advanced
+JOIN players white ON white.id = advanced.white_player_id
+JOIN players black ON black.id = advanced.black_player_id";
+
+/// What `advance` did.
+#[derive(Debug)]
+pub enum Advanced {
+    /// Another write came first; nothing was written.
+    No,
+    /// Stored. PostgreSQL reads the players' names in the same statement (White, Black).
+    Yes { names: Option<(String, String)> },
+}
+
+#[derive(QueryableByName)]
+struct AdvancedNames {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    white_name: String,
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    black_name: String,
+}
 
 /// Stores the move and the game's new state if the game is still at `advance.revision`
-/// (and bumps it); false, with nothing written, when another write came first.
-pub fn advance(conn: &mut DbConn, advance: &Advance<'_>) -> QueryResult<bool> {
+/// (and bumps it).
+pub fn advance(conn: &mut DbConn, advance: &Advance<'_>) -> QueryResult<Advanced> {
     use diesel::sql_types::{BigInt, Bool, Integer, Nullable, Text, Timestamp};
     let state = advance.state;
     if conn.backend() == super::Backend::Postgres {
         let spelled = |value: Option<&'static str>| value.map(str::to_string);
-        let inserted = Prepared(
+        let names: Option<AdvancedNames> = Prepared(
             diesel::sql_query(ADVANCE_PG)
                 .bind::<BigInt, _>(advance.game_id)
                 .bind::<BigInt, _>(advance.revision)
@@ -431,8 +453,14 @@ pub fn advance(conn: &mut DbConn, advance: &Advance<'_>) -> QueryResult<bool> {
                 .bind::<Nullable<BigInt>, _>(advance.submitted_by)
                 .bind::<Timestamp, _>(advance.at),
         )
-        .execute(conn)?;
-        return Ok(inserted == 1);
+        .get_result(conn)
+        .optional()?;
+        return Ok(match names {
+            Some(names) => Advanced::Yes {
+                names: Some((names.white_name, names.black_name)),
+            },
+            None => Advanced::No,
+        });
     }
     conn.write_transaction(|conn| {
         let updated = Prepared(
@@ -455,7 +483,7 @@ pub fn advance(conn: &mut DbConn, advance: &Advance<'_>) -> QueryResult<bool> {
         )
         .execute(conn)?;
         if updated != 1 {
-            return Ok(false);
+            return Ok(Advanced::No);
         }
         insert_move(
             conn,
@@ -465,6 +493,6 @@ pub fn advance(conn: &mut DbConn, advance: &Advance<'_>) -> QueryResult<bool> {
             advance.submitted_by,
             advance.at,
         )?;
-        Ok(true)
+        Ok(Advanced::Yes { names: None })
     })
 }

@@ -530,6 +530,11 @@ async fn instances_play_on_from_what_the_other_stored() {
     let view = move_on(&one, &black, game, &mut line, 0);
     let stored: Vec<String> = view.moves.iter().map(|m| m.notation.clone()).collect();
     assert_eq!(stored.len(), 4);
+    // The answer to a move stored without the lock names the players as any other does.
+    assert_eq!(
+        (view.white.name.as_str(), view.black.name.as_str()),
+        ("Ivanov", "Petrov")
+    );
     // An arbiter's takeback through the other instance: the first instance is asked for
     // ply 4 again, not ply 5, and takes another move there.
     games::arbiter::take_back(&mut other.get().unwrap(), &organiser, game).unwrap();

@@ -6,7 +6,7 @@
 //! commit. Anything unusual (no kept state, a refusal, a move that ends the game, another
 //! writer in between) goes the locked way, which decides it with the database's word.
 use super::play::{MoveInput, plan};
-use super::view::{GameView, view_of};
+use super::view::{GameView, Names, view_of, view_with_names};
 use super::{replayed, role_of};
 use crate::service::{Actor, AppResult};
 use crate::store::games::{self as stored, MoveRow};
@@ -50,9 +50,10 @@ pub fn submit(
             at: now,
         },
     )?;
-    if !advanced {
-        return Ok(None);
-    }
+    let names = match advanced {
+        stored::Advanced::No => return Ok(None),
+        stored::Advanced::Yes { names } => names,
+    };
     let row = &mut loaded.row;
     row.revision = revision + 1;
     row.ply = planned.state.ply;
@@ -66,5 +67,9 @@ pub fn submit(
         played_at: now,
     });
     replayed::remember(conn, &loaded);
-    Ok(Some(view_of(conn, &loaded)?))
+    let view = match names {
+        Some((white, black)) => view_with_names(conn, &loaded, &Names { white, black })?,
+        None => view_of(conn, &loaded)?,
+    };
+    Ok(Some(view))
 }

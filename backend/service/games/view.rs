@@ -205,11 +205,16 @@ impl PlayerNames {
 /// The view of a loaded game (reads the names and the board).
 pub fn view_of(conn: &mut DbConn, loaded: &Loaded) -> AppResult<GameView> {
     let names = names(conn, &loaded.row)?;
+    view_with_names(conn, loaded, &names)
+}
+
+/// The view of a loaded game whose players' names are already read (reads the board).
+pub fn view_with_names(conn: &mut DbConn, loaded: &Loaded, names: &Names) -> AppResult<GameView> {
     let round_board = match loaded.row.pairing_id {
         Some(pairing) => stored::round_and_board(conn, pairing)?,
         None => None,
     };
-    Ok(GameView::of(loaded, &names, round_board))
+    Ok(GameView::of(loaded, names, round_board))
 }
 
 /// One game, as anyone may see it (games are public, as the event's pairings are).
