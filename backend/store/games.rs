@@ -249,18 +249,38 @@ pub fn delete_move(conn: &mut DbConn, game_id: i64, ply: i32) -> QueryResult<()>
 }
 
 pub fn set_state(conn: &mut DbConn, game_id: i64, state: &GameState) -> QueryResult<()> {
-    Prepared(diesel::update(games::table.find(game_id)).set((
-        games::ply.eq(state.ply),
-        games::status.eq(Spelled(state.status)),
-        games::result.eq(state.result.map(Spelled)),
-        games::reason.eq(state.reason.map(Spelled)),
-        games::draw_offer_by.eq(state.draw_offer_by.map(Spelled)),
-        games::draw_offer_ply.eq(state.draw_offer_ply),
-        games::draw_offer_pending.eq(state.draw_offer_pending),
-        games::finished_at.eq(state.finished_at),
-    )))
-    .execute(conn)
-    .map(|_| ())
+    Prepared(diesel::update(games::table.find(game_id)).set(StateColumns::of(state)))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// The columns of `GameState`, as one changeset (None is written as NULL).
+#[derive(AsChangeset)]
+#[diesel(table_name = games, treat_none_as_null = true)]
+struct StateColumns {
+    ply: i32,
+    status: Spelled<GameStatus>,
+    result: Option<Spelled<ResultCode>>,
+    reason: Option<Spelled<GameEnd>>,
+    draw_offer_by: Option<Spelled<Color>>,
+    draw_offer_ply: Option<i32>,
+    draw_offer_pending: bool,
+    finished_at: Option<NaiveDateTime>,
+}
+
+impl StateColumns {
+    fn of(state: &GameState) -> StateColumns {
+        StateColumns {
+            ply: state.ply,
+            status: Spelled(state.status),
+            result: state.result.map(Spelled),
+            reason: state.reason.map(Spelled),
+            draw_offer_by: state.draw_offer_by.map(Spelled),
+            draw_offer_ply: state.draw_offer_ply,
+            draw_offer_pending: state.draw_offer_pending,
+            finished_at: state.finished_at,
+        }
+    }
 }
 
 /// The game of a board, if the board has one.
@@ -471,14 +491,7 @@ pub fn advance(conn: &mut DbConn, advance: &Advance<'_>) -> QueryResult<Advanced
             )
             .set((
                 games::revision.eq(advance.revision + 1),
-                games::ply.eq(state.ply),
-                games::status.eq(Spelled(state.status)),
-                games::result.eq(state.result.map(Spelled)),
-                games::reason.eq(state.reason.map(Spelled)),
-                games::draw_offer_by.eq(state.draw_offer_by.map(Spelled)),
-                games::draw_offer_ply.eq(state.draw_offer_ply),
-                games::draw_offer_pending.eq(state.draw_offer_pending),
-                games::finished_at.eq(state.finished_at),
+                StateColumns::of(state),
             )),
         )
         .execute(conn)?;
