@@ -138,6 +138,28 @@ fn last_move(view: &GameView) -> (i32, String) {
     (last.ply, last.notation.clone())
 }
 
+/// Of two racing submissions for `ply`, exactly one was stored and the other refused with
+/// `ply_taken` naming the stored move; returns that move.
+fn one_stored_one_refused(outcomes: &[AppResult<Submitted>], ply: i32, attempt: usize) -> String {
+    let stored: Vec<(i32, String)> = outcomes
+        .iter()
+        .filter_map(|o| match o {
+            Ok(Submitted::Stored(view)) => Some(last_move(view)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(stored.len(), 1, "try {attempt}: {outcomes:?}");
+    let (stored_ply, winner) = stored[0].clone();
+    assert_eq!(stored_ply, ply, "try {attempt}");
+    let refused = outcomes.iter().filter(|o| {
+        matches!(o, Err(AppError::Conflict {
+            reason: Refusal::PlyTaken { ply: refused_ply, stored },
+        }) if *stored == winner && *refused_ply == ply)
+    });
+    assert_eq!(refused.count(), 1, "try {attempt}: {outcomes:?}");
+    winner
+}
+
 /// Two clients send different moves for the same ply at once, again and again: each time
 /// exactly one is stored, and the other is refused with `ply_taken` naming the move that
 /// was stored. The racers are one player from two devices, or the player and the game's
@@ -163,21 +185,7 @@ async fn two_different_moves_for_one_ply_store_exactly_one() {
                 Box::new(move |conn: &mut DbConn| submit(conn, &b, game, 1, "a3b4")),
             ],
         );
-        let stored: Vec<(i32, String)> = outcomes
-            .iter()
-            .filter_map(|o| match o {
-                Ok(Submitted::Stored(view)) => Some(last_move(view)),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(stored.len(), 1, "try {attempt}: {outcomes:?}");
-        let winner = &stored[0].1;
-        let refused = outcomes.iter().filter(|o| {
-            matches!(o, Err(AppError::Conflict {
-                reason: Refusal::PlyTaken { ply: 1, stored },
-            }) if stored == winner)
-        });
-        assert_eq!(refused.count(), 1, "try {attempt}: {outcomes:?}");
+        let winner = &one_stored_one_refused(&outcomes, 1, attempt);
         assert_eq!(
             stored_moves(&mut pool.get().unwrap(), game),
             vec![(1, winner.clone())],
@@ -239,21 +247,7 @@ async fn two_moves_for_one_ply_in_mid_game_store_exactly_one() {
                 Box::new(move |conn: &mut DbConn| submit(conn, &b, game, ply, &mv_b)),
             ],
         );
-        let stored: Vec<(i32, String)> = outcomes
-            .iter()
-            .filter_map(|o| match o {
-                Ok(Submitted::Stored(view)) => Some(last_move(view)),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(stored.len(), 1, "try {attempt}: {outcomes:?}");
-        let winner = stored[0].1.clone();
-        let refused = outcomes.iter().filter(|o| {
-            matches!(o, Err(AppError::Conflict {
-                reason: Refusal::PlyTaken { stored, .. },
-            }) if *stored == winner)
-        });
-        assert_eq!(refused.count(), 1, "try {attempt}: {outcomes:?}");
+        let winner = one_stored_one_refused(&outcomes, ply, attempt);
         line.push(winner);
         let moves = stored_moves(&mut pool.get().unwrap(), game);
         assert_eq!(
