@@ -1,7 +1,7 @@
 //! `TestApp`: the whole application on an isolated database per test, SQLite by default or
 //! PostgreSQL when `DAMKA_TEST_DATABASE=postgres` (a fresh database is created on
-//! `DAMKA_TEST_POSTGRES_URL`, default `postgres://postgres@127.0.0.1:5432`, and dropped
-//! afterwards). `Client` is a browser-like cookie jar over it.
+//! `DAMKA_TEST_POSTGRES_URL`, default `postgres://postgres@127.0.0.1:5432`, as a copy of a
+//! migrated template, and dropped afterwards). `Client` is a browser-like cookie jar over it.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use std::cell::OnceCell;
@@ -10,6 +10,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use actix_web::body::BoxBody;
 use actix_web::dev::ServiceResponse;
@@ -35,14 +36,57 @@ pub struct TestDatabase {
     pub url: DatabaseUrl,
     _dir: Option<tempfile::TempDir>,
     pg_name: Option<String>,
+    /// A copy of `TEMPLATE`, which lives while any copy does.
+    from_template: bool,
 }
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
+/// The migrated, otherwise empty PostgreSQL database that this test process copies for each
+/// test (`TestDatabase::new`): copying it takes a fraction of a second, where running the
+/// migrations on a fresh database took seconds per test. PostgreSQL refuses to copy a
+/// template while anyone is connected to it, so it is made and copied only under this lock,
+/// and nobody stays connected to it. It is dropped with its last live copy, so a run leaves
+/// no database behind (and makes it again if a later test needs one).
+static TEMPLATE: Mutex<PgTemplate> = Mutex::new(PgTemplate {
+    name: None,
+    live_copies: 0,
+});
+
+struct PgTemplate {
+    name: Option<String>,
+    live_copies: usize,
+}
+
+fn unique_pg_name() -> String {
+    format!(
+        "damka_t_{}_{}_{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::SeqCst),
+        auth::random_token(4)
+            .to_lowercase()
+            .replace(['-', '_'], "x")
+    )
+}
+
+/// A connection to the server's `test` database, from which test databases are created and
+/// dropped. Panics with a clear message when PostgreSQL is not reachable: a PostgreSQL run
+/// must never pass silently without it.
+fn pg_admin() -> diesel::PgConnection {
+    let base = postgres_base_url();
+    diesel::PgConnection::establish(&format!("{base}/test")).unwrap_or_else(|e| {
+        panic!("PostgreSQL tests need a server at {base} (database `test`): {e}")
+    })
+}
+
+fn pg_url(name: &str) -> DatabaseUrl {
+    DatabaseUrl::parse(&format!("{}/{name}", postgres_base_url())).unwrap()
+}
+
 impl TestDatabase {
     pub fn new() -> TestDatabase {
         if uses_postgres() {
-            TestDatabase::new_postgres()
+            TestDatabase::new_postgres_migrated()
         } else {
             let dir = tempfile::tempdir().unwrap();
             let path = dir.path().join("test.db");
@@ -50,44 +94,87 @@ impl TestDatabase {
                 url: DatabaseUrl::parse(&format!("sqlite://{}", path.display())).unwrap(),
                 _dir: Some(dir),
                 pg_name: None,
+                from_template: false,
             }
         }
     }
 
-    /// Creates a fresh PostgreSQL database. Panics with a clear message when PostgreSQL
-    /// is not reachable: a PostgreSQL run must never pass silently without it.
+    /// Creates a fresh, empty PostgreSQL database (no migrations run: for tests of
+    /// start-up itself).
     pub fn new_postgres() -> TestDatabase {
-        let base = postgres_base_url();
-        let name = format!(
-            "damka_t_{}_{}_{}",
-            std::process::id(),
-            COUNTER.fetch_add(1, Ordering::SeqCst),
-            auth::random_token(4)
-                .to_lowercase()
-                .replace(['-', '_'], "x")
-        );
-        let mut admin =
-            diesel::PgConnection::establish(&format!("{base}/test")).unwrap_or_else(|e| {
-                panic!("PostgreSQL tests need a server at {base} (database `test`): {e}")
-            });
-        admin
+        let name = unique_pg_name();
+        pg_admin()
             .batch_execute(&format!("CREATE DATABASE {name}"))
             .unwrap();
         TestDatabase {
-            url: DatabaseUrl::parse(&format!("{base}/{name}")).unwrap(),
+            url: pg_url(&name),
             _dir: None,
             pg_name: Some(name),
+            from_template: false,
+        }
+    }
+
+    /// Creates a PostgreSQL database with the migrations already run, as a copy of this
+    /// process's template (made first if there is none).
+    fn new_postgres_migrated() -> TestDatabase {
+        let name = unique_pg_name();
+        let mut admin = pg_admin();
+        let mut template = TEMPLATE.lock().unwrap_or_else(PoisonError::into_inner);
+        let template_name = match &template.name {
+            Some(existing) => existing.clone(),
+            None => {
+                let made = format!("{}_template", unique_pg_name());
+                admin
+                    .batch_execute(&format!("CREATE DATABASE {made}"))
+                    .unwrap();
+                // The pool and its connections are gone when `open` returns here.
+                store::open(
+                    &pg_url(&made),
+                    1,
+                    RetryPolicy {
+                        attempts: 1,
+                        delay: std::time::Duration::ZERO,
+                    },
+                )
+                .unwrap();
+                template.name = Some(made.clone());
+                made
+            }
+        };
+        admin
+            .batch_execute(&format!("CREATE DATABASE {name} TEMPLATE {template_name}"))
+            .unwrap();
+        template.live_copies += 1;
+        TestDatabase {
+            url: pg_url(&name),
+            _dir: None,
+            pg_name: Some(name),
+            from_template: true,
         }
     }
 }
 
 impl Drop for TestDatabase {
     fn drop(&mut self) {
-        if let Some(name) = &self.pg_name
-            && let Ok(mut admin) =
-                diesel::PgConnection::establish(&format!("{}/test", postgres_base_url()))
-        {
-            let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+        let Some(name) = &self.pg_name else {
+            return;
+        };
+        let mut admin = diesel::PgConnection::establish(&format!("{}/test", postgres_base_url()));
+        let mut drop_database = |name: &str| {
+            if let Ok(admin) = &mut admin {
+                let _ =
+                    admin.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+            }
+        };
+        drop_database(name);
+        if self.from_template {
+            let mut template = TEMPLATE.lock().unwrap_or_else(PoisonError::into_inner);
+            template.live_copies -= 1;
+            if template.live_copies == 0
+                && let Some(template_name) = template.name.take()
+            {
+                drop_database(&template_name);
+            }
         }
     }
 }
