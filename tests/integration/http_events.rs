@@ -601,6 +601,57 @@ async fn a_draft_round_counts_nowhere_until_published() {
     );
 }
 
+/// A round published with none of its games played yet (no byes: 8 players) does not
+/// count: the default standings, crosstable and page are those after round 1, every figure
+/// included (the unplayed round used to count in the tie-breaks as unplayed games for
+/// everyone while the page's selector said "after round 1"), and the print links follow.
+#[actix_web::test]
+async fn a_published_round_without_results_counts_nowhere_by_default() {
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+    let id = create_event(
+        &mut org,
+        json!({"name": "Unplayed", "system": "swiss", "rounds": 5}),
+    )
+    .await;
+    enter_players(&mut org, id, 8).await;
+    play_round(&mut org, id, &["1-0", "0-1", "1/2-1/2", "1-0"]).await;
+    let round2 = org.post(&format!("/api/v1/events/{id}/rounds")).await;
+    assert_eq!(round2.status.as_u16(), 201, "{}", round2.body);
+    let published = org
+        .post(&format!("/api/v1/events/{id}/rounds/publish"))
+        .await;
+    assert!(published.status.is_success(), "{}", published.body);
+
+    let mut public = app.client();
+    let by_default = public
+        .get(&format!("/api/v1/events/{id}/standings"))
+        .await
+        .json();
+    let after_one = public
+        .get(&format!("/api/v1/events/{id}/standings?after=1"))
+        .await
+        .json();
+    assert_eq!(by_default["after_round"], 1);
+    assert_eq!(by_default, after_one);
+    let crosstable = public
+        .get(&format!("/api/v1/events/{id}/crosstable"))
+        .await
+        .json();
+    assert_eq!(crosstable["after_round"], 1);
+    let page = public
+        .get(&format!("/events/{id}?tab=standings"))
+        .await
+        .body;
+    assert!(
+        page.contains(&format!("/events/{id}/standings/print?after=1")),
+        "{page}"
+    );
+    assert!(!page.contains("print?after=2"), "{page}");
+    assert!(page.contains(r#"<option value="1" selected>"#), "{page}");
+    assert!(!page.contains(r#"<option value="2""#), "{page}");
+}
+
 /// Forbidden pairs are listed, added and lifted (API and entries tab, arbiters only), and
 /// requested byes show with the entry until their round is paired.
 #[actix_web::test]

@@ -107,6 +107,19 @@ impl History {
             .any(|p| p.black_entry_id.is_some() && p.result.is_some())
     }
 
+    /// The last round with an outcome: a game's result, or a bye or absence (known once
+    /// the round is paired). Standings and crosstables are shown after it by default: a
+    /// later round whose games are all still being played would count in the tie-breaks as
+    /// unplayed rounds. 0 when no round has any.
+    pub fn last_round_with_outcomes(&self) -> u32 {
+        self.pairings
+            .iter()
+            .filter(|(_, p)| p.result.is_some() || p.black_entry_id.is_none())
+            .map(|(round, _)| u32::try_from(*round).unwrap_or(0))
+            .max()
+            .unwrap_or(0)
+    }
+
     /// Games of the last round that still need a result.
     pub fn missing_results(&self) -> usize {
         match self.last_round() {

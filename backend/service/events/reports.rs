@@ -67,12 +67,13 @@ pub struct Tables {
 }
 
 impl Tables {
-    /// Computes the table after `after_round` (default: the last round with results) of
-    /// the history's published rounds.
+    /// Computes the table after `after_round` (default: the last round with an outcome,
+    /// `History::last_round_with_outcomes`) of the history's published rounds.
     pub fn of(history: &History, after_round: Option<u32>) -> AppResult<Tables> {
         let history = history.published_only();
         let tournament = history.tournament()?;
-        let opts = options(&history.event, after_round)?;
+        let after_round = after_round.unwrap_or_else(|| history.last_round_with_outcomes());
+        let opts = options(&history.event, Some(after_round))?;
         let table = standings::compute_standings(&tournament, &opts)
             .map_err(|e| AppError::invalid("round", e.into()))?;
         Ok(Tables {

@@ -146,14 +146,24 @@ impl EventPage {
         )
     }
 
-    /// Rounds that have results, for the "after round" selector.
+    /// The rounds standings can be shown after, for the "after round" selector: every
+    /// published round up to the last with an outcome (a result, a bye or an absence), the
+    /// same rule as the default table.
     fn rounds_with_results(&self) -> Vec<i32> {
-        self.data
+        let last = self
+            .data
             .rounds
             .iter()
-            .filter(|r| r.boards.iter().any(|b| b.result.is_some()))
+            .filter(|r| r.published)
+            .filter(|r| {
+                r.boards
+                    .iter()
+                    .any(|b| b.result.is_some() || b.bye.is_some())
+            })
             .map(|r| r.number)
-            .collect()
+            .max()
+            .unwrap_or(0);
+        (1..=last).collect()
     }
 
     fn results(&self) -> &'static [ResultCode] {
