@@ -12,6 +12,14 @@
 //! - an average of opponents' ratings is rounded half up;
 //! - the percentage score for the dp table is rounded half up to two decimals
 //!   ([`crate::tiebreak::rating::dp`]).
+//!
+//! Where RATINGS.md is silent, the choices made here:
+//! - K: a new player (under 30 games) or a junior below 2300 has 40 even if 2400 was once
+//!   reached; "reached 2400" means a rating after a period (or an imported one) of 2400+;
+//! - the floor also lifts a first rating that computes below 1400, and an imported rating
+//!   below 1400 comes up to the floor at its next period;
+//! - games against unrated opponents are not passed in: the caller leaves them out, as FIDE
+//!   does for rated players and for an unrated player's first rating.
 
 use crate::ratings::Score;
 use crate::tiebreak::rating::dp;
