@@ -4,6 +4,7 @@
 pub mod berger;
 pub mod dutch;
 pub mod pairing_check;
+pub mod ratings;
 pub mod standings;
 pub mod tiebreak;
 pub mod tournament;
