@@ -71,6 +71,30 @@ fn player(conn: &mut DbConn, organiser: &Actor, name: &str) -> (Actor, i64) {
     (account(conn, &email, false, Some(profile.id)), profile.id)
 }
 
+/// The people of a game: an organiser (the games' arbiter) and two players with accounts
+/// of their own.
+struct Seats {
+    organiser: Actor,
+    white: Actor,
+    white_id: i64,
+    black: Actor,
+    black_id: i64,
+}
+
+fn seats(pool: &DbPool) -> Seats {
+    let mut conn = pool.get().unwrap();
+    let organiser = account(&mut conn, "org@t.org", true, None);
+    let (white, white_id) = player(&mut conn, &organiser, "Ivanov");
+    let (black, black_id) = player(&mut conn, &organiser, "Petrov");
+    Seats {
+        organiser,
+        white,
+        white_id,
+        black,
+        black_id,
+    }
+}
+
 /// A standalone russian game created by `organiser` (its arbiter); returns its id.
 fn new_game(conn: &mut DbConn, organiser: &Actor, white: i64, black: i64) -> i64 {
     create::create(
@@ -168,11 +192,13 @@ fn one_stored_one_refused(outcomes: &[AppResult<Submitted>], ply: i32, attempt: 
 async fn two_different_moves_for_one_ply_store_exactly_one() {
     let app = TestApp::new().await;
     let pool = pool(&app, 2);
-    let mut conn = pool.get().unwrap();
-    let organiser = account(&mut conn, "org@t.org", true, None);
-    let (white, white_id) = player(&mut conn, &organiser, "Ivanov");
-    let (_, black_id) = player(&mut conn, &organiser, "Petrov");
-    drop(conn);
+    let Seats {
+        organiser,
+        white,
+        white_id,
+        black_id,
+        ..
+    } = seats(&pool);
     let mut first_won = 0;
     for attempt in 0..TRIES {
         let game = new_game(&mut pool.get().unwrap(), &organiser, white_id, black_id);
@@ -213,12 +239,14 @@ async fn two_different_moves_for_one_ply_store_exactly_one() {
 async fn two_moves_for_one_ply_in_mid_game_store_exactly_one() {
     let app = TestApp::new().await;
     let pool = pool(&app, 2);
-    let mut conn = pool.get().unwrap();
-    let organiser = account(&mut conn, "org@t.org", true, None);
-    let (white, white_id) = player(&mut conn, &organiser, "Ivanov");
-    let (black, black_id) = player(&mut conn, &organiser, "Petrov");
-    let game = new_game(&mut conn, &organiser, white_id, black_id);
-    drop(conn);
+    let Seats {
+        organiser,
+        white,
+        white_id,
+        black,
+        black_id,
+    } = seats(&pool);
+    let game = new_game(&mut pool.get().unwrap(), &organiser, white_id, black_id);
     let mut line: Vec<String> = Vec::new();
     for attempt in 0..TRIES {
         // White moves (and the instance keeps the game); then Black, from two devices or
@@ -272,11 +300,13 @@ fn game_over(pool: &DbPool, game: i64) -> bool {
 async fn the_same_move_sent_twice_at_once_is_stored_once() {
     let app = TestApp::new().await;
     let pool = pool(&app, 2);
-    let mut conn = pool.get().unwrap();
-    let organiser = account(&mut conn, "org@t.org", true, None);
-    let (white, white_id) = player(&mut conn, &organiser, "Ivanov");
-    let (_, black_id) = player(&mut conn, &organiser, "Petrov");
-    drop(conn);
+    let Seats {
+        organiser,
+        white,
+        white_id,
+        black_id,
+        ..
+    } = seats(&pool);
     for attempt in 0..TRIES {
         let game = new_game(&mut pool.get().unwrap(), &organiser, white_id, black_id);
         let (a, b) = (white.clone(), white.clone());
@@ -508,12 +538,14 @@ fn move_on(
 async fn instances_play_on_from_what_the_other_stored() {
     let app = TestApp::new().await;
     let (one, other) = (pool(&app, 2), pool(&app, 2));
-    let mut conn = one.get().unwrap();
-    let organiser = account(&mut conn, "org@t.org", true, None);
-    let (white, white_id) = player(&mut conn, &organiser, "Ivanov");
-    let (black, black_id) = player(&mut conn, &organiser, "Petrov");
-    let game = new_game(&mut conn, &organiser, white_id, black_id);
-    drop(conn);
+    let Seats {
+        organiser,
+        white,
+        white_id,
+        black,
+        black_id,
+    } = seats(&one);
+    let game = new_game(&mut one.get().unwrap(), &organiser, white_id, black_id);
     let mut line: Vec<String> = Vec::new();
     // The first instance replays and keeps the game after each of its moves.
     move_on(&one, &white, game, &mut line, 0);

@@ -14,17 +14,9 @@ use damka_domain::tournament::{
     ByeKind, Colour, HalfPoints, Outcome, Player, PointSystem, RoundEntry, Tournament,
 };
 
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        self.0 >> 33
-    }
-}
+#[path = "../tests/common/lcg.rs"]
+mod lcg;
+use lcg::Lcg;
 
 fn generate(players: u32, rounds: u32) -> Tournament {
     let mut rng = Lcg(42);

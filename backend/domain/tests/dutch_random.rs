@@ -10,20 +10,9 @@ use damka_domain::tournament::{
 };
 use std::collections::HashSet;
 
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        self.0 >> 33
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+#[path = "common/lcg.rs"]
+mod lcg;
+use lcg::Lcg;
 
 fn colours(p: &Player) -> Vec<Colour> {
     p.rounds

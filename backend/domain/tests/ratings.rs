@@ -1,6 +1,10 @@
 //! Properties of the rating systems over random games, and a whole-club recompute
 //! (100,000 games among 2,000 players) in both systems to keep the code allocation-light.
 
+#[path = "common/lcg.rs"]
+mod lcg;
+use lcg::Lcg;
+
 use std::time::{Duration, Instant};
 
 use damka_domain::ratings::Score;
@@ -105,24 +109,6 @@ proptest! {
     }
 }
 
-/// A small deterministic generator (64-bit LCG), so the club below is the same every run
-/// without a dependency.
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        self.0 >> 33
-    }
-
-    fn below(&mut self, bound: usize) -> usize {
-        (self.next() % bound as u64) as usize
-    }
-}
-
 const PLAYERS: usize = 2_000;
 const GAMES: usize = 100_000;
 /// Games per Elo period (one event): ratings of the event are those before it.
@@ -138,9 +124,9 @@ fn club_games() -> Vec<ClubGame> {
     let mut random = Lcg(12);
     (0..GAMES)
         .map(|_| {
-            let white = random.below(PLAYERS);
-            let black = (white + 1 + random.below(PLAYERS - 1)) % PLAYERS;
-            let white_score = [Score::Loss, Score::Draw, Score::Win][random.below(3)];
+            let white = random.index_below(PLAYERS);
+            let black = (white + 1 + random.index_below(PLAYERS - 1)) % PLAYERS;
+            let white_score = [Score::Loss, Score::Draw, Score::Win][random.index_below(3)];
             ClubGame {
                 white,
                 black,
