@@ -95,6 +95,18 @@ fn seats(pool: &DbPool) -> Seats {
     }
 }
 
+/// The people of a game and the game (standalone, created by the organiser).
+fn seated_game(pool: &DbPool) -> (Seats, i64) {
+    let seats = seats(pool);
+    let game = new_game(
+        &mut pool.get().unwrap(),
+        &seats.organiser,
+        seats.white_id,
+        seats.black_id,
+    );
+    (seats, game)
+}
+
 /// A standalone russian game created by `organiser` (its arbiter); returns its id.
 fn new_game(conn: &mut DbConn, organiser: &Actor, white: i64, black: i64) -> i64 {
     create::create(
@@ -239,14 +251,15 @@ async fn two_different_moves_for_one_ply_store_exactly_one() {
 async fn two_moves_for_one_ply_in_mid_game_store_exactly_one() {
     let app = TestApp::new().await;
     let pool = pool(&app, 2);
-    let Seats {
-        organiser,
-        white,
-        white_id,
-        black,
-        black_id,
-    } = seats(&pool);
-    let game = new_game(&mut pool.get().unwrap(), &organiser, white_id, black_id);
+    let (
+        Seats {
+            organiser,
+            white,
+            black,
+            ..
+        },
+        game,
+    ) = seated_game(&pool);
     let mut line: Vec<String> = Vec::new();
     for attempt in 0..TRIES {
         // White moves (and the instance keeps the game); then Black, from two devices or
@@ -538,14 +551,15 @@ fn move_on(
 async fn instances_play_on_from_what_the_other_stored() {
     let app = TestApp::new().await;
     let (one, other) = (pool(&app, 2), pool(&app, 2));
-    let Seats {
-        organiser,
-        white,
-        white_id,
-        black,
-        black_id,
-    } = seats(&one);
-    let game = new_game(&mut one.get().unwrap(), &organiser, white_id, black_id);
+    let (
+        Seats {
+            organiser,
+            white,
+            black,
+            ..
+        },
+        game,
+    ) = seated_game(&one);
     let mut line: Vec<String> = Vec::new();
     // The first instance replays and keeps the game after each of its moves.
     move_on(&one, &white, game, &mut line, 0);
