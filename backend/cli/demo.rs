@@ -8,8 +8,9 @@ use crate::service::events::{self, EventInput};
 use crate::service::{Actor, AppError, accounts, auth};
 use crate::store::models::{ClubFields, NewUser, PlayerFields, PlayerRating};
 use crate::store::values::{ResultCode, System};
-use crate::store::{self, Backend, DatabaseUrl, DbConn, clubs, players};
+use crate::store::{self, Backend, DatabaseUrl, DbConn, clubs, players, settings};
 use damka_engine::Variant;
+use diesel::Connection;
 
 /// A demo account and the password generated for it at this start.
 #[derive(Debug, Clone)]
@@ -24,6 +25,7 @@ pub fn reset_database_file(url: &DatabaseUrl) -> anyhow::Result<()> {
     if url.backend != Backend::Sqlite {
         anyhow::bail!("the demo runs on its own SQLite file");
     }
+    refuse_unless_demo_file(&url.target)?;
     for suffix in ["", "-wal", "-shm"] {
         let path = format!("{}{suffix}", url.target);
         match std::fs::remove_file(&path) {
@@ -33,6 +35,36 @@ pub fn reset_database_file(url: &DatabaseUrl) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Marks a database as the demo's, so that a later demo may start it afresh.
+const SETTING_DEMO_DATABASE: &str = "demo_database";
+
+/// The demo starts afresh by deleting its file: only a file that does not exist, is
+/// empty, is marked as a demo database, or is the default demo file (made before the mark
+/// existed) may go. Anything else may be a club's real data.
+fn refuse_unless_demo_file(path: &str) -> anyhow::Result<()> {
+    let default_file = super::serve::DEMO_DATABASE_URL.trim_start_matches("sqlite://");
+    let Ok(metadata) = std::fs::metadata(path) else {
+        return Ok(());
+    };
+    if metadata.len() == 0 || path == default_file {
+        return Ok(());
+    }
+    let marked = diesel::SqliteConnection::establish(path)
+        .ok()
+        .map(DbConn::Sqlite)
+        .and_then(|mut conn| settings::get(&mut conn, SETTING_DEMO_DATABASE).ok())
+        .flatten()
+        .is_some();
+    if marked {
+        Ok(())
+    } else {
+        anyhow::bail!(
+            "{path} is not a demo database; the demo starts afresh by deleting its file, so it \
+             only takes a new file or one an earlier demo made"
+        )
+    }
 }
 
 const CLUBS: [(&str, &str, &str, &str); 3] = [
@@ -207,6 +239,7 @@ type DemoAccountSpec = (
 /// Fills an empty database with the demo club and returns the demo accounts.
 pub fn seed(conn: &mut DbConn) -> Result<Vec<DemoAccount>, AppError> {
     conn.write_transaction(|conn| {
+        settings::set(conn, SETTING_DEMO_DATABASE, "1")?;
         let now = store::now();
         let mut club_ids = Vec::new();
         for (name, city, country, description) in CLUBS {

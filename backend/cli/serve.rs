@@ -19,15 +19,17 @@ pub struct ServeArgs {
     /// Address and port to listen on.
     #[arg(long, env = "DAMKA_BIND", default_value = "127.0.0.1:8080")]
     pub bind: String,
-    /// `sqlite://FILE` (embedded, the default) or `postgres://USER@HOST/DB` (several
-    /// instances may share one PostgreSQL database).
-    #[arg(long, env = "DAMKA_DATABASE_URL", default_value = "sqlite://damka.db")]
-    pub database_url: String,
+    /// `sqlite://FILE` (embedded; default `sqlite://damka.db`, for the demo
+    /// `sqlite://damka-demo.db`) or `postgres://USER@HOST/DB` (several instances may share
+    /// one PostgreSQL database; not for the demo, which starts a SQLite file of its own).
+    #[arg(long, env = "DAMKA_DATABASE_URL")]
+    pub database_url: Option<String>,
     /// `text` for people, `json` for log collectors.
     #[arg(long, env = "DAMKA_LOG_FORMAT", value_enum, default_value = "text")]
     pub log_format: LogFormat,
-    /// Start on a fresh demo database (`damka-demo.db`) filled with a believable club;
-    /// the demo accounts' passwords are printed.
+    /// Start on a fresh demo database (`damka-demo.db` unless `--database-url` names
+    /// another file) filled with a believable club; the demo accounts' passwords are
+    /// printed. A file that is not a demo database is never overwritten.
     #[arg(long)]
     pub demo: bool,
     /// HTTP worker threads (default: one per core).
@@ -51,7 +53,7 @@ impl Default for ServeArgs {
     fn default() -> Self {
         ServeArgs {
             bind: "127.0.0.1:8080".into(),
-            database_url: "sqlite://damka.db".into(),
+            database_url: None,
             log_format: LogFormat::Text,
             demo: false,
             workers: None,
@@ -61,6 +63,7 @@ impl Default for ServeArgs {
     }
 }
 
+pub const DATABASE_URL: &str = "sqlite://damka.db";
 pub const DEMO_DATABASE_URL: &str = "sqlite://damka-demo.db";
 
 pub fn init_logging(format: LogFormat) {
@@ -79,10 +82,10 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     init_logging(args.log_format);
     let trusted_proxies = TrustedProxies::parse(&args.trusted_proxies)
         .map_err(|e| anyhow::anyhow!("--trusted-proxy: {e}"))?;
-    let url_text = if args.demo {
-        DEMO_DATABASE_URL
-    } else {
-        args.database_url.as_str()
+    let url_text = match &args.database_url {
+        Some(url) => url.as_str(),
+        None if args.demo => DEMO_DATABASE_URL,
+        None => DATABASE_URL,
     };
     let url = DatabaseUrl::parse(url_text).map_err(|e| anyhow::anyhow!("--database-url: {e}"))?;
     if args.demo {

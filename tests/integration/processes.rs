@@ -6,6 +6,7 @@ use crate::common;
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -16,14 +17,20 @@ struct Server {
 
 impl Server {
     fn start(database_url: &str) -> Server {
+        Server::run("serve", database_url, Path::new("."))
+    }
+
+    /// `damka COMMAND` (`serve` or `demo`) in the working directory `dir`.
+    fn run(command: &str, database_url: &str, dir: &Path) -> Server {
         let port = TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
             .unwrap()
             .port();
         let child = Command::new(env!("CARGO_BIN_EXE_damka"))
+            .current_dir(dir)
             .args([
-                "serve",
+                command,
                 "--bind",
                 &format!("127.0.0.1:{port}"),
                 "--database-url",
@@ -261,6 +268,49 @@ fn an_unreachable_postgres_is_a_clear_error_not_a_panic() {
         "{stderr}"
     );
     assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+/// `damka demo --database-url FILE` starts the demo on that file (the flag used to be
+/// ignored: the demo always wrote `damka-demo.db` in the working directory, and its help
+/// showed the default of `serve`), starts it afresh the next time, and refuses to delete a
+/// file that is not a demo database.
+#[test]
+fn the_demo_takes_its_database_url_and_spares_a_real_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let demo_file = dir.path().join("club-demo.db");
+    let demo_url = format!("sqlite://{}", demo_file.display());
+    for _ in 0..2 {
+        let server = Server::run("demo", &demo_url, dir.path());
+        let clubs = http(server.port, "GET", "/clubs", &BTreeMap::new(), None).unwrap();
+        assert!(
+            clubs.body.contains("Kazan Draughts School"),
+            "{}",
+            clubs.body
+        );
+    }
+    assert!(demo_file.exists());
+    assert!(!dir.path().join("damka-demo.db").exists());
+
+    let real_url = format!("sqlite://{}", dir.path().join("club.db").display());
+    create_admin(&real_url, "admin@club.org", "a club's real password");
+    let refused = Command::new(env!("CARGO_BIN_EXE_damka"))
+        .current_dir(dir.path())
+        .args(["demo", "--bind", "127.0.0.1:0", "--database-url", &real_url])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "{stderr}");
+    assert!(stderr.contains("is not a demo database"), "{stderr}");
+    let server = Server::start(&real_url);
+    sign_in(server.port, "admin@club.org", "a club's real password");
+
+    let help = Command::new(env!("CARGO_BIN_EXE_damka"))
+        .args(["demo", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("sqlite://damka-demo.db"), "{help}");
+    assert!(!help.contains("[default: sqlite://damka.db]"), "{help}");
 }
 
 /// `damka admin create` with the password on standard input.
