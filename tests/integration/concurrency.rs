@@ -9,6 +9,7 @@ use crate::common;
 
 use std::sync::Barrier;
 
+use common::racing::{RacingCall, TRIES, race, racing_pool};
 use common::{Role, TestApp};
 use damka::service::events::entries::{self, EntryInput};
 use damka::service::events::rounds::{self, ResultInput};
@@ -16,46 +17,7 @@ use damka::service::events::{self, EventInput, audit, settings};
 use damka::service::players::{self, PlayerInput};
 use damka::service::{Actor, AppError, AppResult, Refusal};
 use damka::store::values::Spelling;
-use damka::store::{self, DbConn, DbPool, RetryPolicy};
-
-/// How often each race is run.
-const TRIES: usize = 30;
-
-/// A pool with a connection for every racing thread.
-fn racing_pool(app: &TestApp, size: u32) -> DbPool {
-    store::open(
-        &app.db.url,
-        size,
-        RetryPolicy {
-            attempts: 1,
-            delay: std::time::Duration::ZERO,
-        },
-    )
-    .unwrap()
-}
-
-/// One of the racing calls, on the connection it is given.
-type RacingCall<'a, T> = Box<dyn FnOnce(&mut DbConn) -> T + Send + 'a>;
-
-/// Runs `calls` at the same moment, each on its own thread and connection, and returns
-/// their outcomes in order.
-fn race<T: Send>(pool: &DbPool, calls: Vec<RacingCall<'_, T>>) -> Vec<T> {
-    let barrier = Barrier::new(calls.len());
-    std::thread::scope(|scope| {
-        let running: Vec<_> = calls
-            .into_iter()
-            .map(|call| {
-                let mut conn = pool.get().unwrap();
-                let barrier = &barrier;
-                scope.spawn(move || {
-                    barrier.wait();
-                    call(&mut conn)
-                })
-            })
-            .collect();
-        running.into_iter().map(|t| t.join().unwrap()).collect()
-    })
-}
+use damka::store::{self, DbConn, RetryPolicy};
 
 async fn organiser(app: &TestApp) -> Actor {
     app.user("org@example.org", Role::Organiser).await;

@@ -11,6 +11,7 @@ use crate::common;
 use std::sync::Barrier;
 
 use common::TestApp;
+use common::racing::{TRIES, race, racing_pool as pool};
 use damka::service::events::entries::{self, EntryInput};
 use damka::service::events::{rounds, settings};
 use damka::service::games::create::{self, NewGameInput};
@@ -19,23 +20,8 @@ use damka::service::games::{self, GameView};
 use damka::service::players::{self, PlayerInput};
 use damka::service::{Actor, AppError, AppResult, Refusal};
 use damka::store::models::{EventInput, NewUser};
-use damka::store::{self, DbConn, DbPool, RetryPolicy};
+use damka::store::{self, DbConn, DbPool};
 use damka_engine::Variant;
-
-/// How often each race is run.
-const TRIES: usize = 30;
-
-fn pool(app: &TestApp, size: u32) -> DbPool {
-    store::open(
-        &app.db.url,
-        size,
-        RetryPolicy {
-            attempts: 1,
-            delay: std::time::Duration::ZERO,
-        },
-    )
-    .unwrap()
-}
 
 /// An account stored directly (these tests never sign in, so no password is hashed).
 fn account(conn: &mut DbConn, email: &str, organiser: bool, player_id: Option<i64>) -> Actor {
@@ -136,28 +122,6 @@ fn submit(conn: &mut DbConn, actor: &Actor, game: i64, ply: i32, mv: &str) -> Ap
             offer_draw: false,
         },
     )
-}
-
-/// One of the racing calls, on the connection it is given.
-type RacingCall<'a, T> = Box<dyn FnOnce(&mut DbConn) -> T + Send + 'a>;
-
-/// Runs `calls` at the same moment, each on its own thread and connection.
-fn race<T: Send>(pool: &DbPool, calls: Vec<RacingCall<'_, T>>) -> Vec<T> {
-    let barrier = Barrier::new(calls.len());
-    std::thread::scope(|scope| {
-        let running: Vec<_> = calls
-            .into_iter()
-            .map(|call| {
-                let mut conn = pool.get().unwrap();
-                let barrier = &barrier;
-                scope.spawn(move || {
-                    barrier.wait();
-                    call(&mut conn)
-                })
-            })
-            .collect();
-        running.into_iter().map(|t| t.join().unwrap()).collect()
-    })
 }
 
 fn stored_moves(conn: &mut DbConn, game: i64) -> Vec<(i32, String)> {

@@ -22,6 +22,8 @@ use damka::web::{self, AppState};
 use diesel::Connection;
 use diesel::connection::SimpleConnection;
 
+pub mod racing;
+
 pub fn postgres_base_url() -> String {
     std::env::var("DAMKA_TEST_POSTGRES_URL")
         .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".into())
