@@ -854,6 +854,56 @@ fn percentile(sorted: &[u32], p: f64) -> u32 {
     sorted[rank.clamp(1, sorted.len()) - 1]
 }
 
+/// The latencies of a run as both reports show them: the mean, the percentiles and the
+/// maximum, in milliseconds.
+struct LatencySummary {
+    mean_ms: f64,
+    p50: u32,
+    p90: u32,
+    p99: u32,
+    p999: u32,
+    max: u32,
+}
+
+impl LatencySummary {
+    /// Of `sorted` samples in microseconds.
+    fn of(sorted: &[u32]) -> LatencySummary {
+        let mean_ms = if sorted.is_empty() {
+            0.0
+        } else {
+            sorted.iter().map(|&l| f64::from(l)).sum::<f64>() / sorted.len() as f64 / 1000.0
+        };
+        LatencySummary {
+            mean_ms,
+            p50: percentile(sorted, 50.0),
+            p90: percentile(sorted, 90.0),
+            p99: percentile(sorted, 99.0),
+            p999: percentile(sorted, 99.9),
+            max: sorted.last().copied().unwrap_or(0),
+        }
+    }
+
+    fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "mean": (self.mean_ms * 1000.0).round() / 1000.0,
+            "p50": ms(self.p50), "p90": ms(self.p90), "p99": ms(self.p99),
+            "p99_9": ms(self.p999), "max": ms(self.max),
+        })
+    }
+
+    fn text(&self) -> String {
+        format!(
+            "  latency ms   mean {:.2}  p50 {:.2}  p90 {:.2}  p99 {:.2}  p99.9 {:.2}  max {:.2}",
+            self.mean_ms,
+            ms(self.p50),
+            ms(self.p90),
+            ms(self.p99),
+            ms(self.p999),
+            ms(self.max)
+        )
+    }
+}
+
 fn ms(micros: u32) -> f64 {
     f64::from(micros) / 1000.0
 }
@@ -967,18 +1017,7 @@ fn report(args: &Args, target: &Target, mut stats: Stats) -> anyhow::Result<Exit
     let bad = attempts - ok;
     let seconds = args.duration.as_secs_f64();
     let rps = responses as f64 / seconds;
-    let mean = if responses == 0 {
-        0.0
-    } else {
-        stats.latencies.iter().map(|&l| f64::from(l)).sum::<f64>() / responses as f64 / 1000.0
-    };
-    let (p50, p90, p99, p999) = (
-        percentile(&stats.latencies, 50.0),
-        percentile(&stats.latencies, 90.0),
-        percentile(&stats.latencies, 99.0),
-        percentile(&stats.latencies, 99.9),
-    );
-    let max = stats.latencies.last().copied().unwrap_or(0);
+    let latency = LatencySummary::of(&stats.latencies);
     let failed = attempts == 0 || bad * 100 > attempts;
     if args.json {
         let statuses = stats.statuses_json();
@@ -990,10 +1029,7 @@ fn report(args: &Args, target: &Target, mut stats: Stats) -> anyhow::Result<Exit
             "warmup_s": args.warmup.as_secs_f64(),
             "requests": responses,
             "requests_per_s": (rps * 10.0).round() / 10.0,
-            "latency_ms": {
-                "mean": (mean * 1000.0).round() / 1000.0,
-                "p50": ms(p50), "p90": ms(p90), "p99": ms(p99), "p99_9": ms(p999), "max": ms(max),
-            },
+            "latency_ms": latency.json(),
             "statuses": statuses,
             "errors": errors,
             "non_2xx_or_failed": bad,
@@ -1015,14 +1051,7 @@ fn report(args: &Args, target: &Target, mut stats: Stats) -> anyhow::Result<Exit
         );
         println!("  requests     {responses}");
         println!("  requests/s   {rps:.1}");
-        println!(
-            "  latency ms   mean {mean:.2}  p50 {:.2}  p90 {:.2}  p99 {:.2}  p99.9 {:.2}  max {:.2}",
-            ms(p50),
-            ms(p90),
-            ms(p99),
-            ms(p999),
-            ms(max)
-        );
+        println!("{}", latency.text());
         println!("  statuses     {}", stats.statuses_text());
         println!("  errors       {}", stats.failures_text());
         println!(

@@ -30,7 +30,7 @@ use serde::Deserialize;
 use tokio::task::JoinSet;
 
 use super::{
-    Conn, Failure, Response, Stats, Target, counts_text, exchange, ms, percentile, request_bytes,
+    Conn, Failure, LatencySummary, Response, Stats, Target, counts_text, exchange, request_bytes,
 };
 
 /// How many error answers are kept to be shown.
@@ -470,18 +470,7 @@ fn report(
     let bad = responses + failures - total.accepted;
     let seconds = plan.duration.as_secs_f64();
     let moves_per_sec = total.accepted as f64 / seconds;
-    let mean = if responses == 0 {
-        0.0
-    } else {
-        stats.latencies.iter().map(|&l| f64::from(l)).sum::<f64>() / responses as f64 / 1000.0
-    };
-    let (p50, p90, p99, p999) = (
-        percentile(&stats.latencies, 50.0),
-        percentile(&stats.latencies, 90.0),
-        percentile(&stats.latencies, 99.0),
-        percentile(&stats.latencies, 99.9),
-    );
-    let max = stats.latencies.last().copied().unwrap_or(0);
+    let latency = LatencySummary::of(&stats.latencies);
     let games_finished: u64 = total.finished.values().sum();
     let mean_plies = if games_finished == 0 {
         0.0
@@ -504,10 +493,7 @@ fn report(
             "moves": total.accepted,
             "moves_per_sec": (moves_per_sec * 10.0).round() / 10.0,
             "requests": responses,
-            "latency_ms": {
-                "mean": (mean * 1000.0).round() / 1000.0,
-                "p50": ms(p50), "p90": ms(p90), "p99": ms(p99), "p99_9": ms(p999), "max": ms(max),
-            },
+            "latency_ms": latency.json(),
             "statuses": statuses,
             "errors": errors,
             "non_201_or_failed": bad,
@@ -536,14 +522,7 @@ fn report(
         );
         println!("  moves        {} accepted (201)", total.accepted);
         println!("  moves/s      {moves_per_sec:.1}");
-        println!(
-            "  latency ms   mean {mean:.2}  p50 {:.2}  p90 {:.2}  p99 {:.2}  p99.9 {:.2}  max {:.2}",
-            ms(p50),
-            ms(p90),
-            ms(p99),
-            ms(p999),
-            ms(max)
-        );
+        println!("{}", latency.text());
         println!(
             "  finished     {games_finished} games, {mean_plies:.1} plies on average ({})",
             counts_text(total.finished.iter().map(|(r, n)| (r.to_string(), *n)))
