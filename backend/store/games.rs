@@ -97,6 +97,18 @@ impl GameState {
         self.draw_offer_pending = false;
     }
 
+    /// Writes this state into `row`, as `set_state` writes it into the table.
+    pub fn apply_to(&self, row: &mut GameRow) {
+        row.ply = self.ply;
+        row.status = self.status;
+        row.result = self.result;
+        row.reason = self.reason;
+        row.draw_offer_by = self.draw_offer_by;
+        row.draw_offer_ply = self.draw_offer_ply;
+        row.draw_offer_pending = self.draw_offer_pending;
+        row.finished_at = self.finished_at;
+    }
+
     /// The row's state as stored, to change a field or two of.
     pub fn of(row: &GameRow) -> GameState {
         GameState {

@@ -29,15 +29,7 @@ pub fn store_state(
             rounds::record_result(conn, &event, pairing_id, result, user_id)
         })?;
     }
-    let row = &mut loaded.row;
-    row.ply = state.ply;
-    row.status = state.status;
-    row.result = state.result;
-    row.reason = state.reason;
-    row.draw_offer_by = state.draw_offer_by;
-    row.draw_offer_ply = state.draw_offer_ply;
-    row.draw_offer_pending = state.draw_offer_pending;
-    row.finished_at = state.finished_at;
+    state.apply_to(&mut loaded.row);
     Ok(())
 }
 

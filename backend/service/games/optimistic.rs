@@ -54,12 +54,8 @@ pub fn submit(
         stored::Advanced::No => return Ok(None),
         stored::Advanced::Yes { names } => names,
     };
-    let row = &mut loaded.row;
-    row.revision = revision + 1;
-    row.ply = planned.state.ply;
-    row.draw_offer_by = planned.state.draw_offer_by;
-    row.draw_offer_ply = planned.state.draw_offer_ply;
-    row.draw_offer_pending = planned.state.draw_offer_pending;
+    loaded.row.revision = revision + 1;
+    planned.state.apply_to(&mut loaded.row);
     loaded.moves.push(MoveRow {
         ply: input.ply,
         notation: planned.notation,
