@@ -34,7 +34,7 @@ pub fn submit(
     let Ok(planned) = plan(&mut loaded, role, input, text, now) else {
         return Ok(None);
     };
-    if planned.ends_game {
+    if planned.ends_game() {
         // The result reaches the event's board under its lock: the locked way.
         return Ok(None);
     }

@@ -8,6 +8,7 @@ use super::view::{GameView, view_of};
 use super::{Loaded, Role, offers, optimistic, require_role};
 use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::games::{self as stored, GameState};
+use crate::store::values::GameStatus;
 use crate::store::{self, DbConn};
 
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
@@ -121,8 +122,13 @@ pub(super) struct Planned {
     pub notation: String,
     /// The game row's state after it.
     pub state: GameState,
+}
+
+impl Planned {
     /// Whether the move ends the game.
-    pub ends_game: bool,
+    pub fn ends_game(&self) -> bool {
+        self.state.status == GameStatus::Finished
+    }
 }
 
 /// Checks `input` as the next ply of `loaded` by `role` and plays it on `loaded.game`:
@@ -160,8 +166,7 @@ pub(super) fn plan(
     if state.draw_offer_pending && state.draw_offer_by != Some(mover) {
         state.draw_offer_pending = false;
     }
-    let verdict = super::verdict(&loaded.game);
-    if let Some((result, reason)) = verdict {
+    if let Some((result, reason)) = super::verdict(&loaded.game) {
         state.finish(result, reason, now);
     } else if input.offer_draw {
         offers::check_offer(loaded, &state, mover)?;
@@ -172,7 +177,6 @@ pub(super) fn plan(
     Ok(Planned {
         notation: mv.notation(),
         state,
-        ends_game: verdict.is_some(),
     })
 }
 
