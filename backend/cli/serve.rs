@@ -103,6 +103,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
             super::demo::seed(&mut conn).map_err(|e| anyhow::anyhow!("demo data: {e}"))?;
         super::demo::print_credentials(&credentials, &args.bind);
     }
+    spawn_clock_sweep(pool.clone());
     let state = AppState {
         pool,
         site_secret: site_secret.into_bytes(),
@@ -128,6 +129,35 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         Ok::<_, anyhow::Error>(())
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// How often the server looks for games whose time ran out with no move arriving.
+const CLOCK_SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Ends games lost on time that nobody asked about (a player who left the board), once a
+/// second, on a thread of its own. Every instance runs one: each game is decided under its
+/// lock, so two instances never end one game twice.
+fn spawn_clock_sweep(pool: store::DbPool) {
+    let spawned = std::thread::Builder::new()
+        .name("clock-sweep".into())
+        .spawn(move || {
+            loop {
+                std::thread::sleep(CLOCK_SWEEP_EVERY);
+                let ended = pool.get().map_err(|e| e.to_string()).and_then(|mut conn| {
+                    crate::service::games::clock::sweep(&mut conn).map_err(|e| e.to_string())
+                });
+                match ended {
+                    Ok(games) if !games.is_empty() => {
+                        tracing::info!(?games, "games lost on time")
+                    }
+                    Ok(_) => {}
+                    Err(error) => tracing::warn!(%error, "clock sweep failed"),
+                }
+            }
+        });
+    if let Err(error) = spawned {
+        tracing::error!(%error, "cannot start the clock sweep");
+    }
 }
 
 #[cfg(test)]

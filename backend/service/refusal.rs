@@ -367,6 +367,10 @@ refusals! {
     OnlyPlayersOrOrganisersCreateGames => "only_players_or_organisers_create_games",
     SamePlayerBothSides => "same_player_both_sides",
     GameOver => "game_over",
+    /// The mover's time was over when the move arrived: the game is lost on time.
+    FlagFallen => "flag_fallen",
+    /// Clocks were to be started in a game or round played without them.
+    NotTimed => "not_timed",
     /// Another move is stored at this ply (the stored one, canonical).
     PlyTaken { ply: i32, stored: String } => "ply_taken",
     /// The submission skips plies: the game has `ply` plies, the next is `expected`.
@@ -928,6 +932,8 @@ pub mod examples {
             Refusal::OnlyPlayersOrOrganisersCreateGames,
             Refusal::SamePlayerBothSides,
             Refusal::GameOver,
+            Refusal::FlagFallen,
+            Refusal::NotTimed,
             Refusal::PlyTaken {
                 ply: 3,
                 stored: text("b6-a5"),

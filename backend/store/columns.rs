@@ -12,7 +12,7 @@ use diesel::sqlite::Sqlite;
 
 use super::MultiBackend;
 use super::values::{
-    EventStatus, GameEnd, GameStatus, ResultCode, ScoringDisplay, Spelling, System, TimeControl,
+    EventStatus, GameEnd, GameStatus, ResultCode, ScoringDisplay, Spelling, System, TimeCategory,
     parse,
 };
 use crate::store::models::LocalRules;
@@ -83,7 +83,7 @@ text_column!(
     System,
     EventStatus,
     ScoringDisplay,
-    TimeControl,
+    TimeCategory,
     ResultCode,
     ByeKind,
     Colour,

@@ -2,6 +2,7 @@
 //! plays, the rules it is played under, how it ended, the pending draw offer); the moves
 //! are one row per ply, and the primary key (game, ply) decides any race for a ply.
 use chrono::NaiveDateTime;
+use damka_domain::clock::TimeControl;
 use damka_engine::{Color, Variant};
 use diesel::prelude::*;
 
@@ -9,6 +10,7 @@ use super::columns::{LocalRulesJson, Spelled};
 use super::models::LocalRules;
 use super::prepared::Prepared;
 use super::schema::{game_changes, game_moves, games, pairings, players, rounds};
+use super::time_control::TimeControlText;
 use super::values::{GameEnd, GameStatus, ResultCode, Spelling};
 use super::{DbConn, QueryResult};
 
@@ -37,6 +39,10 @@ pub struct GameRow {
     pub created_by: i64,
     pub created_at: NaiveDateTime,
     pub finished_at: Option<NaiveDateTime>,
+    pub clock: TimeControl,
+    pub white_ms: Option<i64>,
+    pub black_ms: Option<i64>,
+    pub deadline: Option<NaiveDateTime>,
 }
 
 /// A game to create.
@@ -53,6 +59,7 @@ pub struct NewGame {
     pub draw_offer_min_moves: i32,
     pub created_by: i64,
     pub created_at: NaiveDateTime,
+    pub clock: TimeControl,
 }
 
 /// One stored ply.
@@ -63,6 +70,8 @@ pub struct MoveRow {
     pub notation: String,
     pub submitted_by: Option<i64>,
     pub played_at: NaiveDateTime,
+    /// The mover's remaining time right after the move (`None`: untimed).
+    pub clock_ms: Option<i64>,
 }
 
 /// What a write changes on the game row after its moves.
@@ -76,6 +85,10 @@ pub struct GameState {
     pub draw_offer_ply: Option<i32>,
     pub draw_offer_pending: bool,
     pub finished_at: Option<NaiveDateTime>,
+    /// The clocks (see `damka_domain::clock::Clocks`), all `None` for an untimed game.
+    pub white_ms: Option<i64>,
+    pub black_ms: Option<i64>,
+    pub deadline: Option<NaiveDateTime>,
 }
 
 impl GameState {
@@ -107,6 +120,9 @@ impl GameState {
         row.draw_offer_ply = self.draw_offer_ply;
         row.draw_offer_pending = self.draw_offer_pending;
         row.finished_at = self.finished_at;
+        row.white_ms = self.white_ms;
+        row.black_ms = self.black_ms;
+        row.deadline = self.deadline;
     }
 
     /// The row's state as stored, to change a field or two of.
@@ -120,6 +136,9 @@ impl GameState {
             draw_offer_ply: row.draw_offer_ply,
             draw_offer_pending: row.draw_offer_pending,
             finished_at: row.finished_at,
+            white_ms: row.white_ms,
+            black_ms: row.black_ms,
+            deadline: row.deadline,
         }
     }
 }
@@ -162,6 +181,9 @@ pub fn insert(conn: &mut DbConn, game: &NewGame) -> QueryResult<i64> {
             games::revision.eq(0_i64),
             games::created_by.eq(game.created_by),
             games::created_at.eq(game.created_at),
+            games::clock.eq(TimeControlText::from(game.clock)),
+            games::white_ms.eq(game.clock.start().map(|c| c.white_ms)),
+            games::black_ms.eq(game.clock.start().map(|c| c.black_ms)),
         ))
         .returning(games::id)
         .get_result(conn)
@@ -242,6 +264,7 @@ pub fn insert_move(
     notation: &str,
     submitted_by: Option<i64>,
     at: NaiveDateTime,
+    clock_ms: Option<i64>,
 ) -> QueryResult<()> {
     Prepared(diesel::insert_into(game_moves::table).values((
         game_moves::game_id.eq(game_id),
@@ -249,6 +272,7 @@ pub fn insert_move(
         game_moves::notation.eq(notation),
         game_moves::submitted_by.eq(submitted_by),
         game_moves::played_at.eq(at),
+        game_moves::clock_ms.eq(clock_ms),
     )))
     .execute(conn)
     .map(|_| ())
@@ -278,6 +302,9 @@ struct StateColumns {
     draw_offer_ply: Option<i32>,
     draw_offer_pending: bool,
     finished_at: Option<NaiveDateTime>,
+    white_ms: Option<i64>,
+    black_ms: Option<i64>,
+    deadline: Option<NaiveDateTime>,
 }
 
 impl StateColumns {
@@ -291,6 +318,9 @@ impl StateColumns {
             draw_offer_ply: state.draw_offer_ply,
             draw_offer_pending: state.draw_offer_pending,
             finished_at: state.finished_at,
+            white_ms: state.white_ms,
+            black_ms: state.black_ms,
+            deadline: state.deadline,
         }
     }
 }
@@ -336,6 +366,18 @@ pub fn delete(conn: &mut DbConn, game_id: i64) -> QueryResult<()> {
     diesel::delete(games::table.find(game_id))
         .execute(conn)
         .map(|_| ())
+}
+
+/// Ongoing games whose side to move ran out of time by `now` (at most `limit`, the
+/// longest overdue first).
+pub fn overdue(conn: &mut DbConn, now: NaiveDateTime, limit: i64) -> QueryResult<Vec<i64>> {
+    games::table
+        .filter(games::deadline.le(now))
+        .filter(games::status.eq(Spelled(GameStatus::Ongoing)))
+        .order(games::deadline)
+        .limit(limit)
+        .select(games::id)
+        .load(conn)
 }
 
 /// Which games a list shows.
@@ -426,6 +468,8 @@ pub struct Advance<'a> {
     pub notation: &'a str,
     pub submitted_by: Option<i64>,
     pub at: NaiveDateTime,
+    /// The mover's remaining time after the move.
+    pub clock_ms: Option<i64>,
 }
 
 /// PostgreSQL: the revision check, the row's new state and the move in one statement, so a
@@ -434,12 +478,12 @@ pub struct Advance<'a> {
 const ADVANCE_PG: &str = "WITH advanced AS (
     UPDATE games SET revision = revision + 1, ply = $3, status = $4, result = $5,
         reason = $6, draw_offer_by = $7, draw_offer_ply = $8, draw_offer_pending = $9,
-        finished_at = $10
+        finished_at = $10, white_ms = $14, black_ms = $15, deadline = $16
     WHERE id = $1 AND revision = $2
     RETURNING id, white_player_id, black_player_id),
 stored AS (
-    INSERT INTO game_moves (game_id, ply, notation, submitted_by, played_at)
-    SELECT id, $3, $11, $12, $13 FROM advanced)
+    INSERT INTO game_moves (game_id, ply, notation, submitted_by, played_at, clock_ms)
+    SELECT id, $3, $11, $12, $13, $17 FROM advanced)
 SELECT white.name AS white_name, black.name AS black_name
 FROM advanced
 JOIN players white ON white.id = advanced.white_player_id
@@ -483,7 +527,11 @@ pub fn advance(conn: &mut DbConn, advance: &Advance<'_>) -> QueryResult<Advanced
                 .bind::<Nullable<Timestamp>, _>(state.finished_at)
                 .bind::<Text, _>(advance.notation)
                 .bind::<Nullable<BigInt>, _>(advance.submitted_by)
-                .bind::<Timestamp, _>(advance.at),
+                .bind::<Timestamp, _>(advance.at)
+                .bind::<Nullable<BigInt>, _>(state.white_ms)
+                .bind::<Nullable<BigInt>, _>(state.black_ms)
+                .bind::<Nullable<Timestamp>, _>(state.deadline)
+                .bind::<Nullable<BigInt>, _>(advance.clock_ms),
         )
         .get_result(conn)
         .optional()?;
@@ -517,6 +565,7 @@ pub fn advance(conn: &mut DbConn, advance: &Advance<'_>) -> QueryResult<Advanced
             advance.notation,
             advance.submitted_by,
             advance.at,
+            advance.clock_ms,
         )?;
         Ok(Advanced::Yes { names: None })
     })

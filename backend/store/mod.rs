@@ -13,6 +13,8 @@ pub mod prepared;
 pub mod schema;
 pub mod settings;
 pub mod shared;
+pub mod time_control;
+pub mod time_source;
 pub mod values;
 
 use std::sync::Arc;

@@ -1,5 +1,6 @@
 //! Rows as they are stored, and the insert/update structs next to them.
 use chrono::{NaiveDate, NaiveDateTime};
+use damka_domain::clock::TimeControl;
 use damka_domain::tournament::{ByeKind, Colour};
 use damka_engine::Variant;
 use diesel::prelude::*;
@@ -7,7 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use super::columns::{LocalRulesJson, Spelled};
 use super::schema::*;
-use super::values::{EventStatus, ResultCode, ScoringDisplay, System, TimeControl, spelled};
+use super::time_control::{self, TimeControlJson, TimeControlText};
+use super::values::{EventStatus, ResultCode, ScoringDisplay, System, TimeCategory, spelled};
 
 /// An account as everything above the store sees it: never with its password hash, which
 /// only the password check reads (`accounts::password_hash_of`), so no view, template or
@@ -151,7 +153,7 @@ pub struct Event {
     pub system: System,
     pub rounds: i32,
     #[schema(value_type = String)]
-    pub time_control: TimeControl,
+    pub time_control: TimeCategory,
     pub draw_offer_min_moves: i32,
     pub rated: bool,
     #[schema(value_type = String)]
@@ -172,6 +174,10 @@ pub struct Event {
     // Bumped by every write to the event (see `store::events::lock`).
     #[serde(skip)]
     pub revision: i64,
+    /// The clock its games are played with.
+    #[serde(with = "time_control::json")]
+    #[schema(value_type = TimeControlJson)]
+    pub clock: TimeControl,
 }
 
 impl Event {
@@ -196,6 +202,7 @@ impl Event {
             self_registration: self.self_registration,
             late_entry_until_round: self.late_entry_until_round,
             club_id: self.club_id,
+            clock: self.clock,
         }
     }
 }
@@ -248,11 +255,12 @@ pub struct EventInput {
     /// Swiss: the number of rounds. Round-robins: ignored (the number of players decides).
     #[serde(default)]
     pub rounds: i32,
-    /// `classical`, `rapid`, `blitz` or `none`.
+    /// The category: `classical`, `rapid`, `blitz` or `none` (games without a clock at
+    /// all). Derived from `clock` when the event is timed.
     #[serde(default = "default_time_control")]
     #[schema(value_type = String)]
-    #[diesel(serialize_as = Spelled<TimeControl>)]
-    pub time_control: TimeControl,
+    #[diesel(serialize_as = Spelled<TimeCategory>)]
+    pub time_control: TimeCategory,
     /// Moves each side must have made before a draw may be offered (0: no limit).
     #[serde(default = "default_draw_offer")]
     pub draw_offer_min_moves: i32,
@@ -281,10 +289,16 @@ pub struct EventInput {
     pub late_entry_until_round: i32,
     #[serde(default)]
     pub club_id: Option<i64>,
+    /// The clock the games are played with (absent: none). When it is timed, it decides
+    /// `time_control` (the category) and the value sent there is not used.
+    #[serde(default, with = "time_control::json")]
+    #[schema(value_type = TimeControlJson)]
+    #[diesel(serialize_as = TimeControlText)]
+    pub clock: TimeControl,
 }
 
-fn default_time_control() -> TimeControl {
-    TimeControl::Classical
+fn default_time_control() -> TimeCategory {
+    TimeCategory::Classical
 }
 fn default_draw_offer() -> i32 {
     20
@@ -323,6 +337,7 @@ impl Default for EventInput {
             self_registration: false,
             late_entry_until_round: 0,
             club_id: None,
+            clock: TimeControl::Untimed,
         }
     }
 }

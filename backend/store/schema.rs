@@ -139,6 +139,7 @@ diesel::table! {
         club_id -> Nullable<BigInt>,
         created_at -> Timestamp,
         revision -> BigInt,
+        clock -> Text,
     }
 }
 
@@ -260,6 +261,10 @@ diesel::table! {
         created_by -> BigInt,
         created_at -> Timestamp,
         finished_at -> Nullable<Timestamp>,
+        clock -> Text,
+        white_ms -> Nullable<BigInt>,
+        black_ms -> Nullable<BigInt>,
+        deadline -> Nullable<Timestamp>,
     }
 }
 
@@ -270,6 +275,7 @@ diesel::table! {
         notation -> Text,
         submitted_by -> Nullable<BigInt>,
         played_at -> Timestamp,
+        clock_ms -> Nullable<BigInt>,
     }
 }
 

@@ -222,12 +222,24 @@ impl ScoringDisplay {
 
 spelled_enum! {
     /// The kind of clock an event is played with.
-    pub enum TimeControl ("time control") {
+    pub enum TimeCategory ("time control") {
         Classical = "classical",
         Rapid = "rapid",
         Blitz = "blitz",
         /// Played without clocks.
         Untimed = "none",
+    }
+}
+
+impl TimeCategory {
+    /// The category of a timed event, from its time control.
+    pub fn of(category: damka_domain::clock::Category) -> TimeCategory {
+        use damka_domain::clock::Category;
+        match category {
+            Category::Classical => TimeCategory::Classical,
+            Category::Rapid => TimeCategory::Rapid,
+            Category::Blitz => TimeCategory::Blitz,
+        }
     }
 }
 
@@ -407,6 +419,8 @@ spelled_enum! {
         LoneKingsLimit = "lone_kings_limit",
         /// Set by an arbiter.
         Arbiter = "arbiter",
+        /// The side to move ran out of time.
+        TimeForfeit = "time_forfeit",
     }
 }
 
@@ -511,7 +525,7 @@ mod tests {
         round_trips::<System>();
         round_trips::<EventStatus>();
         round_trips::<ScoringDisplay>();
-        round_trips::<TimeControl>();
+        round_trips::<TimeCategory>();
         round_trips::<ResultCode>();
         round_trips::<Variant>();
         round_trips::<ByeKind>();
@@ -530,7 +544,7 @@ mod tests {
         );
         assert_eq!(spellings::<ScoringDisplay>(), ["1-0.5-0", "2-1-0"]);
         assert_eq!(
-            spellings::<TimeControl>(),
+            spellings::<TimeCategory>(),
             ["classical", "rapid", "blitz", "none"]
         );
         assert_eq!(

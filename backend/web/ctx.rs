@@ -132,6 +132,39 @@ impl Ctx {
         }
     }
 
+    /// A time control in words: "90 min + 30 s per move", "30 s per move", "no clock".
+    pub fn time_control(&self, control: &damka_domain::clock::TimeControl) -> String {
+        use damka_domain::clock::TimeControl;
+        let base = |seconds: u32| {
+            if seconds.is_multiple_of(60) {
+                self.tf1("clock.minutes", &(seconds / 60))
+            } else {
+                self.tf1("clock.seconds", &seconds)
+            }
+        };
+        match *control {
+            TimeControl::Untimed => self.t("clock.none"),
+            TimeControl::Fischer {
+                base_s,
+                increment_s,
+            } => self
+                .lang
+                .tf("clock.fischer", &[&base(base_s), &increment_s]),
+            TimeControl::PerMove { seconds } => self.tf1("clock.per_move", &seconds),
+        }
+    }
+
+    /// Remaining time as a clock shows it: `4:59`, `1:05:03`.
+    pub fn clock_time(&self, ms: &i64) -> String {
+        let seconds = ((*ms).max(0) + 999) / 1000;
+        let (hours, minutes, seconds) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+        if hours > 0 {
+            format!("{hours}:{minutes:02}:{seconds:02}")
+        } else {
+            format!("{minutes}:{seconds:02}")
+        }
+    }
+
     pub fn number(&self, n: &i64) -> String {
         self.lang.number(*n)
     }

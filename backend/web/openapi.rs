@@ -25,7 +25,7 @@ use super::api;
         api::event_import::import,
         api::games::list, api::games::create, api::games::get, api::games::play_move,
         api::games::offer_draw, api::games::accept_draw, api::games::decline_draw, api::games::resign,
-        api::games::set_result, api::games::take_back,
+        api::games::set_result, api::games::take_back, api::games::start_clock, api::games::start_round_clocks,
         api::game_pdn::game, api::game_pdn::event, api::game_pdn::import,
         api::event_pairing::check, api::event_pairing::change, api::event_pairing::changes,
         api::tokens::list, api::tokens::create, api::tokens::revoke,

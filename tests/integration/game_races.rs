@@ -105,6 +105,7 @@ fn new_game(conn: &mut DbConn, organiser: &Actor, white: i64, black: i64) -> i64
             rated: false,
             draw_offer_min_moves: None,
             local_rules: None,
+            clock: Default::default(),
         },
     )
     .unwrap()

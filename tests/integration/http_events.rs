@@ -965,7 +965,7 @@ async fn finished_events_and_earlier_results_are_protected() {
 }
 
 /// The values a browser would send back for the form in `page`: every input's value,
-/// every select's selected option (or its first), checked checkboxes only.
+/// every select's selected option (or its first), checked checkboxes and radios only.
 fn form_fields(page: &str) -> Vec<(String, String)> {
     let attr = |tag: &str, name: &str| {
         let marker = format!("{name}=\"");
@@ -980,8 +980,8 @@ fn form_fields(page: &str) -> Vec<(String, String)> {
             let Some(name) = attr(rest, "name") else {
                 continue;
             };
-            let checkbox = attr(rest, "type").as_deref() == Some("checkbox");
-            if checkbox && !rest.contains(" checked") {
+            let checkable = matches!(attr(rest, "type").as_deref(), Some("checkbox" | "radio"));
+            if checkable && !rest.contains(" checked") {
                 continue;
             }
             fields.push((name, attr(rest, "value").unwrap_or_default()));

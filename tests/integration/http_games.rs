@@ -91,6 +91,7 @@ async fn game_from_fen(
                 draw_offer_min_moves: 20,
                 created_by: creator.id,
                 created_at: damka::store::now(),
+                clock: Default::default(),
             },
         )
         .unwrap()

@@ -11,6 +11,7 @@ mod cli_pair;
 mod cli_standings;
 mod concurrency;
 mod demo;
+mod game_clocks;
 mod game_races;
 mod http_account_security;
 mod http_accounts;

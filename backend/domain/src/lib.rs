@@ -2,6 +2,7 @@
 //! function takes plain structs and returns plain structs, so it is tested with tables of
 //! cases and no database.
 pub mod berger;
+pub mod clock;
 pub mod dutch;
 pub mod pairing_check;
 pub mod ratings;

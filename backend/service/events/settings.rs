@@ -7,7 +7,7 @@ use super::{load, require_manager};
 use crate::service::{Actor, AppError, AppResult, Refusal, validate};
 use crate::store::models::Event;
 pub use crate::store::models::{EventInput, LocalRules};
-use crate::store::values::{EventStatus, Spelling, spellings};
+use crate::store::values::{EventStatus, Spelling, TimeCategory, spellings};
 use crate::store::{self, DbConn, events};
 
 /// Reads a choice as a form posts it (its spelling), naming the field and the choices
@@ -94,7 +94,11 @@ fn fields(conn: &mut DbConn, input: &EventInput) -> AppResult<EventInput> {
         local_rules: input.local_rules.clone(),
         system,
         rounds,
-        time_control: input.time_control,
+        time_control: match input.clock.category() {
+            Some(category) => TimeCategory::of(category),
+            None => input.time_control,
+        },
+        clock: input.clock,
         draw_offer_min_moves: input.draw_offer_min_moves,
         rated: input.rated,
         scoring_display: input.scoring_display,

@@ -19,6 +19,9 @@ pub fn store_state(
     state: GameState,
     user_id: i64,
 ) -> AppResult<()> {
+    let mut state = state;
+    let now = conn.now();
+    super::clock::settle(&mut state, &loaded.row, loaded.game.side_to_move(), now);
     let old_result = loaded.row.result;
     stored::set_state(conn, loaded.row.id, &state)?;
     if old_result != state.result
@@ -183,6 +186,7 @@ pub fn take_back(conn: &mut DbConn, actor: &Actor, game_id: i64) -> AppResult<Ga
         let mut state = GameState::of(&loaded.row);
         state.ply = last.ply - 1;
         state.reopen();
+        super::clock::after_takeback(&mut state, &loaded, conn.now());
         store_state(conn, &mut loaded, state, user_id)?;
         stored::record_change(
             conn,

@@ -1,6 +1,7 @@
 //! Standalone games: a club evening's game between two players, outside any event, rated
 //! or not. Either player or an organiser creates one; the creating organiser is its
 //! arbiter.
+use damka_domain::clock::TimeControl;
 use damka_engine::{Position, Variant};
 use serde::Deserialize;
 
@@ -9,6 +10,7 @@ use super::view::{GameView, get};
 use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::games::{self as stored, NewGame};
 use crate::store::models::LocalRules;
+use crate::store::time_control::{self, TimeControlJson};
 use crate::store::values::spelled;
 use crate::store::{self, DbConn, players};
 
@@ -31,6 +33,11 @@ pub struct NewGameInput {
     pub draw_offer_min_moves: Option<i32>,
     #[serde(default)]
     pub local_rules: Option<LocalRules>,
+    /// The clock (absent: none). The first move is not timed; each side's clock starts
+    /// once the opponent has moved, or when the game's arbiter starts it.
+    #[serde(default, with = "time_control::json")]
+    #[schema(value_type = TimeControlJson)]
+    pub clock: TimeControl,
 }
 
 /// Checks local rules given by a user (an event's or a game's).
@@ -122,6 +129,7 @@ pub fn create(conn: &mut DbConn, actor: &Actor, input: &NewGameInput) -> AppResu
                 draw_offer_min_moves: min_moves,
                 created_by: user.id,
                 created_at: store::now(),
+                clock: input.clock,
             },
         )
         .map_err(AppError::from)

@@ -63,6 +63,7 @@ pub fn create_missing(
                 draw_offer_min_moves: event.draw_offer_min_moves,
                 created_by: user_id,
                 created_at: now,
+                clock: event.clock,
             },
         )?;
         created += 1;

@@ -7,10 +7,10 @@
 //! writer in between) goes the locked way, which decides it with the database's word.
 use super::play::{MoveInput, plan};
 use super::view::{GameView, Names, view_of, view_with_names};
-use super::{replayed, role_of};
+use super::{clock, replayed, role_of};
 use crate::service::{Actor, AppResult};
+use crate::store::DbConn;
 use crate::store::games::{self as stored, MoveRow};
-use crate::store::{self, DbConn};
 
 /// The stored move's view, or `None` to go the locked way.
 pub fn submit(
@@ -30,7 +30,11 @@ pub fn submit(
     let Some(role) = role_of(conn, actor, &loaded.row)? else {
         return Ok(None);
     };
-    let now = store::now();
+    let now = conn.now();
+    if clock::flag_fallen(&loaded.row, now) {
+        // The loss on time is written under the lock.
+        return Ok(None);
+    }
     let Ok(planned) = plan(&mut loaded, role, input, text, now) else {
         return Ok(None);
     };
@@ -48,6 +52,7 @@ pub fn submit(
             notation: &planned.notation,
             submitted_by: Some(user_id),
             at: now,
+            clock_ms: planned.clock_ms,
         },
     )?;
     let names = match advanced {
@@ -61,6 +66,7 @@ pub fn submit(
         notation: planned.notation,
         submitted_by: Some(user_id),
         played_at: now,
+        clock_ms: planned.clock_ms,
     });
     replayed::remember(conn, &loaded);
     let view = match names {

@@ -5,8 +5,9 @@ mod import;
 
 pub use import::{ImportReport, ImportedGame, MAX_PDN_BYTES, import_round};
 
-use damka_engine::Position;
+use damka_domain::clock::TimeControl;
 use damka_engine::pdn::{PdnGame, PdnMove, write_game};
+use damka_engine::{Color, Position};
 
 use super::view::{Names, PlayerNames, names};
 use super::{Loaded, load, replay};
@@ -114,18 +115,23 @@ fn record(loaded: &Loaded, names: &Names, setting: &Setting<'_>) -> String {
         ("Result".into(), result.to_string()),
         ("GameType".into(), row.variant.pdn_game_type().to_string()),
     ]);
+    if let Some(control) = time_control_tag(row.clock) {
+        tags.push(("TimeControl".into(), control));
+    }
     if *start != Position::start(*start.rules()) {
         tags.push(("FEN".into(), start.to_fen()));
     }
+    let comments = clock_comments(loaded);
     let game = PdnGame {
         tags,
         intro_comment: None,
         moves: loaded
             .moves
             .iter()
-            .map(|mv| PdnMove {
+            .zip(comments)
+            .map(|(mv, comment)| PdnMove {
                 text: mv.notation.clone(),
-                comment: None,
+                comment,
                 line: 0,
                 column: 0,
             })
@@ -135,4 +141,66 @@ fn record(loaded: &Loaded, names: &Names, setting: &Setting<'_>) -> String {
     };
     let first_mover_is_second = start.side_to_move() != row.variant.first_to_move();
     write_game(&game, first_mover_is_second)
+}
+
+/// The PGN-style TimeControl tag: `300+3` (seconds and increment), `1/30` (one move in 30
+/// seconds, again and again); none for an untimed game.
+fn time_control_tag(control: TimeControl) -> Option<String> {
+    match control {
+        TimeControl::Untimed => None,
+        TimeControl::Fischer {
+            base_s,
+            increment_s,
+        } => Some(format!("{base_s}+{increment_s}")),
+        TimeControl::PerMove { seconds } => Some(format!("1/{seconds}")),
+    }
+}
+
+/// Each move's clock comment as lidraughts writes it, `[%clock w0:04:57 B0:05:00]`: both
+/// sides' remaining time after the move, the mover's letter in lower case; `None` for a
+/// move stored without a clock (an untimed or transcribed game).
+fn clock_comments(loaded: &Loaded) -> Vec<Option<String>> {
+    let Some(start) = loaded.row.clock.start() else {
+        return vec![None; loaded.moves.len()];
+    };
+    let first_mover = loaded.game.start_position().side_to_move();
+    let (mut white_ms, mut black_ms) = (start.white_ms, start.black_ms);
+    loaded
+        .moves
+        .iter()
+        .map(|mv| {
+            let clock_ms = mv.clock_ms?;
+            let mover = if mv.ply % 2 == 1 {
+                first_mover
+            } else {
+                first_mover.opponent()
+            };
+            let (white, black) = match mover {
+                Color::White => {
+                    white_ms = clock_ms;
+                    ('w', 'B')
+                }
+                Color::Black => {
+                    black_ms = clock_ms;
+                    ('W', 'b')
+                }
+            };
+            Some(format!(
+                "[%clock {white}{} {black}{}]",
+                hours_minutes_seconds(white_ms),
+                hours_minutes_seconds(black_ms)
+            ))
+        })
+        .collect()
+}
+
+/// `0:04:57`: whole seconds, rounded as lidraughts rounds them.
+fn hours_minutes_seconds(ms: i64) -> String {
+    let seconds = (ms.max(0) + 500) / 1000;
+    format!(
+        "{}:{:02}:{:02}",
+        seconds / 3600,
+        seconds / 60 % 60,
+        seconds % 60
+    )
 }

@@ -5,11 +5,11 @@ use damka_engine::{Game, MoveError};
 use serde::Deserialize;
 
 use super::view::{GameView, view_of};
-use super::{Loaded, Role, offers, optimistic, require_role};
+use super::{Loaded, Role, clock, offers, optimistic, require_role};
 use crate::service::{Actor, AppError, AppResult, Refusal};
+use crate::store::DbConn;
 use crate::store::games::{self as stored, GameState};
 use crate::store::values::GameStatus;
-use crate::store::{self, DbConn};
 
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 pub struct MoveInput {
@@ -70,9 +70,13 @@ pub fn submit(
         let role = require_role(conn, actor, &loaded.row)?;
         let current = loaded.row.ply;
         if input.ply <= current {
-            return resent(&loaded, input.ply, text).map(|()| None);
+            return resent(&loaded, input.ply, text).map(|()| Locked::Resent);
         }
-        let now = store::now();
+        let now = conn.now();
+        if input.ply == current + 1 && clock::flag_fallen(&loaded.row, now) {
+            clock::forfeit_on_time(conn, &mut loaded, now, Some(user.id))?;
+            return Ok(Locked::FlagFell(loaded));
+        }
         let planned = plan(&mut loaded, role, input, text, now)?;
         stored::insert_move(
             conn,
@@ -81,22 +85,29 @@ pub fn submit(
             &planned.notation,
             Some(user.id),
             now,
+            planned.clock_ms,
         )?;
         loaded.moves.push(stored::MoveRow {
             ply: input.ply,
             notation: planned.notation,
             submitted_by: Some(user.id),
             played_at: now,
+            clock_ms: planned.clock_ms,
         });
         super::arbiter::store_state(conn, &mut loaded, planned.state, user.id)?;
-        Ok(Some(loaded))
+        Ok(Locked::Stored(loaded))
     });
     let (loaded, stored_now) = match outcome {
-        Ok(Some(loaded)) => {
+        Ok(Locked::Stored(loaded)) => {
             super::remember(conn, &loaded);
             (loaded, true)
         }
-        Ok(None) => (super::load(conn, game_id)?, false),
+        Ok(Locked::FlagFell(loaded)) => {
+            // The loss on time is stored; the move itself is refused.
+            super::remember(conn, &loaded);
+            return Err(AppError::conflict(Refusal::FlagFallen));
+        }
+        Ok(Locked::Resent) => (super::load(conn, game_id)?, false),
         // Two submissions for one ply that got past the lock together (not possible while
         // the lock holds, but the key is the last word): the loser sees what won.
         Err(AppError::Conflict {
@@ -116,10 +127,21 @@ pub fn submit(
     })
 }
 
+/// What the locked way of a submission did.
+enum Locked {
+    Stored(Loaded),
+    /// The same move was already stored at that ply.
+    Resent,
+    /// The mover's time was over: the game is lost on time, the move refused.
+    FlagFell(Loaded),
+}
+
 /// A move checked and played on a game, not yet stored.
 pub(super) struct Planned {
     /// The move in canonical notation.
     pub notation: String,
+    /// The mover's remaining time after it (`None`: untimed).
+    pub clock_ms: Option<i64>,
     /// The game row's state after it.
     pub state: GameState,
 }
@@ -162,6 +184,8 @@ pub(super) fn plan(
         .map_err(|e| illegal(&loaded.game, e))?;
     let mut state = GameState::of(&loaded.row);
     state.ply = input.ply;
+    let clock_ms = clock::after_move(loaded.row.clock, &mut state, mover, now)
+        .map_err(|_| AppError::conflict(Refusal::FlagFallen))?;
     // A move by the side an offer was made to answers it: declined.
     if state.draw_offer_pending && state.draw_offer_by != Some(mover) {
         state.draw_offer_pending = false;
@@ -176,6 +200,7 @@ pub(super) fn plan(
     }
     Ok(Planned {
         notation: mv.notation(),
+        clock_ms,
         state,
     })
 }

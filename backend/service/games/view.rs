@@ -1,10 +1,11 @@
 //! A game as the API and the pages show it.
 use std::collections::HashMap;
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDateTime, Utc};
 use damka_engine::Color;
 use serde::Serialize;
 
+use super::clock::ClockView;
 use super::{Loaded, utc};
 use crate::service::{Actor, AppError, AppResult};
 use crate::store::DbConn;
@@ -25,6 +26,8 @@ pub struct PlayedMove {
     #[schema(rename = "move")]
     pub notation: String,
     pub played_at: DateTime<Utc>,
+    /// The mover's remaining time right after the move; null when untimed.
+    pub clock_ms: Option<i64>,
 }
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -88,10 +91,17 @@ pub struct GameView {
     pub draw_offer_min_moves: i32,
     /// The pending draw offer, if any.
     pub draw_offer: Option<DrawOffer>,
+    /// The clocks as of this answer; null for a game played without a clock.
+    pub clock: Option<ClockView>,
 }
 
 impl GameView {
-    pub fn of(loaded: &Loaded, names: &Names, round_board: Option<(i32, i32)>) -> GameView {
+    pub fn of(
+        loaded: &Loaded,
+        names: &Names,
+        round_board: Option<(i32, i32)>,
+        now: NaiveDateTime,
+    ) -> GameView {
         let row = &loaded.row;
         let game = &loaded.game;
         let mut legal: Vec<String> = if row.status == GameStatus::Finished {
@@ -129,6 +139,7 @@ impl GameView {
                     ply: m.ply,
                     notation: m.notation.clone(),
                     played_at: utc(m.played_at),
+                    clock_ms: m.clock_ms,
                 })
                 .collect(),
             legal_moves: legal,
@@ -138,6 +149,7 @@ impl GameView {
             },
             draw_offer_min_moves: row.draw_offer_min_moves,
             draw_offer: pending_offer(row),
+            clock: super::clock::view(row, game.side_to_move(), now),
         }
     }
 }
@@ -214,7 +226,8 @@ pub fn view_with_names(conn: &mut DbConn, loaded: &Loaded, names: &Names) -> App
         Some(pairing) => stored::round_and_board(conn, pairing)?,
         None => None,
     };
-    Ok(GameView::of(loaded, names, round_board))
+    let now = conn.now();
+    Ok(GameView::of(loaded, names, round_board, now))
 }
 
 /// One game, as anyone may see it (games are public, as the event's pairings are).

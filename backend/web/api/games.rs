@@ -9,7 +9,7 @@ use super::auth::{self, ApiCredentials};
 use crate::service::games::arbiter::{self, GameResultInput};
 use crate::service::games::create::{self, NewGameInput};
 use crate::service::games::play::{self, MoveInput, Submitted};
-use crate::service::games::{GameSummary, GameView, offers, view};
+use crate::service::games::{GameSummary, GameView, clock, offers, view};
 use crate::service::{AppError, AppResult, Refusal};
 use crate::store::games::GameFilter;
 use crate::store::values::{GameStatus, Spelling, spellings};
@@ -220,4 +220,47 @@ pub async fn take_back(
     path: web::Path<i64>,
 ) -> AppResult<Json<GameView>> {
     player_action(actor, state, path.into_inner(), arbiter::take_back).await
+}
+
+/// Starts the game's clock for over-the-board play (the game's arbiters): the side to move's
+/// clock runs from now. A running clock is left as it is.
+#[utoipa::path(post, path = "/api/v1/games/{id}/clock/start", tag = "games",
+    params(("id" = i64, Path, description = "game id")),
+    responses((status = 200, body = GameView), (status = 401, body = Problem), (status = 403, body = Problem),
+        (status = 404, body = Problem), (status = 409, body = Problem)),
+    security(("token" = [])))]
+pub async fn start_clock(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> AppResult<Json<GameView>> {
+    player_action(actor, state, path.into_inner(), clock::start).await
+}
+
+/// The games whose clocks an arbiter started.
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+pub struct ClocksStarted {
+    /// The games of the round whose clock runs from now (running ones are left out).
+    pub started: Vec<i64>,
+}
+
+/// Starts the clocks of every unfinished game of a round (the event's arbiters): over-the-
+/// board play, where White's clock runs from the arbiter's start rather than from the first
+/// move.
+#[utoipa::path(post, path = "/api/v1/events/{id}/rounds/{round}/clocks/start", tag = "games",
+    params(("id" = i64, Path, description = "event id"), ("round" = i32, Path, description = "round number")),
+    responses((status = 200, body = ClocksStarted), (status = 401, body = Problem), (status = 403, body = Problem),
+        (status = 404, body = Problem), (status = 409, body = Problem)),
+    security(("token" = [])))]
+pub async fn start_round_clocks(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+) -> AppResult<Json<ClocksStarted>> {
+    actor.require_user()?;
+    let (event_id, round) = path.into_inner();
+    let started = state
+        .db(move |conn| clock::start_round(conn, &actor, event_id, round))
+        .await?;
+    Ok(Json(ClocksStarted { started }))
 }

@@ -97,6 +97,11 @@ pub fn routes() -> Routes {
         .post("/games/{id}/resign", games::resign)
         .put("/games/{id}/result", games::set_result)
         .post("/games/{id}/takeback", games::take_back)
+        .post("/games/{id}/clock/start", games::start_clock)
+        .post(
+            "/events/{id}/rounds/{round}/clocks/start",
+            games::start_round_clocks,
+        )
         .get("/tokens", tokens::list)
         .post("/tokens", tokens::create)
         .delete("/tokens/{id}", tokens::revoke)

@@ -9,9 +9,9 @@ use damka_engine::{Color, Game, Move};
 use serde::Deserialize;
 
 use crate::service::games::arbiter::{self, GameResultInput};
-use crate::service::games::offers;
 use crate::service::games::play::{self, MoveInput};
 use crate::service::games::{self, GameView, Loaded, Role};
+use crate::service::games::{clock, offers};
 use crate::service::{Actor, AppError, AppResult};
 use crate::store::DbConn;
 use crate::store::games::GameState;
@@ -65,6 +65,28 @@ impl GamePage {
 
     pub fn side_name(&self, side: Color) -> String {
         self.ctx.t(&format!("game.side.{}", side.spelling()))
+    }
+
+    /// Whether `side`'s clock runs now (`white` or `black`).
+    pub fn clock_runs(&self, side: &str) -> bool {
+        self.game.clock.as_ref().is_some_and(|c| c.running)
+            && self.game.side_to_move.spelling() == side
+    }
+
+    /// The game's time control (untimed when it has no clock).
+    pub fn time_control(&self) -> damka_domain::clock::TimeControl {
+        self.game
+            .clock
+            .as_ref()
+            .and_then(|c| {
+                damka_domain::clock::TimeControl::from_parts(c.kind, c.base_s, c.increment_s).ok()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The arbiter may start the clock: a timed, unfinished game whose clock stands.
+    pub fn may_start_clock(&self) -> bool {
+        self.is_arbiter && !self.finished() && self.game.clock.as_ref().is_some_and(|c| !c.running)
     }
 
     pub fn finished(&self) -> bool {
@@ -377,6 +399,7 @@ player_action!(accept_draw, offers::accept);
 player_action!(decline_draw, offers::decline);
 player_action!(resign, offers::resign);
 player_action!(take_back, arbiter::take_back);
+player_action!(start_clock, clock::start);
 
 #[derive(Deserialize)]
 pub struct ResultForm {

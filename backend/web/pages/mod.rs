@@ -83,6 +83,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .post("/events/{id}/rounds", events::pair)
         .post("/events/{id}/rounds/repair", events::repair)
         .post("/events/{id}/rounds/publish", events::publish)
+        .post(
+            "/events/{id}/rounds/{round}/clocks/start",
+            events::start_clocks,
+        )
         .post("/events/{id}/pairings/{pairing}/result", events::result)
         .get("/events/{id}/rounds/{round}/pairing", event_pairing::form)
         .post("/events/{id}/rounds/{round}/pairing", event_pairing::submit)
@@ -98,6 +102,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .post("/games/{id}/resign", games::resign)
         .post("/games/{id}/result", games::set_result)
         .post("/games/{id}/takeback", games::take_back)
+        .post("/games/{id}/clock/start", games::start_clock)
         .get("/admin", admin::show)
         .post("/admin/registration", admin::set_registration)
         .post("/admin/invitations", admin::invite)

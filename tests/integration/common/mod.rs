@@ -253,6 +253,17 @@ impl TestApp {
     }
 
     /// Runs blocking storage work (test setup) against this app's database.
+    /// The time this app's games read (`TimeSource`): set or advance it to test clocks
+    /// without waiting.
+    pub fn time(&self) -> std::sync::Arc<store::time_source::TimeSource> {
+        self.pool
+            .get()
+            .unwrap()
+            .shared()
+            .expect("a pooled connection knows its database")
+            .extension::<store::time_source::TimeSource>()
+    }
+
     pub async fn with_db<T: Send + 'static>(
         &self,
         f: impl FnOnce(&mut store::DbConn) -> T + Send + 'static,

@@ -115,12 +115,13 @@ pub fn import_round(
             let state = state_after(loaded, &game, result, added.len() as i32, now);
             for (offset, notation) in added.iter().enumerate() {
                 let ply = first_new + offset as i32;
-                stored::insert_move(conn, loaded.row.id, ply, notation, Some(user_id), now)?;
+                stored::insert_move(conn, loaded.row.id, ply, notation, Some(user_id), now, None)?;
                 loaded.moves.push(MoveRow {
                     ply,
                     notation: notation.clone(),
                     submitted_by: Some(user_id),
                     played_at: now,
+                    clock_ms: None,
                 });
             }
             loaded.game = game;

@@ -233,6 +233,21 @@ pub async fn publish(
     .await
 }
 
+/// Starts the clocks of a round's games (over-the-board play).
+pub async fn start_clocks(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+    _form: CsrfForm<crate::web::pages::session::Empty>,
+) -> AppResult<HttpResponse> {
+    let (id, round) = path.into_inner();
+    act(&req, ctx, &state, id, "rounds", move |conn, actor| {
+        crate::service::games::clock::start_round(conn, actor, id, round).map(|_| ())
+    })
+    .await
+}
+
 #[derive(Deserialize)]
 pub struct ResultForm {
     #[serde(default)]

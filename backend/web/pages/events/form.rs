@@ -8,11 +8,12 @@ use serde::Deserialize;
 use crate::service::clubs::{self, ClubView};
 use crate::service::events::{self as ev, EventInput, LocalRules, settings};
 use crate::service::{AppError, AppResult, Refusal};
-use crate::store::values::{ScoringDisplay, Spelling, System, TimeControl, spellings};
+use crate::store::values::{ScoringDisplay, Spelling, System, TimeCategory, spellings};
 use crate::web::ctx::Ctx;
 use crate::web::form::{CsrfForm, optional_number};
 use crate::web::render::{self, FormErrors};
 use crate::web::state::AppState;
+use damka_domain::clock::{self, TimeControl};
 use damka_domain::tournament::Colour;
 use damka_engine::Variant;
 
@@ -64,6 +65,93 @@ pub struct EventForm {
     /// The club the event belongs to; empty: none.
     #[serde(default)]
     club_id: String,
+    /// A preset's stored form (`none`, `fischer:5400+30`, ...) or `custom`.
+    #[serde(default)]
+    clock: String,
+    /// A custom control: `fischer` or `per_move`.
+    #[serde(default)]
+    clock_kind: String,
+    #[serde(default)]
+    clock_base_min: String,
+    #[serde(default)]
+    clock_increment_s: String,
+    #[serde(default)]
+    clock_per_move_s: String,
+}
+
+/// The value of the clock select for a custom control.
+const CUSTOM_CLOCK: &str = "custom";
+
+/// The event's time control from the form: a preset, or the custom fields.
+fn clock_of(form: &EventForm) -> AppResult<TimeControl> {
+    let chosen = form.clock.trim();
+    if chosen.is_empty() {
+        return Ok(TimeControl::Untimed);
+    }
+    if chosen != CUSTOM_CLOCK {
+        return TimeControl::parse(chosen)
+            .ok()
+            .filter(|c| TimeControl::PRESETS.contains(c))
+            .ok_or_else(|| {
+                AppError::invalid("clock", Refusal::not_one_of(&["none", CUSTOM_CLOCK]))
+            });
+    }
+    let seconds = |field: &'static str, value: &str, max: u32, scale: u32| -> AppResult<u32> {
+        let value: u32 = optional_number(field, value)?.unwrap_or(0);
+        if value > max {
+            return Err(AppError::invalid(
+                field,
+                Refusal::NotBetween {
+                    min: 0,
+                    max: i64::from(max),
+                },
+            ));
+        }
+        Ok(value * scale)
+    };
+    let control = match form.clock_kind.trim() {
+        "per_move" => TimeControl::PerMove {
+            seconds: seconds(
+                "clock_per_move_s",
+                &form.clock_per_move_s,
+                clock::MAX_INCREMENT_S,
+                1,
+            )?,
+        },
+        _ => TimeControl::Fischer {
+            base_s: seconds(
+                "clock_base_min",
+                &form.clock_base_min,
+                clock::MAX_BASE_S / 60,
+                60,
+            )?,
+            increment_s: seconds(
+                "clock_increment_s",
+                &form.clock_increment_s,
+                clock::MAX_INCREMENT_S,
+                1,
+            )?,
+        },
+    };
+    control.validated().map_err(|e| match e {
+        clock::TimeControlError::OutOfRange { field, min, max } => {
+            let field = match (control, field) {
+                (TimeControl::PerMove { .. }, _) => "clock_per_move_s",
+                (_, "increment_s") => "clock_increment_s",
+                _ => "clock_base_min",
+            };
+            AppError::invalid(
+                field,
+                Refusal::NotBetween {
+                    min: i64::from(min),
+                    max: i64::from(max),
+                },
+            )
+        }
+        clock::TimeControlError::Unknown(_) => {
+            AppError::invalid("clock_kind", Refusal::not_one_of(&["fischer", "per_move"]))
+        }
+    })
 }
 
 fn date(field: &'static str, value: &str) -> AppResult<Option<NaiveDate>> {
@@ -105,6 +193,24 @@ impl EventForm {
             move_limit: optional_text(e.local_rules.move_limit),
             lone_kings_limit: optional_text(e.local_rules.lone_kings_limit),
             club_id: optional_text(e.club_id),
+            clock: if TimeControl::PRESETS.contains(&e.clock) {
+                e.clock.to_string()
+            } else {
+                CUSTOM_CLOCK.to_string()
+            },
+            clock_kind: e.clock.kind().to_string(),
+            clock_base_min: match e.clock {
+                TimeControl::Fischer { base_s, .. } => (base_s / 60).to_string(),
+                _ => String::new(),
+            },
+            clock_increment_s: match e.clock {
+                TimeControl::Fischer { increment_s, .. } => increment_s.to_string(),
+                _ => String::new(),
+            },
+            clock_per_move_s: match e.clock {
+                TimeControl::PerMove { seconds } => seconds.to_string(),
+                _ => String::new(),
+            },
         }
     }
 
@@ -163,6 +269,7 @@ impl EventForm {
             )?
             .unwrap_or(0),
             club_id: optional_number("club_id", &self.club_id)?,
+            clock: clock_of(self)?,
         })
     }
 }
@@ -206,7 +313,17 @@ impl FormPage {
     }
 
     fn time_controls(&self) -> Vec<&'static str> {
-        spellings::<TimeControl>()
+        spellings::<TimeCategory>()
+    }
+
+    /// The clock select's options: (value, label), the presets then a custom one.
+    fn clock_choices(&self) -> Vec<(String, String)> {
+        let mut choices: Vec<(String, String)> = TimeControl::PRESETS
+            .iter()
+            .map(|c| (c.to_string(), self.ctx.time_control(c)))
+            .collect();
+        choices.push((CUSTOM_CLOCK.to_string(), self.ctx.t("clock.custom")));
+        choices
     }
 
     fn scorings(&self) -> Vec<&'static str> {

@@ -8,7 +8,7 @@ mod show;
 
 pub use actions::{
     absence, add_arbiter, add_entry, allow, finish, forbid, pair, publish, reopen, repair, result,
-    withdraw,
+    start_clocks, withdraw,
 };
 pub use card::card;
 pub use export::export_trf;

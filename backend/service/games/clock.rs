@@ -1,0 +1,264 @@
+//! Game clocks kept by the server: what a stored game's clocks say now, what a move, a
+//! finish, a takeback and an arbiter's start do to them, and the flag falls nobody asked
+//! about (`sweep`). Only stored numbers are used (`damka_domain::clock`), with the time from
+//! the database's time source (`DbConn::now`), so every instance agrees and tests run on a
+//! fake clock.
+use chrono::{DateTime, NaiveDateTime};
+use damka_domain::clock::{Clocks, FlagFell, Side, TimeControl};
+use damka_engine::Color;
+use serde::Serialize;
+
+use super::{Loaded, is_arbiter, view::GameView, win_for};
+use crate::service::{Actor, AppError, AppResult, Refusal};
+use crate::store::games::{self as stored, GameRow, GameState};
+use crate::store::values::{GameEnd, GameStatus};
+use crate::store::{DbConn, events};
+
+/// A game's clock as the API shows it, as of the answer's time.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct ClockView {
+    /// `fischer` or `per_move`.
+    pub kind: &'static str,
+    /// Fischer: the base time; per move: the time for each move.
+    pub base_s: u32,
+    /// Fischer: added after each timed move.
+    pub increment_s: u32,
+    pub white_ms: i64,
+    pub black_ms: i64,
+    /// Whether the side to move's clock runs.
+    pub running: bool,
+}
+
+pub fn millis(at: NaiveDateTime) -> i64 {
+    at.and_utc().timestamp_millis()
+}
+
+fn instant(ms: i64) -> NaiveDateTime {
+    DateTime::from_timestamp_millis(ms)
+        .unwrap_or_default()
+        .naive_utc()
+}
+
+pub fn side(color: Color) -> Side {
+    match color {
+        Color::White => Side::White,
+        Color::Black => Side::Black,
+    }
+}
+
+/// The clocks a state holds; `None` for an untimed game.
+pub fn clocks_of(state: &GameState) -> Option<Clocks> {
+    Some(Clocks {
+        white_ms: state.white_ms?,
+        black_ms: state.black_ms?,
+        deadline_ms: state.deadline.map(millis),
+    })
+}
+
+fn set_clocks(state: &mut GameState, clocks: Clocks) {
+    state.white_ms = Some(clocks.white_ms);
+    state.black_ms = Some(clocks.black_ms);
+    state.deadline = clocks.deadline_ms.map(instant);
+}
+
+/// The clock of a game as of `now`; `None` for an untimed game.
+pub fn view(row: &GameRow, to_move: Color, now: NaiveDateTime) -> Option<ClockView> {
+    let clocks = clocks_of(&GameState::of(row))?;
+    let running = row.status == GameStatus::Ongoing && clocks.running();
+    let now = millis(now);
+    let to_move = side(to_move);
+    let left = |side: Side| {
+        if running {
+            clocks.remaining_ms(side, to_move, now)
+        } else {
+            clocks.stored_ms(side)
+        }
+    };
+    Some(ClockView {
+        kind: row.clock.kind(),
+        base_s: row.clock.base_s(),
+        increment_s: row.clock.increment_s(),
+        white_ms: left(Side::White),
+        black_ms: left(Side::Black),
+        running,
+    })
+}
+
+/// Whether the side to move of an ongoing game has run out of time at `now`.
+pub fn flag_fallen(row: &GameRow, now: NaiveDateTime) -> bool {
+    row.status == GameStatus::Ongoing
+        && clocks_of(&GameState::of(row)).is_some_and(|c| c.flag_fallen(millis(now)))
+}
+
+/// A move by `mover` at `now` on the clocks of `state`: the mover's time after it (for the
+/// move's row), or the flag fall that refuses it.
+pub fn after_move(
+    control: TimeControl,
+    state: &mut GameState,
+    mover: Color,
+    now: NaiveDateTime,
+) -> Result<Option<i64>, FlagFell> {
+    let Some(clocks) = clocks_of(state) else {
+        return Ok(None);
+    };
+    let after = clocks.after_move(control, side(mover), millis(now))?;
+    set_clocks(state, after);
+    Ok(Some(after.stored_ms(side(mover))))
+}
+
+/// Keeps the clocks in step with a state change made under the game's lock: a game that
+/// ends stops them (the side to move keeps what it had left); a game that goes on again
+/// (a result cleared) restarts the side to move's clock if its opponent has moved.
+pub fn settle(state: &mut GameState, row: &GameRow, to_move: Color, now: NaiveDateTime) {
+    let Some(clocks) = clocks_of(state) else {
+        return;
+    };
+    let now = millis(now);
+    if state.status == GameStatus::Finished {
+        if clocks.running() {
+            set_clocks(state, clocks.stopped(side(to_move), now));
+        }
+    } else if row.status == GameStatus::Finished && state.ply > 0 {
+        set_clocks(state, clocks.started(side(to_move), now));
+    }
+}
+
+/// The clocks after a takeback to `loaded`'s moves: each side has what it had after its
+/// last remaining move (its base time before any), and the side to move's clock runs again
+/// if its opponent has moved.
+pub fn after_takeback(state: &mut GameState, loaded: &Loaded, now: NaiveDateTime) {
+    let Some(start) = loaded.row.clock.start() else {
+        return;
+    };
+    let first_mover = loaded.game.start_position().side_to_move();
+    let mut clocks = start;
+    for mv in &loaded.moves {
+        let mover = if mv.ply % 2 == 1 {
+            first_mover
+        } else {
+            first_mover.opponent()
+        };
+        if let Some(ms) = mv.clock_ms {
+            match mover {
+                Color::White => clocks.white_ms = ms,
+                Color::Black => clocks.black_ms = ms,
+            }
+        }
+    }
+    if state.status == GameStatus::Ongoing && state.ply > 0 {
+        clocks = clocks.started(side(loaded.game.side_to_move()), millis(now));
+    }
+    set_clocks(state, clocks);
+}
+
+/// Ends a game whose side to move ran out of time, under the game's lock: lost on time.
+pub fn forfeit_on_time(
+    conn: &mut DbConn,
+    loaded: &mut Loaded,
+    now: NaiveDateTime,
+    user_id: Option<i64>,
+) -> AppResult<()> {
+    let loser = loaded.game.side_to_move();
+    let mut state = GameState::of(&loaded.row);
+    state.finish(win_for(loser.opponent()), GameEnd::TimeForfeit, now);
+    let recorded_by = user_id.unwrap_or(loaded.row.created_by);
+    super::arbiter::store_state(conn, loaded, state, recorded_by)
+}
+
+/// How many games the sweep looks at per call; the rest wait for the next call.
+const SWEEP_BATCH: i64 = 100;
+
+/// Ends the games whose side to move ran out of time with no request about them (a player
+/// who left): what a move arriving late would have done. Safe on several instances at once:
+/// each game is decided under its lock, where the deadline is read again.
+pub fn sweep(conn: &mut DbConn) -> AppResult<Vec<i64>> {
+    let now = conn.now();
+    let overdue = stored::overdue(conn, now, SWEEP_BATCH)?;
+    let mut ended = Vec::new();
+    for game_id in overdue {
+        let forfeited = super::write(conn, game_id, |conn, mut loaded| {
+            let now = conn.now();
+            if !flag_fallen(&loaded.row, now) {
+                return Ok(None);
+            }
+            forfeit_on_time(conn, &mut loaded, now, None)?;
+            Ok(Some(loaded))
+        })?;
+        if let Some(loaded) = forfeited {
+            super::remember(conn, &loaded);
+            ended.push(game_id);
+        }
+    }
+    Ok(ended)
+}
+
+/// An arbiter starts the clock of a game that has no move yet (over-the-board play:
+/// White's clock runs from now). A running clock is left as it is.
+pub fn start(conn: &mut DbConn, actor: &Actor, game_id: i64) -> AppResult<GameView> {
+    let loaded = super::write(conn, game_id, |conn, mut loaded| {
+        if !is_arbiter(conn, actor, &loaded.row)? {
+            return Err(AppError::forbidden(Refusal::OnlyGameArbiters));
+        }
+        start_locked(conn, &mut loaded)?;
+        Ok(loaded)
+    })?;
+    super::remember(conn, &loaded);
+    super::view::view_of(conn, &loaded)
+}
+
+fn start_locked(conn: &mut DbConn, loaded: &mut Loaded) -> AppResult<()> {
+    if loaded.is_over() {
+        return Err(AppError::conflict(Refusal::GameOver));
+    }
+    let mut state = GameState::of(&loaded.row);
+    let Some(clocks) = clocks_of(&state) else {
+        return Err(AppError::conflict(Refusal::NotTimed));
+    };
+    let now = conn.now();
+    set_clocks(
+        &mut state,
+        clocks.started(side(loaded.game.side_to_move()), millis(now)),
+    );
+    stored::set_state(conn, loaded.row.id, &state)?;
+    state.apply_to(&mut loaded.row);
+    Ok(())
+}
+
+/// An arbiter starts the clocks of every unfinished game of a round: the games whose clock
+/// was started (ones already running are left as they are).
+pub fn start_round(
+    conn: &mut DbConn,
+    actor: &Actor,
+    event_id: i64,
+    round_number: i32,
+) -> AppResult<Vec<i64>> {
+    let event = events::by_id(conn, event_id)?.ok_or(AppError::NotFound { what: "event" })?;
+    if !crate::service::events::may_arbitrate(conn, actor, &event)? {
+        return Err(AppError::forbidden(Refusal::OnlyGameArbiters));
+    }
+    if !event.clock.is_timed() {
+        return Err(AppError::conflict(Refusal::NotTimed));
+    }
+    let round = events::rounds(conn, event_id)?
+        .into_iter()
+        .find(|r| r.number == round_number)
+        .ok_or(AppError::NotFound { what: "round" })?;
+    let mut started = Vec::new();
+    for row in stored::of_round(conn, round.id)? {
+        if row.status == GameStatus::Finished || row.deadline.is_some() || row.white_ms.is_none() {
+            continue;
+        }
+        let loaded = super::write(conn, row.id, |conn, mut loaded| {
+            if loaded.is_over() || loaded.row.deadline.is_some() {
+                return Ok(None);
+            }
+            start_locked(conn, &mut loaded)?;
+            Ok(Some(loaded))
+        })?;
+        if let Some(loaded) = loaded {
+            super::remember(conn, &loaded);
+            started.push(row.id);
+        }
+    }
+    Ok(started)
+}
