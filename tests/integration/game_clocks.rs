@@ -101,6 +101,18 @@ async fn fischer_clocks_start_with_the_first_move_and_add_the_increment() {
     assert_eq!(clock(&third), (295_500, 299_000, true));
     assert_eq!(third["moves"][2]["clock_ms"], 295_500);
 
+    // The page shows both clocks; the running one is marked for the ticking script.
+    let page = white.get(&format!("/games/{id}")).await.body;
+    assert!(
+        page.contains(r#"<time data-clock-ms="295500">4:56</time>"#),
+        "{page}"
+    );
+    assert!(
+        page.contains(r#"<time data-clock-ms="299000" data-clock-running>4:59</time>"#),
+        "{page}"
+    );
+    assert!(page.contains("5 min + 3 s per move"), "{page}");
+
     // PDN carries the control and each move's clocks, the mover's letter in lower case.
     let pdn = white.get(&format!("/api/v1/games/{id}/pdn")).await.body;
     assert!(pdn.contains("[TimeControl \"300+3\"]"), "{pdn}");
