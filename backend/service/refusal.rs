@@ -500,6 +500,8 @@ impl From<PairingError> for Refusal {
             PairingError::UnknownRoundCount => Refusal::RoundCountUnknown,
             PairingError::EventFinished(rounds) => Refusal::AllRoundsPaired { rounds },
             PairingError::TooLarge(bits) => Refusal::TooLargeToPair { bits },
+            // The use cases refuse this before pairing; the domain refuses it too.
+            PairingError::UnplayedGames(_) => Refusal::ResultsMissing,
         }
     }
 }

@@ -256,6 +256,24 @@ pub struct Tournament {
     pub forbidden_pairs: Vec<(StartNo, StartNo)>,
     /// Players who will not be paired in the next round and what they get for it.
     pub next_round_absences: Vec<NextRoundAbsence>,
+    /// Games paired and not yet played (no result): they count nowhere yet, but they are
+    /// not absences either, and the next round cannot be paired before they have a result.
+    pub pending_games: Vec<PendingGame>,
+}
+
+/// A game of a paired round that has no result yet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct PendingGame {
+    /// 1-based.
+    pub round: u32,
+    pub white: StartNo,
+    pub black: StartNo,
+}
+
+impl std::fmt::Display for PendingGame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "round {}: {} – {}", self.round, self.white, self.black)
+    }
 }
 
 #[cfg(test)]

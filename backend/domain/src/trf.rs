@@ -6,7 +6,10 @@
 //! `162` (points per result), `XXP` (forbidden pairs), `BBW BBD BBL BBZ BBF BBU` (bbpPairings'
 //! point records) and `001` player lines. Other records are ignored. A player's cell in the
 //! column after the last paired round holding `0000 - H`, `0000 - Z` or `0000 - F` is a
-//! requested bye or absence for the round about to be paired.
+//! requested bye or absence for the round about to be paired. A game paired and not played
+//! yet is written as JaVaFo and the TRF-2026 draft write it, with the opponent and colour
+//! and a blank result (`   7 w  `), never as an absence (`0000 - Z`): it counts nowhere,
+//! and [`Tournament::pending_games`] lists it so that nobody pairs the next round on it.
 //!
 //! Errors name the 1-based line and column.
 //!
@@ -15,8 +18,8 @@
 //! so the pairs are counted before they are listed.
 
 use crate::tournament::{
-    ByeKind, Colour, HalfPoints, NextRoundAbsence, Outcome, Player, PointSystem, RoundEntry,
-    StartNo, Tournament,
+    ByeKind, Colour, HalfPoints, NextRoundAbsence, Outcome, PendingGame, Player, PointSystem,
+    RoundEntry, StartNo, Tournament,
 };
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
@@ -173,6 +176,8 @@ struct Cell {
     entry: RoundEntry,
     /// The player took part in the pairing of that round (paired, forfeit, or PAB).
     participated: bool,
+    /// A game paired and not played yet (blank result): the opponent and the colour.
+    pending: Option<(StartNo, Colour)>,
 }
 
 fn slice(chars: &[char], from: usize, to: usize) -> String {
@@ -281,8 +286,18 @@ fn parse_cell(
                         rated: matches!(result_char, '1' | '=' | '0'),
                     },
                     participated: true,
+                    pending: None,
                 }
             }
+            // Paired, not played yet: the TRF way of writing a game of the current round.
+            ' ' => Cell {
+                entry: RoundEntry::NotPaired,
+                participated: true,
+                pending: Some((
+                    opponent,
+                    colour.ok_or_else(|| err(line, column + 5, TrfProblem::GameWithoutColour))?,
+                )),
+            },
             '+' => Cell {
                 entry: RoundEntry::Forfeit {
                     opponent,
@@ -290,6 +305,7 @@ fn parse_cell(
                     won: true,
                 },
                 participated: true,
+                pending: None,
             },
             '-' => Cell {
                 entry: RoundEntry::Forfeit {
@@ -298,6 +314,7 @@ fn parse_cell(
                     won: false,
                 },
                 participated: true,
+                pending: None,
             },
             _ => return Err(bad_result()),
         },
@@ -309,18 +326,22 @@ fn parse_cell(
                 'U' | '+' => Cell {
                     entry: RoundEntry::Bye(ByeKind::PairingAllocated),
                     participated: true,
+                    pending: None,
                 },
                 'F' => Cell {
                     entry: RoundEntry::Bye(ByeKind::FullPoint),
                     participated: false,
+                    pending: None,
                 },
                 'H' | '=' => Cell {
                     entry: RoundEntry::Bye(ByeKind::HalfPoint),
                     participated: false,
+                    pending: None,
                 },
                 'Z' | '-' | ' ' => Cell {
                     entry: RoundEntry::Bye(ByeKind::ZeroPoint),
                     participated: false,
+                    pending: None,
                 },
                 _ => return Err(bad_result()),
             }
@@ -352,6 +373,17 @@ fn parse_player_line(chars: &[char], line: usize) -> Result<RawPlayer, TrfError>
         && parse_points(&t).is_none()
     {
         return Err(err(line, 81, TrfProblem::InvalidPoints(t)));
+    }
+    // A last cell whose result is blank (a game not played yet) may have lost its
+    // trailing blanks to an editor or a writer that trims lines: read it as if they were
+    // there.
+    let mut padded;
+    let mut chars = chars;
+    let tail = chars.len().saturating_sub(91) % 10;
+    if chars.len() > 91 && (6..8).contains(&tail) {
+        padded = chars.to_vec();
+        padded.resize(chars.len() + 8 - tail, ' ');
+        chars = &padded;
     }
     let mut cells = Vec::new();
     let mut start = 91;
@@ -556,7 +588,7 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Tournament, TrfE
     };
     for p in &raw_players {
         for (r, cell) in p.cells.iter().enumerate() {
-            if let Some(opp) = cell.and_then(|c| c.entry.opponent())
+            if let Some(opp) = cell.and_then(|c| c.entry.opponent().or(c.pending.map(|g| g.0)))
                 && !known(opp)
             {
                 return Err(err(p.line, 92 + 10 * r, TrfProblem::UnknownOpponent(opp)));
@@ -602,6 +634,7 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Tournament, TrfE
             },
         ));
     }
+    pending_games(&raw_players, &mut t)?;
     for raw in raw_players {
         let mut player = raw.player;
         for r in 0..played {
@@ -676,6 +709,44 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Tournament, TrfE
         }
     }
     Ok(t)
+}
+
+/// The games paired and not played yet, each once (from White's line); both lines of a
+/// game must say so, with opposite colours.
+fn pending_games(raw_players: &[RawPlayer], t: &mut Tournament) -> Result<(), TrfError> {
+    let cell_of = |n: StartNo, r: usize| {
+        raw_players
+            .binary_search_by_key(&n, |p| p.player.start_no)
+            .ok()
+            .and_then(|i| raw_players[i].cells.get(r).copied().flatten())
+    };
+    for p in raw_players {
+        for (r, cell) in p.cells.iter().enumerate() {
+            let Some((opponent, colour)) = cell.and_then(|c| c.pending) else {
+                continue;
+            };
+            let back = cell_of(opponent, r).and_then(|c| c.pending);
+            if back != Some((p.player.start_no, colour.opposite())) {
+                return Err(err(
+                    p.line,
+                    92 + 10 * r,
+                    TrfProblem::ContradictingEntries {
+                        round: r + 1,
+                        player: p.player.start_no,
+                        opponent,
+                    },
+                ));
+            }
+            if colour == Colour::White {
+                t.pending_games.push(PendingGame {
+                    round: r as u32 + 1,
+                    white: p.player.start_no,
+                    black: opponent,
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The pairs forbidden by the `XXP` lines, each once, in the order first named. A line of
@@ -844,6 +915,12 @@ pub fn write(t: &Tournament) -> String {
         .rev() // the first request of a player wins, as it did when searched in order
         .collect();
     let max_rounds = t.players.iter().map(|q| q.rounds.len()).max().unwrap_or(0);
+    // (player, round) -> (opponent, colour) of the games not played yet.
+    let mut pending: HashMap<(StartNo, u32), (StartNo, char)> = HashMap::new();
+    for g in &t.pending_games {
+        pending.insert((g.white, g.round), (g.black, 'w'));
+        pending.insert((g.black, g.round), (g.white, 'b'));
+    }
     for pl in &t.players {
         let rank = rank_of.get(&pl.start_no).copied().unwrap_or(0);
         let mut line = format!(
@@ -859,17 +936,30 @@ pub fn write(t: &Tournament) -> String {
             format_points(score(t, pl)),
             rank,
         );
-        for entry in &pl.rounds {
+        let mut last_pending = false;
+        for (r, entry) in pl.rounds.iter().enumerate() {
             line.push_str("  ");
-            line.push_str(&cell_text(entry));
+            let game = pending.get(&(pl.start_no, r as u32 + 1));
+            match (entry, game) {
+                (RoundEntry::NotPaired, Some((opponent, colour))) => {
+                    // Paired, no result yet: opponent and colour with a blank result.
+                    let _ = write!(line, "{opponent:>4} {colour}  ");
+                }
+                _ => line.push_str(&cell_text(entry)),
+            }
+            last_pending = game.is_some();
         }
         if let Some(&kind) = absence_of.get(&pl.start_no) {
             for _ in pl.rounds.len()..max_rounds {
                 line.push_str("  0000 - Z");
             }
             let _ = write!(line, "  0000 - {}", kind.letter());
+            last_pending = false;
         }
-        let _ = writeln!(out, "{}", line.trim_end());
+        let kept = line.trim_end().len();
+        // A blank result is part of its cell: keep the last cell whole.
+        line.truncate(if last_pending { line.len() } else { kept });
+        let _ = writeln!(out, "{line}");
     }
     out
 }
@@ -877,6 +967,34 @@ pub fn write(t: &Tournament) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_game_not_played_yet_is_read_back_from_both_lines_or_refused() {
+        let line = |n: u32, cell: &str| {
+            let head = format!("001 {n:>4}      P{n:<32} {:>4}", 2000);
+            format!("{head:<80}{:>4}{n:>5}  {cell}", "0.0")
+        };
+        let good = format!("XXR 3\n{}\n{}\n", line(1, "   2 b  "), line(2, "   1 w"));
+        let t = parse(&good).expect("parse");
+        assert_eq!(
+            t.pending_games,
+            vec![PendingGame {
+                round: 1,
+                white: 2,
+                black: 1
+            }]
+        );
+        assert_eq!(t.players[0].rounds, vec![RoundEntry::NotPaired]);
+        assert_eq!(parse(&write(&t)).expect("round trip"), t);
+        let one_sided = format!("XXR 3\n{}\n{}\n", line(1, "   2 b  "), line(2, "   1 w 1"));
+        assert!(matches!(
+            parse(&one_sided),
+            Err(TrfError {
+                problem: TrfProblem::ContradictingEntries { round: 1, .. },
+                ..
+            })
+        ));
+    }
 
     const SAMPLE: &str = "012 Test\nXXR 3\nXXC white1\n\
 001    1      Alpha                             2100                             1.0    1     2 w 1  0000 - H\n\

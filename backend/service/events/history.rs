@@ -2,7 +2,7 @@
 use std::collections::HashMap;
 
 use damka_domain::tournament::{
-    ByeKind, HalfPoints, NextRoundAbsence, Player, PointSystem, RoundEntry, Tournament,
+    ByeKind, HalfPoints, NextRoundAbsence, PendingGame, Player, PointSystem, RoundEntry, Tournament,
 };
 
 use crate::service::{AppError, AppResult};
@@ -158,6 +158,7 @@ impl History {
                 .copied()
                 .ok_or_else(|| AppError::internal(format!("pairing refers to unknown entry {id}")))
         };
+        let mut pending_games = Vec::new();
         for (round, pairing) in &self.pairings {
             let index = (*round - 1) as usize;
             let (white, black) = match pairing.black_entry_id {
@@ -178,7 +179,14 @@ impl History {
             // unfinished round show only finished games.
             let (w, b) = match pairing.result {
                 Some(result) => result.round_entries(w_no, b_no),
-                None => (RoundEntry::NotPaired, RoundEntry::NotPaired),
+                None => {
+                    pending_games.push(PendingGame {
+                        round: *round as u32,
+                        white: w_no,
+                        black: b_no,
+                    });
+                    (RoundEntry::NotPaired, RoundEntry::NotPaired)
+                }
             };
             for (entry, value) in [(white, w), (black, b)] {
                 if let Some(rounds) = by_entry.get_mut(&entry)
@@ -239,6 +247,7 @@ impl History {
                 .collect(),
             forbidden_pairs,
             next_round_absences,
+            pending_games,
         })
     }
 }

@@ -43,6 +43,11 @@ pub enum PairingError {
     EventFinished(u32),
     #[error("the event is too large for the pairing engine ({0} bits of weight needed)")]
     TooLarge(usize),
+    #[error(
+        "games still without a result (each must be played or scored before the next round is paired): {}",
+        .0.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+    )]
+    UnplayedGames(Vec<crate::tournament::PendingGame>),
 }
 
 impl RoundPairing {
@@ -83,6 +88,11 @@ impl RoundPairing {
 /// Pairs the next round of `t` with the Dutch system. Players listed in
 /// `t.next_round_absences` are not paired.
 pub fn pair_next_round(t: &Tournament) -> Result<RoundPairing, PairingError> {
+    if !t.pending_games.is_empty() {
+        let mut games = t.pending_games.clone();
+        games.sort_unstable();
+        return Err(PairingError::UnplayedGames(games));
+    }
     let round = players::build(t);
     if round.total_rounds == 0 {
         return Err(PairingError::UnknownRoundCount);
