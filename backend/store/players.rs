@@ -49,8 +49,9 @@ pub fn entered_in(conn: &mut DbConn, event_id: i64) -> QueryResult<Vec<Player>> 
 }
 
 /// Players by name, optionally only those of one club or whose name contains `search`.
-/// The name match folds case in Rust, not in SQL: PostgreSQL's LIKE is case-sensitive and
-/// SQLite's folds ASCII only, and club rosters are mostly Cyrillic.
+/// The name match folds in Rust, not in SQL, the same on both databases: case, and
+/// Cyrillic through one transliteration (`damka_domain::names`), so `Chizhov` finds
+/// «Чижов» (PostgreSQL's LIKE is case-sensitive, SQLite's folds ASCII only).
 pub fn list(
     conn: &mut DbConn,
     club: Option<i64>,
@@ -61,13 +62,13 @@ pub fn list(
         query = query.filter(players::club_id.eq(club));
     }
     let rows: Vec<Player> = query.order((players::name, players::id)).load(conn)?;
-    let needle = search.map(str::trim).unwrap_or("").to_lowercase();
+    let needle = damka_domain::names::fold(search.map(str::trim).unwrap_or(""));
     if needle.is_empty() {
         return Ok(rows);
     }
     Ok(rows
         .into_iter()
-        .filter(|p| p.name.to_lowercase().contains(&needle))
+        .filter(|p| damka_domain::names::matches(&p.name, &needle))
         .collect())
 }
 

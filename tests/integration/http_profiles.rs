@@ -165,6 +165,48 @@ async fn players_list_search_and_club_filter_with_ratings() {
     assert!(ru_home.body.contains("4 игрока"));
 }
 
+/// README's own example: `?q=Chizhov` finds «Чижов», and a Cyrillic query finds a name
+/// written in Latin letters, in the API and on the players page, on both databases.
+#[actix_web::test]
+async fn a_latin_spelling_finds_a_cyrillic_name_and_back() {
+    let app = TestApp::new().await;
+    let mut browser = app.user("org@t.org", Role::Organiser).await;
+    let mut api = browser.api_client().await;
+    for name in ["Алексей Чижов", "Yuriy Shchukin", "Пётр Петров"] {
+        let made = api
+            .json(Method::POST, "/api/v1/players", json!({ "name": name }))
+            .await;
+        assert_eq!(made.status.as_u16(), 201, "{}", made.body);
+    }
+    let names = |found: serde_json::Value| -> Vec<String> {
+        found
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(
+        names(api.get("/api/v1/players?q=Chizhov").await.json()),
+        ["Алексей Чижов"]
+    );
+    // «Щукин» typed in Cyrillic finds the Latin spelling.
+    assert_eq!(
+        names(
+            api.get("/api/v1/players?q=%D0%A9%D1%83%D0%BA%D0%B8%D0%BD")
+                .await
+                .json()
+        ),
+        ["Yuriy Shchukin"]
+    );
+    assert_eq!(
+        names(api.get("/api/v1/players?q=Petr%20Petrov").await.json()),
+        ["Пётр Петров"]
+    );
+    let page = browser.get("/players?q=chizhov").await;
+    assert!(page.body.contains("Алексей Чижов") && !page.body.contains("Петров"));
+}
+
 #[actix_web::test]
 async fn club_pages_members_and_validation() {
     let app = TestApp::new().await;

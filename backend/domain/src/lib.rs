@@ -4,6 +4,7 @@
 pub mod berger;
 pub mod clock;
 pub mod dutch;
+pub mod names;
 pub mod pairing_check;
 pub mod ratings;
 pub mod standings;
