@@ -1203,3 +1203,93 @@ async fn choices_outside_their_set_are_refused_naming_the_choices() {
         assert_eq!(event[field], value, "{event}");
     }
 }
+
+/// Before round 1 the entries show the start numbers the first pairing will give (rating
+/// order), not the order of entry, and pairing round 1 keeps them (issue 13 item 4).
+#[actix_web::test]
+async fn start_numbers_before_the_first_round_are_the_ones_it_will_use() {
+    let app = TestApp::new().await;
+    let mut browser = app.user("org@t.org", Role::Organiser).await;
+    let mut org = browser.api_client().await;
+    let event = create_event(
+        &mut org,
+        json!({"name": "Club Swiss", "system": "swiss", "rounds": 3}),
+    )
+    .await;
+    // Entered weakest first.
+    for (name, rating) in [("Zaitsev", 1800), ("Morozov", 2000), ("Belov", 2200)] {
+        let made = org
+            .json(Method::POST, "/api/v1/players", json!({ "name": name }))
+            .await;
+        let player_id = made.json()["id"].as_i64().unwrap();
+        app.with_db(move |conn| {
+            damka::store::players::set_rating(
+                conn,
+                &damka::store::models::PlayerRating {
+                    player_id,
+                    variant: damka_engine::Variant::Russian,
+                    rating,
+                    games: 30,
+                },
+            )
+            .unwrap()
+        })
+        .await;
+        let entry = org
+            .json(
+                Method::POST,
+                &format!("/api/v1/events/{event}/entries"),
+                json!({ "player_id": player_id }),
+            )
+            .await;
+        assert_eq!(entry.status.as_u16(), 201, "{}", entry.body);
+    }
+    let numbered = |entries: Value| -> Vec<(i64, String)> {
+        entries
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                (
+                    e["start_no"].as_i64().unwrap(),
+                    e["name"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    let expected = vec![
+        (1, "Belov".to_string()),
+        (2, "Morozov".to_string()),
+        (3, "Zaitsev".to_string()),
+    ];
+    let before = org.get(&format!("/api/v1/events/{event}/entries")).await;
+    assert_eq!(numbered(before.json()), expected);
+    let page = browser
+        .get(&format!("/events/{event}?tab=entries"))
+        .await
+        .body;
+    let belov = page.find("Belov").unwrap();
+    let zaitsev = page.find("Zaitsev").unwrap();
+    assert!(
+        belov < zaitsev,
+        "the entries tab lists them by start number"
+    );
+    let trf = org
+        .get(&format!("/api/v1/events/{event}/export.trf"))
+        .await
+        .body;
+    assert!(
+        trf.lines()
+            .any(|l| l.starts_with("001    1") && l.contains("Belov")),
+        "{trf}"
+    );
+
+    let paired = org.post(&format!("/api/v1/events/{event}/rounds")).await;
+    assert_eq!(paired.status.as_u16(), 201, "{}", paired.body);
+    let after = org.get(&format!("/api/v1/events/{event}/entries")).await;
+    assert_eq!(
+        numbered(after.json()),
+        expected,
+        "pairing keeps the numbers"
+    );
+}

@@ -37,7 +37,7 @@ pub fn load(conn: &mut DbConn, event: &Event) -> AppResult<History> {
         .into_iter()
         .map(|p| (p.id, p))
         .collect();
-    Ok(History {
+    let mut history = History {
         event: event.clone(),
         entries: entries
             .into_iter()
@@ -57,10 +57,27 @@ pub fn load(conn: &mut DbConn, event: &Event) -> AppResult<History> {
         games: crate::store::games::ids_by_pairing(conn, event.id)?
             .into_iter()
             .collect(),
-    })
+    };
+    if history.rounds.is_empty() {
+        history.number_by_starting_rank();
+    }
+    Ok(history)
 }
 
 impl History {
+    /// Before the first round, the start numbers are the ones the first pairing will give
+    /// (rating order, `entries::starting_ranks`), not the order of entry: the entries tab,
+    /// the TRF and a hand-made first round all use the numbers players will keep.
+    fn number_by_starting_rank(&mut self) {
+        let ranks: HashMap<i64, i32> = super::entries::starting_ranks(self).into_iter().collect();
+        for row in &mut self.entries {
+            if let Some(&no) = ranks.get(&row.entry.id) {
+                row.entry.start_no = no;
+            }
+        }
+        self.entries.sort_by_key(|row| row.entry.start_no);
+    }
+
     pub fn entry(&self, entry_id: i64) -> Option<&EntryRow> {
         self.entries.iter().find(|e| e.entry.id == entry_id)
     }
