@@ -4,6 +4,7 @@ pub mod api;
 pub mod assets;
 pub mod client_address;
 pub mod cookies;
+pub mod cross_cells;
 pub mod ctx;
 pub mod error;
 pub mod form;

@@ -114,6 +114,22 @@ pub fn bar_chart(bars: &[(String, i64)], title: &str) -> String {
 /// A line chart of values over labelled steps (a running score by round, a rating over
 /// time). `divisor` scales stored values for the axis labels (2 for half-points).
 pub fn line_chart(points: &[(String, i64)], title: &str, divisor: i64) -> String {
+    let shown = |v: i64| {
+        if divisor == 2 && v % 2 != 0 {
+            format!("{}.5", v / 2)
+        } else {
+            (v / divisor.max(1)).to_string()
+        }
+    };
+    line_chart_with(points, title, &shown)
+}
+
+/// A line chart whose value labels `shown` writes (in the reader's language: 4,5).
+pub fn line_chart_with(
+    points: &[(String, i64)],
+    title: &str,
+    shown: &dyn Fn(i64) -> String,
+) -> String {
     let (width, height, pad) = (480i64, 200i64, 30i64);
     let max = points.iter().map(|(_, v)| *v).max().unwrap_or(1).max(1);
     let min = points.iter().map(|(_, v)| *v).min().unwrap_or(0).min(0);
@@ -146,11 +162,7 @@ pub fn line_chart(points: &[(String, i64)], title: &str, divisor: i64) -> String
         path.join(" ")
     );
     for (i, (label, v)) in points.iter().enumerate() {
-        let shown = if divisor == 2 && v % 2 != 0 {
-            format!("{}.5", v / 2)
-        } else {
-            (v / divisor.max(1)).to_string()
-        };
+        let shown = escape(&shown(*v));
         let _ = write!(
             out,
             r#"<circle class="dot" cx="{}" cy="{}" r="4"/><text x="{}" y="{}" text-anchor="middle">{}</text><text x="{}" y="{}" text-anchor="middle">{}</text>"#,

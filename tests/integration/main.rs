@@ -28,5 +28,6 @@ mod http_roles;
 mod http_trf_import;
 mod openapi;
 mod processes;
+mod russian_pages;
 mod store_schema;
 mod swiss_random;

@@ -12,6 +12,7 @@ use crate::service::events::manual::{
 };
 use crate::service::events::{self as ev, Event};
 use crate::service::{AppError, AppResult, Refusal};
+use crate::store::values::{ResultCode, Spelling};
 use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
 use crate::web::render::{self, FormErrors};
@@ -290,7 +291,14 @@ impl ChangesPage {
 
     /// "Board 3, Anna - Boris: 1-0 → 0-1"; a cleared result shows as a dash.
     fn result_change(&self, change: &ChangeView) -> String {
-        let code = |c: &Option<String>| c.clone().unwrap_or_else(|| "—".to_string());
+        // As the event prints results (½-½, or the 2-1-0 scale), not as they are stored.
+        let code = |c: &Option<String>| match c.as_deref() {
+            Some(text) => ResultCode::from_spelling(text).map_or_else(
+                || text.to_string(),
+                |r| r.shown(self.event.scoring_display, false),
+            ),
+            None => "—".to_string(),
+        };
         self.ctx.lang.tf(
             "changes.result",
             &[

@@ -92,6 +92,15 @@ impl StandingsPage {
         crate::web::tiebreaks::label(self.ctx.lang, self.event.variant, self.event.system, code)
     }
 
+    fn tiebreak_abbr(&self, code: &str) -> String {
+        crate::web::tiebreaks::abbreviation(
+            self.ctx.lang,
+            self.event.variant,
+            self.event.system,
+            code,
+        )
+    }
+
     fn has_clubs(&self) -> bool {
         self.sheet.rows.iter().any(|r| r.club.is_some())
     }
@@ -142,6 +151,23 @@ impl CrosstablePage {
 
     fn tiebreak_label(&self, code: &str) -> String {
         crate::web::tiebreaks::label(self.ctx.lang, self.event.variant, self.event.system, code)
+    }
+
+    fn tiebreak_abbr(&self, code: &str) -> String {
+        crate::web::tiebreaks::abbreviation(
+            self.ctx.lang,
+            self.event.variant,
+            self.event.system,
+            code,
+        )
+    }
+
+    fn cross_cell(&self, text: &str) -> String {
+        crate::web::cross_cells::cell(self.ctx.lang, text)
+    }
+
+    fn cross_legend(&self, round_robin: &bool) -> &'static str {
+        crate::web::cross_cells::legend_key(*round_robin)
     }
 }
 

@@ -53,7 +53,11 @@ pub async fn card(
     } else {
         2
     };
-    let chart_svg = crate::web::svg::line_chart(&points, &ctx.t("event.running_score"), per_point);
+    // Labelled as the tables write points (4,5 in Russian; doubled on 2-1-0).
+    let lang = ctx.lang;
+    let label = move |half_points: i64| lang.points(half_points * 2 / per_point);
+    let chart_svg =
+        crate::web::svg::line_chart_with(&points, &ctx.t("event.running_score"), &label);
     render::page(
         StatusCode::OK,
         &CardPage {

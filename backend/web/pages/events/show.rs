@@ -146,6 +146,23 @@ impl EventPage {
         )
     }
 
+    fn tiebreak_abbr(&self, code: &str) -> String {
+        crate::web::tiebreaks::abbreviation(
+            self.ctx.lang,
+            self.data.event.variant,
+            self.data.event.system,
+            code,
+        )
+    }
+
+    fn cross_cell(&self, text: &str) -> String {
+        crate::web::cross_cells::cell(self.ctx.lang, text)
+    }
+
+    fn cross_legend(&self, round_robin: &bool) -> &'static str {
+        crate::web::cross_cells::legend_key(*round_robin)
+    }
+
     /// The rounds standings can be shown after, for the "after round" selector: every
     /// published round up to the last with an outcome (a result, a bye or an absence), the
     /// same rule as the default table.
