@@ -1293,3 +1293,64 @@ async fn start_numbers_before_the_first_round_are_the_ones_it_will_use() {
         "pairing keeps the numbers"
     );
 }
+
+/// The event form picks tie-breaks from a list, in order, named in the event's terms; the
+/// edit form shows the ones chosen (issue 13 item 13).
+#[actix_web::test]
+async fn tie_breaks_are_picked_from_a_list_in_order() {
+    let app = TestApp::new().await;
+    let mut browser = app.user("org@t.org", Role::Organiser).await;
+    let blank = browser.get("/events/new").await.body;
+    assert!(blank.contains(r#"<select name="tiebreak_1">"#), "{blank}");
+    assert!(
+        blank.contains(r#"<option value="DE">Direct encounter (DE)</option>"#),
+        "{blank}"
+    );
+    let made = browser
+        .post_form(
+            "/events",
+            &[
+                ("name", "Picked"),
+                ("system", "swiss"),
+                ("rounds", "5"),
+                ("tiebreak_1", "DE"),
+                ("tiebreak_2", ""),
+                ("tiebreak_3", "SB"),
+                ("tiebreak_4", "BH/C1"),
+            ],
+        )
+        .await;
+    assert_eq!(made.status.as_u16(), 303, "{}", made.body);
+    let id: i64 = made
+        .location()
+        .trim_start_matches("/events/")
+        .parse()
+        .unwrap();
+    let mut api = browser.api_client().await;
+    let event = api.get(&format!("/api/v1/events/{id}")).await.json();
+    assert_eq!(event["tiebreaks"], "DE,SB,BH/C1");
+    let edit = browser.get(&format!("/events/{id}/edit")).await.body;
+    let picked = |n: usize, code: &str| {
+        let select = &edit[edit.find(&format!(r#"name="tiebreak_{n}""#)).unwrap()..];
+        let select = &select[..select.find("</select>").unwrap()];
+        select.contains(&format!(r#"<option value="{code}" selected>"#))
+    };
+    assert!(
+        picked(1, "DE") && picked(2, "SB") && picked(3, "BH/C1"),
+        "{edit}"
+    );
+    // A code the list does not offer is kept.
+    let updated = api
+        .json(
+            Method::PUT,
+            &format!("/api/v1/events/{id}"),
+            json!({"name": "Picked", "system": "swiss", "rounds": 5, "tiebreaks": "BH/C3,WIN"}),
+        )
+        .await;
+    assert_eq!(updated.status.as_u16(), 200, "{}", updated.body);
+    let edit = browser.get(&format!("/events/{id}/edit")).await.body;
+    assert!(
+        edit.contains(r#"<option value="BH/C3" selected>"#),
+        "{edit}"
+    );
+}

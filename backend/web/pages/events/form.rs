@@ -44,8 +44,20 @@ pub struct EventForm {
     scoring_display: String,
     #[serde(default)]
     pab_half_points: String,
+    /// Tie-breaks as typed codes (`BH/C1,BH,SB`): read when no tie-break is picked below.
     #[serde(default)]
     tiebreaks: String,
+    /// Tie-breaks picked from the list, in order; empty: none at that place.
+    #[serde(default)]
+    tiebreak_1: String,
+    #[serde(default)]
+    tiebreak_2: String,
+    #[serde(default)]
+    tiebreak_3: String,
+    #[serde(default)]
+    tiebreak_4: String,
+    #[serde(default)]
+    tiebreak_5: String,
     #[serde(default)]
     first_colour: String,
     #[serde(default)]
@@ -179,7 +191,12 @@ impl EventForm {
             rated: e.rated.then(|| "1".into()),
             scoring_display: e.scoring_display.spelling().to_string(),
             pab_half_points: e.pab_half_points.to_string(),
-            tiebreaks: e.tiebreaks.clone(),
+            tiebreaks: String::new(),
+            tiebreak_1: nth_tiebreak(&e.tiebreaks, 0),
+            tiebreak_2: nth_tiebreak(&e.tiebreaks, 1),
+            tiebreak_3: nth_tiebreak(&e.tiebreaks, 2),
+            tiebreak_4: nth_tiebreak(&e.tiebreaks, 3),
+            tiebreak_5: nth_tiebreak(&e.tiebreaks, 4),
             first_colour: e.first_colour.spelling().to_string(),
             self_registration: e.self_registration.then(|| "1".into()),
             late_entry_until_round: e.late_entry_until_round.to_string(),
@@ -260,7 +277,7 @@ impl EventForm {
             )?,
             pab_half_points: optional_number("pab_half_points", &self.pab_half_points)?
                 .unwrap_or(2),
-            tiebreaks: self.tiebreaks.clone(),
+            tiebreaks: self.tiebreak_list(),
             first_colour: choice("first_colour", &self.first_colour, defaults.first_colour)?,
             self_registration: self.self_registration.is_some(),
             late_entry_until_round: optional_number(
@@ -271,6 +288,53 @@ impl EventForm {
             club_id: optional_number("club_id", &self.club_id)?,
             clock: clock_of(self)?,
         })
+    }
+}
+
+/// The `n`th (0-based) code of a stored tie-break list, or nothing.
+fn nth_tiebreak(list: &str, n: usize) -> String {
+    list.split(',')
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .nth(n)
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The tie-breaks the form offers, in the order FIDE's and the Russian rules list them.
+const TIEBREAK_CHOICES: [&str; 13] = [
+    "BH/C1", "BH", "BH/C2", "BH/M1", "SB", "SB/C1", "DE", "WIN", "WON", "BPG", "ARO", "TPR",
+    "BH/M2",
+];
+
+/// How many tie-breaks the form lets the organiser pick.
+const TIEBREAK_PLACES: usize = 5;
+
+impl EventForm {
+    /// The picked tie-breaks joined in order (`BH/C1,BH,SB`); the typed list when none
+    /// was picked (a form from an older page, or a script).
+    fn tiebreak_list(&self) -> String {
+        let picked: Vec<&str> = self
+            .tiebreak_places()
+            .into_iter()
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .collect();
+        if picked.is_empty() {
+            self.tiebreaks.clone()
+        } else {
+            picked.join(",")
+        }
+    }
+
+    fn tiebreak_places(&self) -> [&str; TIEBREAK_PLACES] {
+        [
+            &self.tiebreak_1,
+            &self.tiebreak_2,
+            &self.tiebreak_3,
+            &self.tiebreak_4,
+            &self.tiebreak_5,
+        ]
     }
 }
 
@@ -314,6 +378,38 @@ impl FormPage {
 
     fn time_controls(&self) -> Vec<&'static str> {
         spellings::<TimeCategory>()
+    }
+
+    /// The tie-break places: (field name, picked code), first to last.
+    fn tiebreak_places(&self) -> Vec<(String, String)> {
+        self.form
+            .tiebreak_places()
+            .iter()
+            .enumerate()
+            .map(|(i, code)| (format!("tiebreak_{}", i + 1), code.trim().to_string()))
+            .collect()
+    }
+
+    /// The tie-breaks to pick from: (code, name in this event's terms); a code the event
+    /// has that the list lacks (set through the API) is offered too, so saving keeps it.
+    fn tiebreak_choices(&self) -> Vec<(String, String)> {
+        let variant = Variant::from_spelling(&self.form.variant).unwrap_or_default();
+        let system = System::from_spelling(&self.form.system).unwrap_or(System::Swiss);
+        let mut codes: Vec<String> = TIEBREAK_CHOICES.iter().map(|c| c.to_string()).collect();
+        for picked in self.form.tiebreak_places() {
+            let picked = picked.trim();
+            if !picked.is_empty() && !codes.iter().any(|c| c == picked) {
+                codes.push(picked.to_string());
+            }
+        }
+        codes
+            .into_iter()
+            .map(|code| {
+                let name = crate::web::tiebreaks::label(self.ctx.lang, variant, system, &code);
+                let label = format!("{name} ({code})");
+                (code, label)
+            })
+            .collect()
     }
 
     /// The clock select's options: (value, label), the presets then a custom one.
