@@ -83,6 +83,30 @@ pub fn list(conn: &mut DbConn) -> QueryResult<Vec<Event>> {
         .load(conn)
 }
 
+/// The events of a club, newest first.
+pub fn of_club(conn: &mut DbConn, club_id: i64) -> QueryResult<Vec<Event>> {
+    events::table
+        .filter(events::club_id.eq(club_id))
+        .order((events::starts_on.desc(), events::id.desc()))
+        .select(Event::as_select())
+        .load(conn)
+}
+
+/// The events a player is entered in, newest first.
+pub fn of_player(conn: &mut DbConn, player_id: i64) -> QueryResult<Vec<Event>> {
+    events::table
+        .filter(
+            events::id.eq_any(
+                entries::table
+                    .filter(entries::player_id.eq(player_id))
+                    .select(entries::event_id),
+            ),
+        )
+        .order((events::starts_on.desc(), events::id.desc()))
+        .select(Event::as_select())
+        .load(conn)
+}
+
 pub fn arbiters(conn: &mut DbConn, event_id: i64) -> QueryResult<Vec<i64>> {
     event_arbiters::table
         .filter(event_arbiters::event_id.eq(event_id))

@@ -1354,3 +1354,36 @@ async fn tie_breaks_are_picked_from_a_list_in_order() {
         "{edit}"
     );
 }
+
+/// An event can belong to a club, and the club's page lists its events (issue 13 item 13).
+#[actix_web::test]
+async fn a_club_page_lists_the_clubs_events() {
+    let app = TestApp::new().await;
+    let mut browser = app.user("org@t.org", Role::Organiser).await;
+    let mut org = browser.api_client().await;
+    let club = org
+        .json(
+            Method::POST,
+            "/api/v1/clubs",
+            json!({"name": "Chapaev club"}),
+        )
+        .await
+        .json()["id"]
+        .as_i64()
+        .unwrap();
+    create_event(
+        &mut org,
+        json!({"name": "Club cup", "system": "swiss", "rounds": 5, "club_id": club}),
+    )
+    .await;
+    create_event(
+        &mut org,
+        json!({"name": "Open of the city", "system": "swiss", "rounds": 5}),
+    )
+    .await;
+    let page = app.client().get(&format!("/clubs/{club}")).await.body;
+    let section = &page[page.find(r#"id="club-events""#).unwrap()..];
+    let section = &section[..section.find("</section>").unwrap()];
+    assert!(section.contains("Club cup"), "{section}");
+    assert!(!section.contains("Open of the city"), "{section}");
+}

@@ -174,6 +174,16 @@ pub fn list(conn: &mut DbConn) -> AppResult<Vec<Event>> {
     Ok(events::list(conn)?)
 }
 
+/// A club's events, newest first (public, as every event is).
+pub fn of_club(conn: &mut DbConn, club_id: i64) -> AppResult<Vec<Event>> {
+    Ok(events::of_club(conn, club_id)?)
+}
+
+/// The events a player is entered in, newest first.
+pub fn of_player(conn: &mut DbConn, player_id: i64) -> AppResult<Vec<Event>> {
+    Ok(events::of_player(conn, player_id)?)
+}
+
 /// Names an arbiter (by e-mail of their account).
 pub fn add_arbiter(conn: &mut DbConn, actor: &Actor, event_id: i64, email: &str) -> AppResult<()> {
     let email = validate::email(email)?;

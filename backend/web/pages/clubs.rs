@@ -41,6 +41,8 @@ struct ShowPage {
     membership: OwnMembership,
     member_email: String,
     errors: FormErrors,
+    /// The club's events, newest first.
+    events: Vec<crate::service::events::Event>,
 }
 
 impl ShowPage {
@@ -62,7 +64,7 @@ async fn show_page(
     errors: FormErrors,
 ) -> AppResult<HttpResponse> {
     let actor = ctx.actor();
-    let (club, members, players, can_edit, requests, membership) = state
+    let (club, members, players, can_edit, requests, membership, events) = state
         .db(move |conn| {
             let club = clubs::get(conn, id)?;
             let can_edit = clubs::can_edit(conn, &actor, id)?;
@@ -78,6 +80,7 @@ async fn show_page(
                 can_edit,
                 requests,
                 clubs::own_membership(conn, &actor, id)?,
+                crate::service::events::settings::of_club(conn, id)?,
             ))
         })
         .await?;
@@ -93,6 +96,7 @@ async fn show_page(
             membership,
             member_email,
             errors,
+            events,
         },
     )
 }
