@@ -1387,3 +1387,113 @@ async fn a_club_page_lists_the_clubs_events() {
     assert!(section.contains("Club cup"), "{section}");
     assert!(!section.contains("Open of the city"), "{section}");
 }
+
+/// Finishing, reopening, pairing again, withdrawing and revoking first ask on a page of
+/// their own (no JavaScript needed); finishing early says how many rounds are left, and
+/// asking changes nothing (issue 13 item 10).
+#[actix_web::test]
+async fn destructive_actions_ask_for_confirmation_first() {
+    let app = TestApp::new().await;
+    let mut browser = app.user("org@t.org", Role::Organiser).await;
+    let mut org = browser.api_client().await;
+    let id = create_event(
+        &mut org,
+        json!({"name": "Club Swiss", "system": "swiss", "rounds": 5}),
+    )
+    .await;
+    let entries = enter_players(&mut org, id, 6).await;
+    for _ in 0..2 {
+        play_round(&mut org, id, &["1-0", "0-1", "1/2-1/2"]).await;
+    }
+    let info = browser.get(&format!("/events/{id}")).await.body;
+    assert!(
+        info.contains(&format!(r#"href="/events/{id}/finish""#)),
+        "the page links to the question, it does not post: {info}"
+    );
+    let ask = browser.get(&format!("/events/{id}/finish")).await;
+    assert_eq!(ask.status.as_u16(), 200, "{}", ask.body);
+    assert!(
+        ask.body
+            .contains("2 of 5 rounds have been played: 3 rounds will not be played."),
+        "{}",
+        ask.body
+    );
+    assert!(
+        ask.body
+            .contains(&format!(r#"action="/events/{id}/finish""#))
+    );
+    let event = org.get(&format!("/api/v1/events/{id}")).await.json();
+    assert_eq!(event["status"], "running", "asking changes nothing");
+    let mut stranger = app.user("other@t.org", Role::Organiser).await;
+    assert_eq!(
+        stranger
+            .get(&format!("/events/{id}/finish"))
+            .await
+            .status
+            .as_u16(),
+        403
+    );
+    let done = browser
+        .post_form(&format!("/events/{id}/finish"), &[])
+        .await;
+    assert_eq!(done.status.as_u16(), 303, "{}", done.body);
+    let reopen = browser.get(&format!("/events/{id}/reopen")).await;
+    assert!(
+        reopen
+            .body
+            .contains(&format!(r#"action="/events/{id}/reopen""#))
+    );
+    assert_eq!(
+        browser
+            .post_form(&format!("/events/{id}/reopen"), &[])
+            .await
+            .status
+            .as_u16(),
+        303
+    );
+
+    let withdraw = browser
+        .get(&format!("/events/{id}/entries/{}/withdraw", entries[0]))
+        .await;
+    assert_eq!(withdraw.status.as_u16(), 200, "{}", withdraw.body);
+    assert!(
+        withdraw.body.contains("not paired from round 3 on"),
+        "{}",
+        withdraw.body
+    );
+    let round = org.post(&format!("/api/v1/events/{id}/rounds")).await;
+    assert_eq!(round.status.as_u16(), 201, "{}", round.body);
+    let repair = browser.get(&format!("/events/{id}/rounds/repair")).await;
+    assert!(
+        repair.body.contains("Pair round 3 again?"),
+        "{}",
+        repair.body
+    );
+
+    let created = browser
+        .post_form("/account/tokens", &[("name", "results script")])
+        .await;
+    assert!(created.status.is_success() || created.status.is_redirection());
+    let tokens = org.get("/api/v1/tokens").await.json();
+    let token = tokens
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "results script")
+        .unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    let revoke = browser
+        .get(&format!("/account/tokens/{token}/revoke"))
+        .await;
+    assert!(revoke.body.contains("Revoke the token “results script”?"));
+    assert_eq!(
+        stranger
+            .get(&format!("/account/tokens/{token}/revoke"))
+            .await
+            .status
+            .as_u16(),
+        404,
+        "nobody else's tokens"
+    );
+}

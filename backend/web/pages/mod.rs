@@ -2,6 +2,7 @@
 mod account;
 mod admin;
 mod clubs;
+mod confirm;
 mod event_import;
 mod event_pairing;
 mod event_print;
@@ -34,6 +35,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .post("/account/password", account::change_password)
         .post("/account/language", account::set_language)
         .post("/account/tokens", account::create_token)
+        .get("/account/tokens/{id}/revoke", confirm::revoke_token)
         .post("/account/tokens/{id}/revoke", account::revoke_token)
         .get("/players", players::list)
         .get("/players/new", players::new_form)
@@ -72,6 +74,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .get("/events/{id}/crosstable/print", event_print::crosstable)
         .get("/events/{id}/players/{start_no}", events::card)
         .post("/events/{id}/entries", events::add_entry)
+        .get("/events/{id}/entries/{entry}/withdraw", confirm::withdraw)
         .post("/events/{id}/entries/{entry}/withdraw", events::withdraw)
         .post("/events/{id}/entries/{entry}/absence", events::absence)
         .post("/events/{id}/arbiters", events::add_arbiter)
@@ -81,6 +84,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             events::allow,
         )
         .post("/events/{id}/rounds", events::pair)
+        .get("/events/{id}/rounds/repair", confirm::repair)
         .post("/events/{id}/rounds/repair", events::repair)
         .post("/events/{id}/rounds/publish", events::publish)
         .post(
@@ -91,7 +95,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .get("/events/{id}/rounds/{round}/pairing", event_pairing::form)
         .post("/events/{id}/rounds/{round}/pairing", event_pairing::submit)
         .get("/events/{id}/changes", event_pairing::changes)
+        .get("/events/{id}/finish", confirm::finish)
         .post("/events/{id}/finish", events::finish)
+        .get("/events/{id}/reopen", confirm::reopen)
         .post("/events/{id}/reopen", events::reopen)
         .get("/games/{id}", games::show)
         .get("/games/{id}/pdn", game_pdn::game)
