@@ -1497,3 +1497,146 @@ async fn destructive_actions_ask_for_confirmation_first() {
         "nobody else's tokens"
     );
 }
+
+/// The pairings tab: one results form per round with one Save, names linking to the
+/// player's card with start number and points before the round, a round picker with the
+/// latest round first, and "Pair round N" disabled with its reason while boards wait for a
+/// result; the standings show start numbers and clubs (issue 13 items 11 and 12).
+#[actix_web::test]
+async fn a_round_is_entered_in_one_form_and_the_next_waits_visibly() {
+    let app = TestApp::new().await;
+    let mut browser = app.user("org@t.org", Role::Organiser).await;
+    let mut org = browser.api_client().await;
+    let club = org
+        .json(
+            Method::POST,
+            "/api/v1/clubs",
+            json!({"name": "Chapaev club"}),
+        )
+        .await
+        .json()["id"]
+        .as_i64()
+        .unwrap();
+    let id = create_event(
+        &mut org,
+        json!({"name": "Club Swiss", "system": "swiss", "rounds": 5}),
+    )
+    .await;
+    enter_players(&mut org, id, 5).await;
+    let member = org
+        .json(
+            Method::POST,
+            "/api/v1/players",
+            json!({"name": "Klubov", "club_id": club}),
+        )
+        .await;
+    assert_eq!(member.status.as_u16(), 201, "{}", member.body);
+    let entered = org
+        .json(
+            Method::POST,
+            &format!("/api/v1/events/{id}/entries"),
+            json!({"player_id": member.json()["id"]}),
+        )
+        .await;
+    assert_eq!(entered.status.as_u16(), 201, "{}", entered.body);
+    play_round(&mut org, id, &["1-0", "0-1", "1/2-1/2"]).await;
+    let round = org.post(&format!("/api/v1/events/{id}/rounds")).await;
+    assert_eq!(round.status.as_u16(), 201, "{}", round.body);
+    let published = org
+        .post(&format!("/api/v1/events/{id}/rounds/publish"))
+        .await;
+    assert_eq!(published.status.as_u16(), 204, "{}", published.body);
+    let boards = org.get(&format!("/api/v1/events/{id}/rounds")).await.json()[1]["boards"].clone();
+    let pairing = |i: usize| boards[i]["pairing_id"].as_i64().unwrap();
+
+    let tab = browser.get(&format!("/events/{id}?tab=rounds")).await.body;
+    let action = format!(r#"action="/events/{id}/rounds/2/results""#);
+    assert_eq!(
+        tab.matches(&action).count(),
+        1,
+        "one form for the round: {tab}"
+    );
+    assert_eq!(
+        tab.matches(r#"name="result_"#).count(),
+        3,
+        "every board in it"
+    );
+    assert!(tab.contains("Save the results of round 2"), "{tab}");
+    assert!(
+        !tab.contains(r#"action="/events/{id}/rounds/1/results""#),
+        "only the latest round is shown"
+    );
+    assert!(
+        tab.contains(&format!(
+            r#"<a href="/events/{id}?tab=rounds&amp;round=1">1</a>"#
+        )),
+        "a round picker: {tab}"
+    );
+    assert!(
+        tab.contains(r#"disabled aria-describedby="pair-waits""#)
+            && tab.contains("Waiting for the results of boards 1, 2, 3."),
+        "{tab}"
+    );
+    let white = boards[0]["white_start_no"].as_i64().unwrap();
+    assert!(
+        tab.contains(&format!(r#"<a href="/events/{id}/players/{white}">"#)),
+        "names link to the card"
+    );
+    // Points before round 2 beside the names: someone has 1, someone a half.
+    assert!(
+        tab.contains(") 1</span>") && tab.contains(") 0.5</span>"),
+        "{tab}"
+    );
+
+    let saved = browser
+        .post_form(
+            &format!("/events/{id}/rounds/2/results"),
+            &[
+                (&format!("result_{}", pairing(0)), "1-0"),
+                (&format!("result_{}", pairing(1)), "1/2-1/2"),
+                (&format!("result_{}", pairing(2)), ""),
+            ],
+        )
+        .await;
+    assert_eq!(saved.status.as_u16(), 303, "{}", saved.body);
+    let results: Vec<Value> =
+        org.get(&format!("/api/v1/events/{id}/rounds")).await.json()[1]["boards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b["result"].clone())
+            .collect();
+    assert_eq!(results, [json!("1-0"), json!("1/2-1/2"), Value::Null]);
+    let tab = browser.get(&format!("/events/{id}?tab=rounds")).await.body;
+    assert!(
+        tab.contains("Waiting for the results of boards 3."),
+        "{tab}"
+    );
+    let bad = browser
+        .post_form(
+            &format!("/events/{id}/rounds/2/results"),
+            &[(&format!("result_{}", pairing(2)), "2-0")],
+        )
+        .await;
+    assert_eq!(bad.status.as_u16(), 422, "{}", bad.body);
+    let earlier = browser
+        .get(&format!("/events/{id}?tab=rounds&round=1"))
+        .await
+        .body;
+    assert!(
+        earlier.contains(&format!(r#"action="/events/{id}/rounds/1/results""#))
+            && !earlier.contains(&format!(r#"action="/events/{id}/rounds/2/results""#)),
+        "the picker shows round 1 alone: {earlier}"
+    );
+
+    let standings = browser
+        .get(&format!("/events/{id}?tab=standings"))
+        .await
+        .body;
+    assert!(standings.contains("<th>Club</th>"), "{standings}");
+    assert!(standings.contains("<td>Chapaev club</td>"), "{standings}");
+    assert!(
+        standings.contains(r#"<th class="num">No.</th>"#),
+        "{standings}"
+    );
+}

@@ -35,6 +35,13 @@ pub struct EventOverview {
     pub forbidden: Vec<ForbiddenPairView>,
     /// The latest hand change of each round's pairing, by round number.
     pub pairing_changes: HashMap<i32, ChangeView>,
+    /// Each round's points before it (half-points by start number), shown beside the
+    /// names of its pairings.
+    pub points_before: HashMap<i32, HashMap<i32, u32>>,
+    /// The club of each entry that has one (name by start number).
+    pub clubs: HashMap<i32, String>,
+    /// Boards of the last round without a result: the next round waits for them.
+    pub boards_missing: Vec<i32>,
 }
 
 /// The event as `actor` sees it, with standings after `after_round` (default: the last
@@ -82,6 +89,27 @@ pub fn overview(
     } else {
         Vec::new()
     };
+    let tournament = history.tournament()?;
+    let points_before = rounds
+        .iter()
+        .map(|r| {
+            (
+                r.number,
+                super::sheets::points_before(&tournament, r.number),
+            )
+        })
+        .collect();
+    let clubs = club_names(conn, &history)?;
+    let boards_missing = history
+        .last_round()
+        .map(|last| {
+            history
+                .round_pairings(last.number)
+                .filter(|p| p.black_entry_id.is_some() && p.result.is_none())
+                .map(|p| p.board)
+                .collect()
+        })
+        .unwrap_or_default();
     let changeable_round = history
         .last_round()
         .map(|r| r.number)
@@ -99,5 +127,29 @@ pub fn overview(
         candidates,
         forbidden,
         pairing_changes,
+        points_before,
+        clubs,
+        boards_missing,
     })
+}
+
+/// The club name of each entry whose player belongs to one, by start number.
+fn club_names(conn: &mut DbConn, history: &history::History) -> AppResult<HashMap<i32, String>> {
+    let mut names: HashMap<i64, Option<String>> = HashMap::new();
+    let mut out = HashMap::new();
+    for row in &history.entries {
+        let Some(club_id) = row.profile.as_ref().and_then(|p| p.club_id) else {
+            continue;
+        };
+        let name = match names.entry(club_id) {
+            std::collections::hash_map::Entry::Occupied(known) => known.into_mut(),
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(crate::store::clubs::by_id(conn, club_id)?.map(|c| c.name))
+            }
+        };
+        if let Some(name) = name {
+            out.insert(row.entry.start_no, name.clone());
+        }
+    }
+    Ok(out)
 }

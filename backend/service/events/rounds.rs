@@ -10,7 +10,8 @@ use super::{entries, load, require_arbiter};
 use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::models::Event;
 use crate::store::models::NewPairing;
-use crate::store::values::{EventStatus, ResultCode, Spelling, spelled_option};
+use crate::store::models::Pairing;
+use crate::store::values::{EventStatus, ResultCode, Spelling, spelled_option, spellings};
 use crate::store::{self, DbConn, events};
 
 /// A board as pages and the API show it.
@@ -345,6 +346,54 @@ pub fn publish_last(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResul
 pub struct ResultInput {
     /// `1-0`, `1/2-1/2`, `0-1`, `+/-`, `-/+`, `-/-`, or empty to clear.
     pub result: String,
+}
+
+/// A whole round's results as an arbiter types them from the score sheets: the boards
+/// whose result differs from the stored one, each entered as `set_result` does (kept in
+/// the audit trail, a board with a game through its game). Every code is checked before
+/// anything is stored; the first refusal stops the rest and names its board.
+pub fn set_round_results(
+    conn: &mut DbConn,
+    actor: &Actor,
+    event_id: i64,
+    round_number: i32,
+    results: &[(i64, String)],
+) -> AppResult<usize> {
+    let event = load(conn, event_id)?;
+    let history = history::load(conn, &event)?;
+    let boards: Vec<&Pairing> = history.round_pairings(round_number).collect();
+    if boards.is_empty() {
+        return Err(AppError::NotFound { what: "round" });
+    }
+    let mut changes = Vec::new();
+    for (pairing_id, text) in results {
+        let board = boards
+            .iter()
+            .find(|p| p.id == *pairing_id)
+            .ok_or(AppError::NotFound { what: "board" })?;
+        let text = text.trim();
+        let wanted = match text {
+            "" => None,
+            _ => Some(ResultCode::from_spelling(text).ok_or_else(|| {
+                AppError::invalid("result", Refusal::not_one_of(&spellings::<ResultCode>()))
+            })?),
+        };
+        if board.black_entry_id.is_some() && wanted != board.result {
+            changes.push((*pairing_id, text.to_string()));
+        }
+    }
+    for (pairing_id, result) in &changes {
+        set_result(
+            conn,
+            actor,
+            event_id,
+            *pairing_id,
+            &ResultInput {
+                result: result.clone(),
+            },
+        )?;
+    }
+    Ok(changes.len())
 }
 
 /// Enters or corrects a result. Every change is kept (who, when, old, new); standings and

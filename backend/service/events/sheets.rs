@@ -102,7 +102,7 @@ pub fn pairing_sheet(
 }
 
 /// Each player's score (by start number) from the rounds before `round`.
-fn points_before(t: &Tournament, round: i32) -> HashMap<i32, u32> {
+pub(super) fn points_before(t: &Tournament, round: i32) -> HashMap<i32, u32> {
     let earlier = usize::try_from(round - 1).unwrap_or(0);
     t.players
         .iter()

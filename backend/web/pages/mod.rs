@@ -91,6 +91,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             "/events/{id}/rounds/{round}/clocks/start",
             events::start_clocks,
         )
+        .post("/events/{id}/rounds/{round}/results", events::round_results)
         .post("/events/{id}/pairings/{pairing}/result", events::result)
         .get("/events/{id}/rounds/{round}/pairing", event_pairing::form)
         .post("/events/{id}/rounds/{round}/pairing", event_pairing::submit)

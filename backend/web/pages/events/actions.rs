@@ -55,6 +55,7 @@ where
                     tab: tab.to_string(),
                     data,
                     errors,
+                    round: None,
                 },
             )
         }
@@ -272,6 +273,35 @@ pub async fn result(
                 result: form.result,
             },
         )
+    })
+    .await
+}
+
+/// `POST /events/{id}/rounds/{n}/results`: the round's results form, one Save for every
+/// board (fields `result_<pairing id>`); only boards whose result changed are stored.
+pub async fn round_results(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+    CsrfForm(form): CsrfForm<std::collections::HashMap<String, String>>,
+) -> AppResult<HttpResponse> {
+    let (id, round) = path.into_inner();
+    let mut results = Vec::new();
+    for (field, value) in form {
+        if let Some(pairing) = field.strip_prefix("result_") {
+            let pairing = pairing.parse::<i64>().map_err(|_| {
+                crate::service::AppError::invalid(
+                    "result",
+                    crate::service::Refusal::NotAWholeNumber,
+                )
+            })?;
+            results.push((pairing, value));
+        }
+    }
+    results.sort_unstable();
+    act(&req, ctx, &state, id, "rounds", move |conn, actor| {
+        rounds::set_round_results(conn, actor, id, round, &results).map(|_| ())
     })
     .await
 }

@@ -8,7 +8,7 @@ mod show;
 
 pub use actions::{
     absence, add_arbiter, add_entry, allow, finish, forbid, pair, publish, reopen, repair, result,
-    start_clocks, withdraw,
+    round_results, start_clocks, withdraw,
 };
 pub use card::card;
 pub use export::export_trf;

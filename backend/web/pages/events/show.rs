@@ -43,6 +43,8 @@ pub(super) struct EventPage {
     pub(super) tab: String,
     pub(super) data: EventData,
     pub(super) errors: FormErrors,
+    /// The round the pairings tab shows (default: the latest).
+    pub(super) round: Option<i32>,
 }
 
 impl EventPage {
@@ -186,6 +188,52 @@ impl EventPage {
     fn results(&self) -> &'static [ResultCode] {
         ResultCode::ALL
     }
+
+    /// The round the pairings tab shows: the one asked for, else the latest.
+    fn shown_round(&self) -> Option<i32> {
+        let last = self.data.rounds.iter().map(|r| r.number).max();
+        self.round
+            .filter(|n| self.data.rounds.iter().any(|r| r.number == *n))
+            .or(last)
+    }
+
+    fn is_shown_round(&self, number: &i32) -> bool {
+        self.shown_round() == Some(*number)
+    }
+
+    fn is_last_round(&self, number: &i32) -> bool {
+        self.data.rounds.iter().map(|r| r.number).max() == Some(*number)
+    }
+
+    /// A player's points before `round`, as the event writes points.
+    fn points_before(&self, round: &i32, start_no: &i32) -> String {
+        let half_points = self
+            .data
+            .points_before
+            .get(round)
+            .and_then(|points| points.get(start_no))
+            .copied()
+            .unwrap_or(0);
+        self.ctx.event_points(&self.data.event, half_points)
+    }
+
+    fn club_of(&self, start_no: &u32) -> &str {
+        self.data
+            .clubs
+            .get(&(*start_no as i32))
+            .map_or("", String::as_str)
+    }
+
+    /// Why the next round cannot be paired yet: the boards still without a result.
+    fn missing_text(&self) -> String {
+        let boards: Vec<String> = self
+            .data
+            .boards_missing
+            .iter()
+            .map(|b| b.to_string())
+            .collect();
+        self.ctx.tf1("event.pair_waits", &boards.join(", "))
+    }
 }
 
 #[derive(Deserialize)]
@@ -195,6 +243,9 @@ pub struct TabQuery {
     /// Standings and crosstable after this round.
     #[serde(default)]
     after: Option<u32>,
+    /// The round the pairings tab shows.
+    #[serde(default)]
+    round: Option<i32>,
 }
 
 const TABS: [&str; 5] = ["info", "entries", "rounds", "standings", "crosstable"];
@@ -218,6 +269,7 @@ pub async fn show(
             tab,
             data,
             errors: FormErrors::none(),
+            round: query.round,
         },
     )
 }
