@@ -1,6 +1,7 @@
 //! The `damka` command line: the service (`serve`, `demo`, `admin`) and the tools for
 //! people who use other programs (engine and tournament subcommands).
 pub mod admin;
+pub mod backup;
 pub mod demo;
 mod demo_games;
 pub mod engine;

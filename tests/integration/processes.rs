@@ -10,13 +10,13 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-struct Server {
+pub(crate) struct Server {
     child: Child,
-    port: u16,
+    pub(crate) port: u16,
 }
 
 impl Server {
-    fn start(database_url: &str) -> Server {
+    pub(crate) fn start(database_url: &str) -> Server {
         Server::run("serve", database_url, Path::new("."))
     }
 
@@ -68,15 +68,15 @@ impl Drop for Server {
     }
 }
 
-struct Res {
-    status: u16,
+pub(crate) struct Res {
+    pub(crate) status: u16,
     set_cookies: Vec<String>,
-    body: String,
+    pub(crate) body: String,
 }
 
 /// A minimal HTTP/1.1 client (one request per connection) so the test drives the real
 /// server over a real socket.
-fn http(
+pub(crate) fn http(
     port: u16,
     method: &str,
     path: &str,
@@ -314,7 +314,7 @@ fn the_demo_takes_its_database_url_and_spares_a_real_database() {
 }
 
 /// `damka admin create` with the password on standard input.
-fn create_admin(database_url: &str, email: &str, password: &str) {
+pub(crate) fn create_admin(database_url: &str, email: &str, password: &str) {
     let mut admin = Command::new(env!("CARGO_BIN_EXE_damka"))
         .args(["admin", "create", "--email", email, "--password-stdin"])
         .args(["--database-url", database_url])
