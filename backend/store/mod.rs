@@ -451,3 +451,67 @@ mod gate_tests {
         assert_eq!(done.join().unwrap(), 1);
     }
 }
+
+#[cfg(test)]
+mod pragma_tests {
+    use super::*;
+    use diesel::sql_types::{BigInt, Text};
+
+    #[derive(QueryableByName)]
+    struct Number {
+        #[diesel(sql_type = BigInt)]
+        value: i64,
+    }
+
+    #[derive(QueryableByName)]
+    struct Word {
+        #[diesel(sql_type = Text)]
+        value: String,
+    }
+
+    fn number(conn: &mut DbConn, pragma: &str) -> i64 {
+        diesel::sql_query(format!("SELECT (SELECT * FROM pragma_{pragma}) AS value"))
+            .get_result::<Number>(conn)
+            .unwrap()
+            .value
+    }
+
+    /// What makes an acknowledged write durable and concurrent writers queue, asserted
+    /// directly: a kill -9 test cannot tell `synchronous = FULL` from `OFF` (the page cache
+    /// survives a killed process), so the settings themselves are checked on a pooled
+    /// connection and on the group commit's writer.
+    #[test]
+    fn every_sqlite_connection_has_the_durability_settings() {
+        let dir = tempfile::tempdir().unwrap();
+        let url =
+            DatabaseUrl::parse(&format!("sqlite://{}", dir.path().join("p.db").display())).unwrap();
+        let pool = open(
+            &url,
+            2,
+            RetryPolicy {
+                attempts: 1,
+                delay: Duration::ZERO,
+            },
+        )
+        .unwrap();
+        let mut conn = pool.get().unwrap();
+        let journal = diesel::sql_query("SELECT journal_mode AS value FROM pragma_journal_mode")
+            .get_result::<Word>(&mut conn)
+            .unwrap()
+            .value;
+        assert_eq!(journal, "wal");
+        assert_eq!(number(&mut conn, "foreign_keys"), 1);
+        assert_eq!(number(&mut conn, "busy_timeout"), 5000);
+        assert_eq!(number(&mut conn, "synchronous"), 2, "FULL");
+        // The writer's own connection (writes go through it).
+        let writer = conn
+            .write_transaction(|conn| {
+                Ok::<_, diesel::result::Error>((
+                    number(conn, "synchronous"),
+                    number(conn, "foreign_keys"),
+                ))
+            })
+            .unwrap();
+        assert_eq!(writer, (2, 1));
+    }
+}
