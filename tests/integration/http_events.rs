@@ -518,9 +518,22 @@ async fn event_pages_for_organiser_and_visitors() {
         standings.body.contains("Solkoff"),
         "Russian-variant events use draughts names"
     );
+    // Each row's points cell: the two who drew have 1 (a draw on the 2-1-0 scale), no
+    // half point is shown anywhere.
+    let points: Vec<&str> = standings
+        .body
+        .split(r#"<td class="num"><strong>"#)
+        .skip(1)
+        .map(|cell| cell.split("</strong>").next().unwrap())
+        .collect();
+    assert_eq!(
+        points.iter().filter(|p| **p == "1").count(),
+        2,
+        "a draw is 1 point on the 2-1-0 scale: {points:?}"
+    );
     assert!(
-        standings.body.contains(">1<") || standings.body.contains("<strong>1</strong>"),
-        "a draw is 1 point on the 2-1-0 scale"
+        points.iter().all(|p| !p.contains('.') && !p.contains('½')),
+        "{points:?}"
     );
     let ru = app
         .client()
