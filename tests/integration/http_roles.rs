@@ -28,6 +28,49 @@ const EVERYONE: [Who; 6] = [
 /// (method, path, JSON body or null, [(who, expected status)])
 type PermissionRow<'a> = (Method, &'a str, serde_json::Value, Vec<(Who, u16)>);
 
+/// Tables whose rows change on any authenticated request (sessions seen, tokens used,
+/// sign-in throttling): left out of the comparison of what a refused request changed.
+const VOLATILE_TABLES: [&str; 3] = ["sessions", "api_tokens", "sign_in_attempts"];
+
+/// Every row of every table (except the volatile ones), each as one line of text, read
+/// through the columns schema.rs declares: two equal fingerprints mean nothing was
+/// written in between, on either database.
+async fn fingerprint(app: &TestApp) -> Vec<String> {
+    #[derive(diesel::QueryableByName)]
+    struct Line {
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        line: String,
+    }
+    let schema = crate::store_schema::declared_schema();
+    app.with_db(move |conn| {
+        use diesel::RunQueryDsl;
+        let mut all = Vec::new();
+        for (table, columns) in &schema {
+            if VOLATILE_TABLES.contains(&table.as_str()) {
+                continue;
+            }
+            let cells: Vec<String> = columns
+                .keys()
+                .map(|c| format!("COALESCE(CAST({c} AS TEXT), '-')"))
+                .collect();
+            let sql = format!(
+                "SELECT '{table}:' || {} AS line FROM {table}",
+                cells.join(" || '|' || ")
+            );
+            let mut lines: Vec<String> = diesel::sql_query(sql)
+                .load::<Line>(conn)
+                .unwrap()
+                .into_iter()
+                .map(|l| l.line)
+                .collect();
+            lines.sort();
+            all.extend(lines);
+        }
+        all
+    })
+    .await
+}
+
 struct Fixture {
     club_id: i64,
     player_id: i64,
@@ -300,11 +343,32 @@ async fn api_permissions_by_role() {
     for (method, path, body, expectations) in &table {
         for (who, expected) in expectations {
             let client = &mut clients.iter_mut().find(|(w, _)| w == who).unwrap().1;
+            let refused_write = *method != Method::GET && *expected >= 400;
+            let before = if refused_write {
+                Some(fingerprint(&app).await)
+            } else {
+                None
+            };
             let res = if body.is_null() {
                 client.request(method.clone(), path, None, &[]).await
             } else {
                 client.json(method.clone(), path, body.clone()).await
             };
+            if let Some(before) = before
+                && res.status.as_u16() == *expected
+            {
+                let after = fingerprint(&app).await;
+                if after != before {
+                    let changed: Vec<&String> = after
+                        .iter()
+                        .filter(|l| !before.contains(l))
+                        .chain(before.iter().filter(|l| !after.contains(l)))
+                        .collect();
+                    failures.push(format!(
+                        "{method} {path} as {who:?} was refused ({expected}) but changed: {changed:?}"
+                    ));
+                }
+            }
             if res.status.as_u16() != *expected {
                 failures.push(format!(
                     "{method} {path} as {who:?}: expected {expected}, got {} {}",

@@ -13,7 +13,7 @@ use crate::common::TestDatabase;
 
 /// A column as schema.rs declares it.
 #[derive(Debug)]
-struct DeclaredColumn {
+pub(crate) struct DeclaredColumn {
     /// diesel's SQL type without `Nullable<...>`: `BigInt`, `Text`, ...
     sql_type: String,
     nullable: bool,
@@ -23,7 +23,7 @@ struct DeclaredColumn {
 /// Table -> column -> declaration, read from the `diesel::table!` blocks of schema.rs. Any
 /// line inside a block that is not a plain `name -> Type,` stops the test, so a construct
 /// this reader does not know (`#[sql_name]`, doc comments) cannot slip past it unchecked.
-fn declared_schema() -> BTreeMap<String, BTreeMap<String, DeclaredColumn>> {
+pub(crate) fn declared_schema() -> BTreeMap<String, BTreeMap<String, DeclaredColumn>> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/backend/store/schema.rs");
     let source = std::fs::read_to_string(path).unwrap();
     let mut tables = BTreeMap::new();
