@@ -1653,3 +1653,47 @@ async fn a_round_is_entered_in_one_form_and_the_next_waits_visibly() {
         "{standings}"
     );
 }
+
+/// The home page lists the events being played and those taking entries, and the latest
+/// finished games with their results (issue 13 item 13).
+#[actix_web::test]
+async fn the_home_page_lists_events_and_latest_results() {
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+    let running = create_event(
+        &mut org,
+        json!({"name": "Running Swiss", "system": "swiss", "rounds": 5}),
+    )
+    .await;
+    create_event(
+        &mut org,
+        json!({"name": "Coming Open", "system": "swiss", "rounds": 5}),
+    )
+    .await;
+    enter_players(&mut org, running, 4).await;
+    play_round(&mut org, running, &[]).await;
+    let game = org
+        .get(&format!("/api/v1/events/{running}/rounds"))
+        .await
+        .json()[0]["boards"][0]["game_id"]
+        .as_i64()
+        .unwrap();
+    let result = org
+        .json(
+            Method::PUT,
+            &format!("/api/v1/games/{game}/result"),
+            json!({"result": "1/2-1/2"}),
+        )
+        .await;
+    assert_eq!(result.status.as_u16(), 200, "{}", result.body);
+    let home = app.client().get("/").await.body;
+    let events = &home[home.find(r#"id="home-events""#).unwrap()..];
+    let running_at = events.find("Running Swiss").expect("running listed");
+    let coming_at = events.find("Coming Open").expect("coming listed");
+    assert!(running_at < coming_at, "running first");
+    let results = &home[home.find(r#"id="home-results""#).unwrap()..];
+    assert!(
+        results.contains(&format!(r#"<a href="/games/{game}">"#)) && results.contains("½-½"),
+        "{results}"
+    );
+}

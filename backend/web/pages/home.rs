@@ -3,8 +3,11 @@ use askama::Template;
 use askama_web::WebTemplate;
 
 use crate::service::AppResult;
-use crate::service::games::view::{self as games, GameInProgress};
+use crate::service::events::Event;
+use crate::service::games::view::{self as games, GameInProgress, GameSummary};
 use crate::service::players::{self, SiteSummary, TopPlayer};
+use crate::store::games::GameFilter;
+use crate::store::values::{EventStatus, GameStatus, ScoringDisplay};
 use crate::web::ctx::Ctx;
 use crate::web::i18n::{Lang, SUPPORTED};
 use crate::web::state::AppState;
@@ -20,6 +23,23 @@ pub struct HomePage {
     board_svg: String,
     /// The viewer's games in progress, those where it is their move first.
     my_games: Vec<GameInProgress>,
+    /// Events being played now and events taking entries (a few of each).
+    running: Vec<Event>,
+    upcoming: Vec<Event>,
+    /// The latest finished games, newest first.
+    latest: Vec<GameSummary>,
+}
+
+/// How many events of each kind and finished games the home page lists.
+const HOME_LIST: usize = 5;
+
+impl HomePage {
+    /// A finished game's result as boards print it (½-½).
+    fn result_text(&self, game: &GameSummary) -> String {
+        game.result
+            .map(|r| r.shown(ScoringDisplay::OneHalfZero, false))
+            .unwrap_or_default()
+    }
 }
 
 pub async fn home(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HomePage> {
@@ -31,14 +51,35 @@ pub async fn home(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HomePage> {
             top,
         },
         my_games,
+        events,
+        latest,
     ) = state
         .db(move |conn| {
             Ok((
                 players::site_summary(conn, 10)?,
                 games::in_progress_of(conn, &actor)?,
+                crate::service::events::settings::list(conn)?,
+                games::list(
+                    conn,
+                    &GameFilter {
+                        status: Some(GameStatus::Finished),
+                        limit: HOME_LIST as i64,
+                        ..GameFilter::default()
+                    },
+                )?,
             ))
         })
         .await?;
+    let of_status = |status: EventStatus| -> Vec<Event> {
+        events
+            .iter()
+            .filter(|e| e.status == status)
+            .take(HOME_LIST)
+            .cloned()
+            .collect()
+    };
+    let running = of_status(EventStatus::Running);
+    let upcoming = of_status(EventStatus::Registration);
     let board_svg = start_board(ctx.lang);
     Ok(HomePage {
         ctx,
@@ -47,6 +88,9 @@ pub async fn home(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HomePage> {
         top,
         board_svg,
         my_games,
+        running,
+        upcoming,
+        latest,
     })
 }
 
