@@ -63,6 +63,7 @@ pub fn submit(
         played_at: now,
     });
     replayed::remember(conn, &loaded);
+    crate::service::live::game_changed(conn, game_id, loaded.row.event_id);
     let view = match names {
         Some((white, black)) => view_with_names(conn, &loaded, &Names { white, black })?,
         None => view_of(conn, &loaded)?,

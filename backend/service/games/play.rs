@@ -94,6 +94,7 @@ pub fn submit(
     let (loaded, stored_now) = match outcome {
         Ok(Some(loaded)) => {
             super::remember(conn, &loaded);
+            crate::service::live::game_changed(conn, game_id, loaded.row.event_id);
             (loaded, true)
         }
         Ok(None) => (super::load(conn, game_id)?, false),
