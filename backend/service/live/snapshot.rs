@@ -33,6 +33,9 @@ pub struct PlyEvent {
 /// A game as its subscribers are sent it.
 #[derive(Debug)]
 pub struct GameSnapshot {
+    /// The game row's revision: every write to the game moves it, so two snapshots of one
+    /// revision show the same game (a clock aside, which moves by itself).
+    pub revision: i64,
     pub ply: i32,
     /// Each ply's notation and its `move` event's data (JSON), in order.
     pub plies: Vec<(String, String)>,
@@ -65,6 +68,7 @@ impl GameSnapshot {
             plies.push((row.notation.clone(), json(&event)?));
         }
         Ok(GameSnapshot {
+            revision: loaded.row.revision,
             ply: loaded.row.ply,
             plies,
             view: json(view)?,

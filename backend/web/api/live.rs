@@ -233,7 +233,8 @@ impl NextEvents for GameStream {
             // A game gone (a forfeit removed it) or a database away ends the stream; the
             // client reconnects and is told which.
             let now = self.feed.state(changes, read).await.ok()?;
-            if Arc::ptr_eq(&now, &self.sent) {
+            // Woken without a change to this game (the listener reconnected, say).
+            if Arc::ptr_eq(&now, &self.sent) || now.revision == self.sent.revision {
                 continue;
             }
             let mut out = String::new();
