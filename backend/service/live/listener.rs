@@ -78,10 +78,15 @@ fn listen(hub: &Weak<LiveHub>, target: &str, redacted: &str) {
     }
 }
 
+/// The listener's name in `pg_stat_activity`, for operators (and the test that cuts it).
+pub const APPLICATION_NAME: &str = "damka_live_listener";
+
 fn connect(target: &str) -> Result<PgConnection, String> {
     let mut conn = PgConnection::establish(target).map_err(|e| e.to_string())?;
-    conn.batch_execute(&format!("LISTEN {CHANNEL}"))
-        .map_err(|e| e.to_string())?;
+    conn.batch_execute(&format!(
+        "SET application_name = '{APPLICATION_NAME}'; LISTEN {CHANNEL}"
+    ))
+    .map_err(|e| e.to_string())?;
     Ok(conn)
 }
 

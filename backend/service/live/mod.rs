@@ -20,6 +20,7 @@ use diesel::connection::SimpleConnection;
 
 pub use feed::Feed;
 pub use hub::LiveHub;
+pub use listener::APPLICATION_NAME as LISTENER_NAME;
 
 use crate::store::{Backend, DbConn};
 
