@@ -75,7 +75,7 @@
           }
         });
         if (swapped.length > 0) {
-          clocksArrived();
+          tick();
           document.dispatchEvent(new CustomEvent("damka:swapped"));
         }
       })
@@ -163,23 +163,16 @@
     return m + ":" + ss;
   }
 
-  // Clocks not seen before start counting from now.
-  function clocksArrived() {
-    var now = Date.now();
-    Array.prototype.forEach.call(document.querySelectorAll("[data-clock-ms]"), function (el) {
-      if (!el.hasAttribute("data-clock-arrived")) {
-        el.setAttribute("data-clock-arrived", String(now));
-      }
-    });
-    tick();
-  }
-
   function tick() {
     var now = Date.now();
     Array.prototype.forEach.call(document.querySelectorAll("[data-clock-ms]"), function (el) {
       var ms = Number(el.getAttribute("data-clock-ms"));
       if (!isFinite(ms)) {
         return;
+      }
+      // A clock not seen before (new page, swapped fragment) counts from now.
+      if (!el.hasAttribute("data-clock-arrived")) {
+        el.setAttribute("data-clock-arrived", String(now));
       }
       if (el.hasAttribute("data-clock-running")) {
         ms -= now - Number(el.getAttribute("data-clock-arrived") || now);
@@ -191,7 +184,7 @@
     });
   }
 
-  clocksArrived();
+  tick();
   window.setInterval(tick, 250);
   start();
 })();

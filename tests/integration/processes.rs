@@ -503,7 +503,7 @@ fn the_load_generator_plays_games_move_by_move() {
 }
 
 /// An API request with a bearer token and a JSON body; returns (status, body).
-fn api(
+pub(crate) fn api(
     port: u16,
     method: &str,
     path: &str,
@@ -532,6 +532,22 @@ fn api(
         .and_then(|s| s.parse().ok())
         .unwrap_or(0);
     (status, body.to_string())
+}
+
+/// An API token of the account `email`, got the way the load tool gets one (the sign-in
+/// form, then the token page).
+pub(crate) fn api_token(port: u16, email: &str, password: &str) -> String {
+    let token = Command::new(env!("CARGO_BIN_EXE_damka-load"))
+        .args(["--url", &format!("http://127.0.0.1:{port}/")])
+        .args(["--login", &format!("{email}:{password}"), "--print-token"])
+        .output()
+        .unwrap();
+    assert!(
+        token.status.success(),
+        "{}",
+        String::from_utf8_lossy(&token.stderr)
+    );
+    String::from_utf8(token.stdout).unwrap().trim().to_string()
 }
 
 /// A Server-Sent Events client over a real socket: a thread reads the stream (HTTP/1.1
@@ -611,10 +627,7 @@ fn read_events(mut stream: TcpStream, sender: &std::sync::mpsc::Sender<LiveEvent
             headers_done = true;
         }
         // Chunked transfer: `<hex size>\r\n<data>\r\n` until the whole chunk is in.
-        loop {
-            let Some(line_end) = raw.windows(2).position(|w| w == b"\r\n") else {
-                break;
-            };
+        while let Some(line_end) = raw.windows(2).position(|w| w == b"\r\n") {
             let size_text = String::from_utf8_lossy(&raw[..line_end]).to_string();
             let size = usize::from_str_radix(size_text.trim(), 16).unwrap();
             if raw.len() < line_end + 2 + size + 2 {
@@ -658,21 +671,7 @@ fn a_move_on_one_instance_reaches_a_watcher_on_another() {
     let a = Server::start(&url);
     let b = Server::start(&url);
     create_admin(&url, "arbiter@club.org", "arbiter-password-1");
-    let token = Command::new(env!("CARGO_BIN_EXE_damka-load"))
-        .args(["--url", &format!("http://127.0.0.1:{}/", b.port)])
-        .args([
-            "--login",
-            "arbiter@club.org:arbiter-password-1",
-            "--print-token",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        token.status.success(),
-        "{}",
-        String::from_utf8_lossy(&token.stderr)
-    );
-    let token = String::from_utf8(token.stdout).unwrap().trim().to_string();
+    let token = api_token(b.port, "arbiter@club.org", "arbiter-password-1");
     let mut players = Vec::new();
     for name in ["Ivanov", "Petrov"] {
         let (status, body) = api(
