@@ -301,3 +301,158 @@ async fn an_event_stream_sends_the_current_round_after_each_change() {
         .await
         .assert_problem(404, "not-found");
 }
+
+/// The value of `attribute` on the element whose opening tag contains `marker`.
+fn attribute_near(html: &str, marker: &str, attribute: &str) -> String {
+    let at = html
+        .find(marker)
+        .unwrap_or_else(|| panic!("no `{marker}` in the page"));
+    let tag_start = html[..at].rfind('<').unwrap();
+    let tag_end = at + html[at..].find('>').unwrap();
+    let tag = &html[tag_start..tag_end];
+    let key = format!("{attribute}=\"");
+    let start = tag
+        .find(&key)
+        .unwrap_or_else(|| panic!("no {attribute} in {tag}"))
+        + key.len();
+    tag[start..start + tag[start..].find('"').unwrap()].to_string()
+}
+
+/// The keys `static/live.js` computes from a stream event, written again here: a page
+/// whose key differs from its stream's is fetched again on every event.
+fn script_game_key(state: &Value) -> String {
+    let offer = match &state["draw_offer"] {
+        Value::Null => String::new(),
+        offer => format!("{}@{}", offer["by"].as_str().unwrap(), offer["ply"]),
+    };
+    format!(
+        "{}|{}|{}|{offer}",
+        state["ply"],
+        state["status"].as_str().unwrap(),
+        state["result"].as_str().unwrap_or("")
+    )
+}
+
+fn script_round_key(round: &Value) -> String {
+    let mut parts = vec![match &round["round"] {
+        Value::Null => String::new(),
+        number => number.to_string(),
+    }];
+    for board in round["boards"].as_array().unwrap() {
+        parts.push(board["result"].as_str().unwrap_or("").to_string());
+    }
+    parts.join("|")
+}
+
+/// The pages that update themselves carry their stream and the key of what they show,
+/// equal to the key the script computes from the stream's first event (else the page
+/// would be fetched again at once); and they load the script.
+#[actix_web::test]
+async fn live_pages_carry_their_stream_and_the_key_of_what_they_show() {
+    let app = TestApp::new().await;
+    let mut org = common::organiser_api(&app, "org@t.org").await;
+    let mut white_browser = app.user("w@t.org", common::Role::Player).await;
+    let mut white = white_browser.api_client().await;
+    let made = white
+        .json(Method::POST, "/api/v1/players", json!({ "name": "Ivanov" }))
+        .await;
+    let white_id = made.json()["id"].as_i64().unwrap();
+    let (_, black_id) = player(&app, "b@t.org", "Petrov").await;
+    let id = standalone(&mut org, white_id, black_id, json!({})).await["id"]
+        .as_i64()
+        .unwrap();
+    let stream = format!("/api/v1/games/{id}/stream");
+    let mut spectator = app.client();
+
+    for step in ["start", "moved", "finished"] {
+        match step {
+            "moved" => assert_eq!(play(&mut white, id, 1, "c3-d4").await.status.as_u16(), 201),
+            "finished" => {
+                let set = org
+                    .json(
+                        Method::PUT,
+                        &format!("/api/v1/games/{id}/result"),
+                        json!({"result": "1-0"}),
+                    )
+                    .await;
+                assert_eq!(set.status.as_u16(), 200, "{}", set.body);
+            }
+            _ => {}
+        }
+        let page = spectator.get(&format!("/games/{id}")).await;
+        assert_eq!(page.status.as_u16(), 200);
+        assert!(
+            page.body
+                .contains(r#"<script src="/static/live.js" defer></script>"#)
+        );
+        let marker = format!(r#"data-live-stream="{stream}""#);
+        let (_, _, mut events) = spectator.stream(&stream, &[]).await;
+        let state = events.expect("state").await.json();
+        assert_eq!(
+            attribute_near(&page.body, &marker, "data-live-key"),
+            script_game_key(&state),
+            "{step}"
+        );
+        assert_eq!(
+            attribute_near(&page.body, &marker, "data-live-page"),
+            format!("/games/{id}")
+        );
+    }
+
+    // The home page of a player with a game in progress watches it.
+    let other = standalone(&mut org, white_id, black_id, json!({})).await["id"]
+        .as_i64()
+        .unwrap();
+    assert_eq!(
+        play(&mut white, other, 1, "c3-d4").await.status.as_u16(),
+        201
+    );
+    let home = white_browser.get("/").await;
+    let marker = format!(r#"data-live-stream="/api/v1/games/{other}/stream""#);
+    assert_eq!(
+        attribute_near(&home.body, &marker, "data-live-key"),
+        "1|ongoing"
+    );
+    assert_eq!(
+        attribute_near(&home.body, &marker, "data-live-swap"),
+        "my-games"
+    );
+    assert!(home.body.contains(r#"id="my-games""#));
+
+    // The pairings tab of an event with a result in.
+    let event = common::create_event(
+        &mut org,
+        json!({"name": "Club Swiss", "system": "swiss", "rounds": 3}),
+    )
+    .await;
+    common::enter_players(&mut org, event, 4).await;
+    org.post(&format!("/api/v1/events/{event}/rounds")).await;
+    org.post(&format!("/api/v1/events/{event}/rounds/publish"))
+        .await;
+    let pairing = org
+        .get(&format!("/api/v1/events/{event}/rounds"))
+        .await
+        .json()[0]["boards"][1]["pairing_id"]
+        .as_i64()
+        .unwrap();
+    let entered = org
+        .json(
+            Method::PUT,
+            &format!("/api/v1/events/{event}/pairings/{pairing}/result"),
+            json!({"result": "0-1"}),
+        )
+        .await;
+    assert!(entered.status.is_success(), "{}", entered.body);
+    let page = spectator.get(&format!("/events/{event}?tab=rounds")).await;
+    let marker = format!(r#"data-live-stream="/api/v1/events/{event}/stream""#);
+    let (_, _, mut events) = spectator
+        .stream(&format!("/api/v1/events/{event}/stream"), &[])
+        .await;
+    let round = events.expect("round").await.json();
+    let key = attribute_near(&page.body, &marker, "data-live-key");
+    assert_eq!(key, script_round_key(&round));
+    assert_eq!(
+        key, "1||0-1",
+        "round 1: no result on board 1, 0-1 on board 2"
+    );
+}
