@@ -76,6 +76,8 @@
         });
         if (swapped.length > 0) {
           tick();
+          // The fresh part may watch other streams (a game new in the home page's list).
+          start();
           document.dispatchEvent(new CustomEvent("damka:swapped"));
         }
       })
@@ -140,11 +142,21 @@
     });
   }
 
+  // Opens the streams the page's elements name and closes those no element names any more.
   function start() {
+    var wanted = {};
     Array.prototype.forEach.call(document.querySelectorAll("[data-live-stream]"), function (el) {
       var kind = el.getAttribute("data-live-kind") || "game";
+      var url = el.getAttribute("data-live-stream");
       if (keys[kind]) {
-        watch(el.getAttribute("data-live-stream"), kind);
+        wanted[url] = true;
+        watch(url, kind);
+      }
+    });
+    Object.keys(sources).forEach(function (url) {
+      if (!wanted[url]) {
+        sources[url].close();
+        delete sources[url];
       }
     });
   }
