@@ -755,8 +755,8 @@ fn a_move_on_one_instance_reaches_a_watcher_on_another() {
     );
     back.assert_quiet(Duration::from_millis(500));
 
-    // A's listening connection is cut (as by a server restart): it reconnects by itself,
-    // and the next move made through B still reaches the watcher on A.
+    // The listening connections are cut (as by a server restart): they reconnect by
+    // themselves, and the next move made through B still reaches the watcher on A.
     use diesel::Connection;
     use diesel::connection::SimpleConnection;
     let mut admin = diesel::PgConnection::establish(&url).unwrap();
@@ -771,8 +771,8 @@ fn a_move_on_one_instance_reaches_a_watcher_on_another() {
     };
     assert_eq!(
         listeners(&mut admin),
-        1,
-        "A listens (B has no watcher, so does not)"
+        2,
+        "each instance listens from its start"
     );
     admin
         .batch_execute(&format!(
@@ -795,7 +795,65 @@ fn a_move_on_one_instance_reaches_a_watcher_on_another() {
         (Some("6"), &serde_json::json!("g5-h4"))
     );
     back.expect("state", Duration::from_secs(1));
-    assert_eq!(listeners(&mut admin), 1, "A listens again");
+    assert_eq!(listeners(&mut admin), 2, "both listen again");
     drop(admin);
     drop((a, b));
+}
+
+/// A server told to stop (SIGTERM, as systemd and container runtimes do) ends its live
+/// streams and stops at once, instead of waiting out the shutdown timeout (30 s) for
+/// watchers that would never leave by themselves.
+#[test]
+fn stopping_the_server_ends_its_live_streams() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("live.db").display());
+    let mut server = Server::start(&url);
+    create_admin(&url, "arbiter@club.org", "arbiter-password-1");
+    let token = api_token(server.port, "arbiter@club.org", "arbiter-password-1");
+    let mut players = Vec::new();
+    for name in ["Ivanov", "Petrov"] {
+        let (status, body) = api(
+            server.port,
+            "POST",
+            "/api/v1/players",
+            &token,
+            &serde_json::json!({ "name": name }),
+        );
+        assert_eq!(status, 201, "{body}");
+        players.push(serde_json::from_str::<serde_json::Value>(&body).unwrap()["id"].clone());
+    }
+    let (status, body) = api(
+        server.port,
+        "POST",
+        "/api/v1/games",
+        &token,
+        &serde_json::json!({"variant": "russian", "white_player_id": players[0],
+            "black_player_id": players[1]}),
+    );
+    assert_eq!(status, 201, "{body}");
+    let game = serde_json::from_str::<serde_json::Value>(&body).unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    let watcher = LiveClient::connect(server.port, &format!("/api/v1/games/{game}/stream"), None);
+    watcher.expect("state", Duration::from_secs(5));
+
+    let stopping = Instant::now();
+    let sent = Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let deadline = stopping + Duration::from_secs(10);
+    while server.child.try_wait().unwrap().is_none() {
+        assert!(
+            Instant::now() < deadline,
+            "the server still runs 10 s after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // The stream ended (the reading thread saw the end and let go of its channel).
+    match watcher.events.recv_timeout(Duration::from_secs(1)) {
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {}
+        other => panic!("the stream did not end: {other:?}"),
+    }
 }

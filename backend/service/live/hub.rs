@@ -5,6 +5,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
+use tokio::sync::watch;
+
 use super::Change;
 use super::feed::Feed;
 use super::snapshot::{GameSnapshot, RoundSnapshot};
@@ -15,15 +17,38 @@ const GAME_READ_INTERVAL: Duration = Duration::ZERO;
 /// move of every game, and its watchers need no more than a few pictures a second.
 const EVENT_READ_INTERVAL: Duration = Duration::from_millis(250);
 
-#[derive(Default)]
 pub struct LiveHub {
     games: Feeds<GameSnapshot>,
     events: Feeds<RoundSnapshot>,
     /// PostgreSQL: whether this process's listener runs.
     pub(super) listening: AtomicBool,
+    /// Set when the server stops: streams end, so that a graceful stop need not wait for
+    /// watchers who would otherwise stay connected for ever.
+    closing: watch::Sender<bool>,
+}
+
+impl Default for LiveHub {
+    fn default() -> Self {
+        LiveHub {
+            games: Feeds::default(),
+            events: Feeds::default(),
+            listening: AtomicBool::new(false),
+            closing: watch::Sender::new(false),
+        }
+    }
 }
 
 impl LiveHub {
+    /// Ends every stream (the server is stopping).
+    pub fn close(&self) {
+        self.closing.send_replace(true);
+    }
+
+    /// Tells a stream when to end.
+    pub fn closing(&self) -> watch::Receiver<bool> {
+        self.closing.subscribe()
+    }
+
     /// The feed of a game, made if nobody watches it yet. It lives while someone holds it.
     pub fn game(&self, game_id: i64) -> Arc<Feed<GameSnapshot>> {
         self.games.get(game_id, GAME_READ_INTERVAL)

@@ -42,16 +42,14 @@ pub async fn game(
 ) -> AppResult<HttpResponse> {
     let game_id = path.into_inner();
     let resume = last_event_id(&req);
-    let (feed, changes, first) = state
+    let (feed, watch, first) = state
         .db(move |conn| {
-            let feed = live::hub(conn)
-                .ok_or_else(|| AppError::internal("no live hub"))?
-                .game(game_id);
+            let hub = live::hub(conn).ok_or_else(|| AppError::internal("no live hub"))?;
+            let feed = hub.game(game_id);
             // Subscribed before reading: a change committed after the read wakes it.
-            let mut changes = feed.subscribe();
-            changes.borrow_and_update();
+            let watch = Watch::new(feed.subscribe(), hub.closing());
             let first = GameSnapshot::read(conn, game_id)?;
-            Ok((feed, changes, first))
+            Ok((feed, watch, first))
         })
         .await?;
     let first = Arc::new(first);
@@ -65,7 +63,7 @@ pub async fn game(
     };
     push_state(&mut out, &first);
     let stream = GameStream {
-        watch: Watch::new(changes),
+        watch,
         feed,
         pool: state.get_ref().clone(),
         game_id,
@@ -86,21 +84,19 @@ pub async fn game(
         (status = 404, body = Problem)))]
 pub async fn event(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult<HttpResponse> {
     let event_id = path.into_inner();
-    let (feed, changes, first) = state
+    let (feed, watch, first) = state
         .db(move |conn| {
-            let feed = live::hub(conn)
-                .ok_or_else(|| AppError::internal("no live hub"))?
-                .event(event_id);
-            let mut changes = feed.subscribe();
-            changes.borrow_and_update();
+            let hub = live::hub(conn).ok_or_else(|| AppError::internal("no live hub"))?;
+            let feed = hub.event(event_id);
+            let watch = Watch::new(feed.subscribe(), hub.closing());
             let first = RoundSnapshot::read(conn, event_id, None)?;
-            Ok((feed, changes, first))
+            Ok((feed, watch, first))
         })
         .await?;
     let mut out = retry_hint();
     push_event(&mut out, "round", None, &first.json);
     let stream = RoundStream {
-        watch: Watch::new(changes),
+        watch,
         feed,
         pool: state.get_ref().clone(),
         event_id,
@@ -174,23 +170,27 @@ fn event_stream(first: String, stream: impl NextEvents + 'static) -> HttpRespons
 /// Waits for the next change or keep-alive.
 struct Watch {
     changes: watch::Receiver<u64>,
+    closing: watch::Receiver<bool>,
     keep_alive: Interval,
 }
 
 enum Woken {
     Changed(u64),
     KeepAlive,
-    /// The database's hub is gone (the server is stopping).
+    /// The server is stopping.
     Closed,
 }
 
 impl Watch {
-    fn new(changes: watch::Receiver<u64>) -> Watch {
+    /// Changes seen so far count as seen: the caller reads the state after this.
+    fn new(mut changes: watch::Receiver<u64>, closing: watch::Receiver<bool>) -> Watch {
+        changes.borrow_and_update();
         let mut keep_alive =
             tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
         keep_alive.set_missed_tick_behavior(MissedTickBehavior::Delay);
         Watch {
             changes,
+            closing,
             keep_alive,
         }
     }
@@ -201,6 +201,7 @@ impl Watch {
                 Ok(()) => Woken::Changed(*self.changes.borrow_and_update()),
                 Err(_) => Woken::Closed,
             },
+            _ = self.closing.wait_for(|closing| *closing) => Woken::Closed,
             _ = self.keep_alive.tick() => Woken::KeepAlive,
         }
     }
