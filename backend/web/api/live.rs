@@ -54,18 +54,18 @@ pub async fn game(
         .await?;
     let first = Arc::new(first);
     let mut out = retry_hint();
-    let known = match resume {
-        Some(ply) if ply <= first.plies.len() => {
-            push_moves(&mut out, &first, ply);
-            first.plies.len()
-        }
-        _ => first.plies.len(),
-    };
+    // A client that had plies since taken back (beyond the game) gets the state alone.
+    if let Some(had) = resume
+        && had <= first.plies.len()
+    {
+        push_moves(&mut out, &first, had);
+    }
     push_state(&mut out, &first);
+    let known = first.plies.len();
     let stream = GameStream {
         watch,
         feed,
-        pool: state.get_ref().clone(),
+        app: state.get_ref().clone(),
         game_id,
         sent: first,
         known,
@@ -98,7 +98,7 @@ pub async fn event(state: web::Data<AppState>, path: web::Path<i64>) -> AppResul
     let stream = RoundStream {
         watch,
         feed,
-        pool: state.get_ref().clone(),
+        app: state.get_ref().clone(),
         event_id,
         sent: Arc::new(first),
     };
@@ -212,7 +212,7 @@ const KEEP_ALIVE_LINE: &str = ": keep-alive\n\n";
 struct GameStream {
     watch: Watch,
     feed: Arc<Feed<GameSnapshot>>,
-    pool: AppState,
+    app: AppState,
     game_id: i64,
     /// The last state sent; the client has its first `known` plies.
     sent: Arc<GameSnapshot>,
@@ -227,10 +227,10 @@ impl NextEvents for GameStream {
                 Woken::KeepAlive => return Some(KEEP_ALIVE_LINE.into()),
                 Woken::Closed => return None,
             };
-            let pool = self.pool.clone();
+            let app = self.app.clone();
             let game_id = self.game_id;
             let read =
-                |_| async move { pool.db(move |conn| GameSnapshot::read(conn, game_id)).await };
+                |_| async move { app.db(move |conn| GameSnapshot::read(conn, game_id)).await };
             // A game gone (a forfeit removed it) or a database away ends the stream; the
             // client reconnects and is told which.
             let now = self.feed.state(changes, read).await.ok()?;
@@ -264,7 +264,7 @@ fn extends(before: &GameSnapshot, known: usize, now: &GameSnapshot) -> bool {
 struct RoundStream {
     watch: Watch,
     feed: Arc<Feed<RoundSnapshot>>,
-    pool: AppState,
+    app: AppState,
     event_id: i64,
     sent: Arc<RoundSnapshot>,
 }
@@ -277,10 +277,10 @@ impl NextEvents for RoundStream {
                 Woken::KeepAlive => return Some(KEEP_ALIVE_LINE.into()),
                 Woken::Closed => return None,
             };
-            let pool = self.pool.clone();
+            let app = self.app.clone();
             let event_id = self.event_id;
             let read = |previous: Option<Arc<RoundSnapshot>>| async move {
-                pool.db(move |conn| RoundSnapshot::read(conn, event_id, previous.as_deref()))
+                app.db(move |conn| RoundSnapshot::read(conn, event_id, previous.as_deref()))
                     .await
             };
             let now = self.feed.state(changes, read).await.ok()?;
