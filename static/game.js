@@ -162,5 +162,11 @@
     play.classList.add("playable");
   }
 
-  Array.prototype.forEach.call(document.querySelectorAll(".game-play[data-legal]"), setUp);
+  function setUpAll() {
+    Array.prototype.forEach.call(document.querySelectorAll(".game-play[data-legal]"), setUp);
+  }
+
+  setUpAll();
+  // The live page script (live.js) replaced the board with a fresher one.
+  document.addEventListener("damka:swapped", setUpAll);
 })();

@@ -16,6 +16,9 @@
 //! once through the games API, one connection each, and reports accepted moves per second
 //! and the latency of a move (`games.rs`).
 //!
+//! `--live N --watch-url URL` (with `--play-games`) adds N Server-Sent Events subscribers
+//! on another instance and times each move from its 201 to its event there (`live.rs`).
+//!
 //! Exit status: 0 when at most 1% of the measured requests failed (non-2xx status or a
 //! transport error; in the games mode: every move answered 201), 1 otherwise, 2 on bad
 //! arguments or a failed setup.
@@ -33,6 +36,8 @@ use tokio::net::TcpStream;
 
 #[path = "damka_load/games.rs"]
 mod games;
+#[path = "damka_load/live.rs"]
+mod live;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -93,6 +98,15 @@ struct Args {
     /// as soon as its last move is answered).
     #[arg(long, value_name = "MOVES_PER_SEC", requires = "play_games", value_parser = parse_rate)]
     rate: Option<f64>,
+    /// With `--play-games`: N Server-Sent Events subscribers spread over the games on the
+    /// instance of `--watch-url`, timing each move from its 201 to its event there.
+    #[arg(long, value_name = "N", requires_all = ["play_games", "watch_url"],
+          value_parser = clap::value_parser!(u32).range(1..=20_000))]
+    live: Option<u32>,
+    /// The instance the `--live` subscribers watch, e.g. `http://127.0.0.1:8081/` (loopback
+    /// only; its path is not used).
+    #[arg(long, requires = "live")]
+    watch_url: Option<String>,
     /// Print the result as one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -967,6 +981,13 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
                 duration: args.duration,
                 timeout: args.timeout,
                 rate: args.rate,
+                live: match (args.live, &args.watch_url) {
+                    (Some(subscribers), Some(url)) => Some(live::Watch {
+                        target: parse_target(url).context("--watch-url")?,
+                        subscribers: subscribers as usize,
+                    }),
+                    _ => None,
+                },
             };
             return games::run(plan, args.json).await;
         }

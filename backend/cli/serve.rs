@@ -104,6 +104,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         super::demo::print_credentials(&credentials, &args.bind);
     }
     spawn_clock_sweep(pool.clone());
+    // Made now (on PostgreSQL its listener starts now, before anyone watches), and closed
+    // when the server stops.
+    let live = crate::service::live::hub(&mut *pool.get()?);
     let state = AppState {
         pool,
         site_secret: site_secret.into_bytes(),
@@ -122,6 +125,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         let server = actix_web::HttpServer::new(move || web::app(state.clone()))
             .workers(workers)
             .worker_max_blocking_threads(blocking_threads)
+            .shutdown_signal(stop_signal(live))
             .bind(&args.bind)
             .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", args.bind))?;
         tracing::info!("damka listening on http://{}", args.bind);
@@ -157,6 +161,32 @@ fn spawn_clock_sweep(pool: store::DbPool) {
         });
     if let Err(error) = spawned {
         tracing::error!(%error, "cannot start the clock sweep");
+    }
+}
+
+/// Resolves on SIGINT or SIGTERM, after ending the live streams: the server then stops
+/// gracefully (requests in flight are answered) without waiting for watchers, who would
+/// hold their streams open until the shutdown timeout (30 s).
+async fn stop_signal(live: Option<std::sync::Arc<crate::service::live::LiveHub>>) {
+    use actix_web::rt::signal;
+    let terminate = async {
+        match signal::unix::signal(signal::unix::SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                terminate.recv().await;
+            }
+            Err(e) => {
+                tracing::warn!("cannot listen for SIGTERM: {e}");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    tokio::select! {
+        _ = signal::ctrl_c() => {}
+        _ = terminate => {}
+    }
+    tracing::info!("stopping: live streams closed, answering the requests in flight");
+    if let Some(live) = live {
+        live.close();
     }
 }
 

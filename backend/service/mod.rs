@@ -7,6 +7,7 @@ pub mod clubs;
 pub mod error;
 pub mod events;
 pub mod games;
+pub mod live;
 pub mod password_limits;
 pub mod players;
 pub mod refusal;

@@ -16,6 +16,9 @@ use super::{Backend, DatabaseUrl, DbConn};
 type Extension = Arc<dyn Any + Send + Sync>;
 
 pub struct DbShared {
+    /// Where the database is (the live updates' PostgreSQL listener opens its own
+    /// connection to it).
+    url: DatabaseUrl,
     /// SQLite only: the one writer of this process.
     pub(super) writer: Option<GroupCommit>,
     extensions: Mutex<HashMap<TypeId, Extension>>,
@@ -24,10 +27,15 @@ pub struct DbShared {
 impl DbShared {
     pub(super) fn new(url: &DatabaseUrl) -> Arc<DbShared> {
         Arc::new_cyclic(|me| DbShared {
+            url: url.clone(),
             writer: (url.backend == Backend::Sqlite)
                 .then(|| GroupCommit::new(url.clone(), me.clone())),
             extensions: Mutex::new(HashMap::new()),
         })
+    }
+
+    pub fn url(&self) -> &DatabaseUrl {
+        &self.url
     }
 
     /// The one `T` of this database, made on first use.

@@ -9,6 +9,7 @@ const FAVICON_SVG: &str = include_str!("../../static/favicon.svg");
 const PRINT_CSS: &str = include_str!("../../static/print.css");
 const PRINT_JS: &str = include_str!("../../static/print.js");
 const GAME_JS: &str = include_str!("../../static/game.js");
+const LIVE_JS: &str = include_str!("../../static/live.js");
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     let mut routes = Routes::default();
@@ -17,6 +18,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .get("/static/print.css", print_style)
         .get("/static/print.js", print_script)
         .get("/static/game.js", game_script)
+        .get("/static/live.js", live_script)
         .get("/favicon.svg", favicon);
     routes.register(cfg);
 }
@@ -50,6 +52,14 @@ async fn game_script() -> HttpResponse {
         .content_type("text/javascript; charset=utf-8")
         .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
         .body(GAME_JS)
+}
+
+/// Live pages (game, pairings, home) and ticking clocks; the pages work without it.
+async fn live_script() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/javascript; charset=utf-8")
+        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
+        .body(LIVE_JS)
 }
 
 async fn favicon() -> HttpResponse {

@@ -10,6 +10,7 @@ pub mod error;
 pub mod form;
 pub mod game_board;
 pub mod i18n;
+pub mod live_keys;
 pub mod middleware;
 pub mod openapi;
 pub mod pages;

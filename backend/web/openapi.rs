@@ -26,13 +26,15 @@ use super::api;
         api::games::list, api::games::create, api::games::get, api::games::play_move,
         api::games::offer_draw, api::games::accept_draw, api::games::decline_draw, api::games::resign,
         api::games::set_result, api::games::take_back, api::games::start_clock, api::games::start_round_clocks,
+        api::live::game, api::live::event,
         api::game_pdn::game, api::game_pdn::event, api::game_pdn::import,
         api::event_pairing::check, api::event_pairing::change, api::event_pairing::changes,
         api::tokens::list, api::tokens::create, api::tokens::revoke,
         api::admin::users, api::admin::set_roles, api::admin::invite,
         api::admin::registration, api::admin::set_registration,
     ),
-    components(schemas(crate::web::error::Problem)),
+    components(schemas(crate::web::error::Problem, crate::service::live::snapshot::PlyEvent,
+        crate::service::live::snapshot::LiveRound)),
     modifiers(&TokenSecurity),
     tags((name = "accounts"), (name = "players"), (name = "clubs"), (name = "events"), (name = "games"), (name = "admin"))
 )]

@@ -150,33 +150,34 @@ impl Drop for Process {
     }
 }
 
-#[test]
-fn a_visitor_registers_switches_language_makes_a_token_and_signs_in_again() {
+/// Chromium and chromedriver, or `None` (with the reason printed) where they are missing
+/// outside CI; in CI their absence fails the test.
+fn browser_programs() -> Option<(PathBuf, PathBuf)> {
     let chromium = find_program(CHROMIUM_CANDIDATES, "chromium");
     let chromedriver = find_program(CHROMEDRIVER_CANDIDATES, "chromedriver");
-    let (Some(chromium), Some(chromedriver)) = (&chromium, &chromedriver) else {
-        let missing: Vec<&str> = [
-            ("chromium", chromium.is_none()),
-            ("chromedriver", chromedriver.is_none()),
-        ]
-        .into_iter()
-        .filter_map(|(name, missing)| missing.then_some(name))
-        .collect();
-        let reason = format!(
-            "{} not found (apt-get install -y chromium chromium-driver)",
-            missing.join(" and ")
-        );
-        if in_ci() {
-            panic!("{reason}; CI must run the browser test");
-        }
-        eprintln!("SKIPPED: {reason}");
-        return;
-    };
+    if let (Some(chromium), Some(chromedriver)) = (&chromium, &chromedriver) {
+        return Some((chromium.clone(), chromedriver.clone()));
+    }
+    let missing: Vec<&str> = [
+        ("chromium", chromium.is_none()),
+        ("chromedriver", chromedriver.is_none()),
+    ]
+    .into_iter()
+    .filter_map(|(name, missing)| missing.then_some(name))
+    .collect();
+    let reason = format!(
+        "{} not found (apt-get install -y chromium chromium-driver)",
+        missing.join(" and ")
+    );
+    if in_ci() {
+        panic!("{reason}; CI must run the browser test");
+    }
+    eprintln!("SKIPPED: {reason}");
+    None
+}
 
-    let dir = tempfile::tempdir().unwrap();
-    let db = common::TestDatabase::new();
-
-    // The club's arbiter: an administrator made on the command line, as a new site does.
+/// The club's arbiter: an administrator made on the command line, as a new site does.
+fn create_arbiter(database_url: &str) {
     let mut admin = Command::new(env!("CARGO_BIN_EXE_damka"))
         .args([
             "admin",
@@ -187,7 +188,7 @@ fn a_visitor_registers_switches_language_makes_a_token_and_signs_in_again() {
             "Club Arbiter",
             "--password-stdin",
             "--database-url",
-            &db.url.target,
+            database_url,
         ])
         .env("NO_COLOR", "1")
         .stdin(Stdio::piped())
@@ -207,7 +208,10 @@ fn a_visitor_registers_switches_language_makes_a_token_and_signs_in_again() {
         "damka admin create failed: {}",
         String::from_utf8_lossy(&made.stderr)
     );
+}
 
+/// `damka serve` on a free port, healthy; returns the process and its port.
+fn start_server(database_url: &str, dir: &Path) -> (Process, u16) {
     let server_port = free_port();
     let mut server = Process::spawn(
         "damka serve",
@@ -217,17 +221,21 @@ fn a_visitor_registers_switches_language_makes_a_token_and_signs_in_again() {
                 "--bind",
                 &format!("127.0.0.1:{server_port}"),
                 "--database-url",
-                &db.url.target,
+                database_url,
                 "--workers",
                 "1",
             ])
             .env("NO_COLOR", "1"),
-        dir.path().join("server.log"),
+        dir.join("server.log"),
     );
     server.wait_until("/healthz answered 200", || {
         http_get(server_port, "/healthz").is_some_and(|(status, _)| status == 200)
     });
+    (server, server_port)
+}
 
+/// chromedriver on a free port, ready; returns the process and its port.
+fn start_driver(chromedriver: &Path, dir: &Path) -> (Process, u16) {
     let driver_port = free_port();
     let mut driver = Process::spawn(
         "chromedriver",
@@ -235,14 +243,27 @@ fn a_visitor_registers_switches_language_makes_a_token_and_signs_in_again() {
             format!("--port={driver_port}"),
             "--allowed-ips=127.0.0.1".to_string(),
         ]),
-        dir.path().join("chromedriver.log"),
+        dir.join("chromedriver.log"),
     );
     driver.wait_until("/status said ready", || {
         http_get(driver_port, "/status")
             .is_some_and(|(status, body)| status == 200 && body.contains("\"ready\":true"))
     });
+    (driver, driver_port)
+}
 
-    let profile = dir.path().join("chromium-profile");
+/// Headless Chromium with a fresh profile in `profile`; `scripts` says whether pages may
+/// run JavaScript.
+fn chromium_capabilities(
+    chromium: &Path,
+    profile: &Path,
+    scripts: bool,
+) -> serde_json::Map<String, serde_json::Value> {
+    let mut prefs = json!({ "intl.accept_languages": "en-US,en" });
+    if !scripts {
+        // The site must work without scripts: block them for every page.
+        prefs["profile.managed_default_content_settings.javascript"] = json!(2);
+    }
     let capabilities = json!({
         "browserName": "chrome",
         "pageLoadStrategy": "normal",
@@ -263,16 +284,27 @@ fn a_visitor_registers_switches_language_makes_a_token_and_signs_in_again() {
                 "--lang=en-US",
                 format!("--user-data-dir={}", profile.display()),
             ],
-            "prefs": {
-                "intl.accept_languages": "en-US,en",
-                // The site must work without scripts: block them for every page.
-                "profile.managed_default_content_settings.javascript": 2,
-            },
+            "prefs": prefs,
         },
     });
-    let serde_json::Value::Object(capabilities) = capabilities else {
-        unreachable!()
+    match capabilities {
+        serde_json::Value::Object(capabilities) => capabilities,
+        _ => unreachable!(),
+    }
+}
+
+#[test]
+fn a_visitor_registers_switches_language_makes_a_token_and_signs_in_again() {
+    let Some((chromium, chromedriver)) = browser_programs() else {
+        return;
     };
+    let dir = tempfile::tempdir().unwrap();
+    let db = common::TestDatabase::new();
+    create_arbiter(&db.url.target);
+    let (server, server_port) = start_server(&db.url.target, dir.path());
+    let (driver, driver_port) = start_driver(&chromedriver, dir.path());
+    let capabilities =
+        chromium_capabilities(&chromium, &dir.path().join("chromium-profile"), false);
 
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -777,5 +809,186 @@ async fn save_evidence(c: &Client, dir: &Path, name: &str) -> Result<()> {
             eprintln!("saved {}", target.display());
         }
     }
+    Ok(())
+}
+
+/// Live pages with scripts on: the arbiter and a spectator have one game open in two
+/// browser sessions; a move the arbiter plays by clicking the board appears on the
+/// spectator's page without a reload, and clocks on the page tick.
+#[test]
+fn a_move_clicked_in_one_browser_appears_in_another_without_reload() {
+    let Some((chromium, chromedriver)) = browser_programs() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = common::TestDatabase::new();
+    create_arbiter(&db.url.target);
+    let (server, server_port) = start_server(&db.url.target, dir.path());
+    let (driver, driver_port) = start_driver(&chromedriver, dir.path());
+
+    // A game between two player profiles, made over the API by the arbiter.
+    let token = crate::processes::api_token(server_port, ARBITER_EMAIL, ARBITER_PASSWORD);
+    let mut players = Vec::new();
+    for name in ["Ivanov", "Petrov"] {
+        let (status, body) = crate::processes::api(
+            server_port,
+            "POST",
+            "/api/v1/players",
+            &token,
+            &json!({ "name": name }),
+        );
+        assert_eq!(status, 201, "{body}");
+        players.push(serde_json::from_str::<serde_json::Value>(&body).unwrap()["id"].clone());
+    }
+    let (status, body) = crate::processes::api(
+        server_port,
+        "POST",
+        "/api/v1/games",
+        &token,
+        &json!({"variant": "russian", "white_player_id": players[0],
+            "black_player_id": players[1]}),
+    );
+    assert_eq!(status, 201, "{body}");
+    let game = serde_json::from_str::<serde_json::Value>(&body).unwrap()["id"]
+        .as_i64()
+        .unwrap();
+
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let base = format!("http://127.0.0.1:{server_port}");
+    let shots = dir.path().to_path_buf();
+    let outcome: Result<()> = runtime.block_on(async {
+        let mut sessions = Vec::new();
+        for name in ["arbiter", "spectator"] {
+            let capabilities =
+                chromium_capabilities(&chromium, &dir.path().join(format!("profile-{name}")), true);
+            let client = tokio::time::timeout(
+                WAIT,
+                ClientBuilder::new(HttpConnector::new())
+                    .capabilities(capabilities)
+                    .connect(&format!("http://127.0.0.1:{driver_port}")),
+            )
+            .await
+            .context("connecting to chromedriver timed out")?
+            .context("chromedriver refused the session")?;
+            sessions.push(client);
+        }
+        let (arbiter, spectator) = (&sessions[0], &sessions[1]);
+        let flow = tokio::time::timeout(
+            WHOLE_FLOW,
+            live_flow(arbiter, spectator, &base, game, &shots),
+        )
+        .await;
+        let result = match flow {
+            Ok(result) => result,
+            Err(_) => Err(anyhow::anyhow!(
+                "the browser flow took longer than {WHOLE_FLOW:?}"
+            )),
+        };
+        if let Err(e) = &result {
+            let _ = tokio::time::timeout(WAIT, save_evidence(spectator, &shots, "failure")).await;
+            eprintln!("browser flow failed: {e:#}");
+        }
+        for client in sessions {
+            let _ = tokio::time::timeout(WAIT, client.close()).await;
+        }
+        result
+    });
+    if let Err(e) = outcome {
+        let server_log = server.log_text();
+        drop(driver);
+        drop(server);
+        let kept = dir.keep();
+        panic!(
+            "{e:#}\n(evidence kept in {})\n--- damka serve log ---\n{server_log}",
+            kept.display()
+        );
+    }
+    drop(driver);
+    drop(server);
+    drop(db);
+}
+
+async fn live_flow(
+    arbiter: &Client,
+    spectator: &Client,
+    base: &str,
+    game: i64,
+    shots: &Path,
+) -> Result<()> {
+    let page = format!("{base}/games/{game}");
+    // The arbiter signs in and opens the game; a spectator (not signed in) watches it.
+    arbiter.goto(&format!("{base}/login")).await?;
+    type_into(
+        arbiter,
+        r#"form[action="/login"] input[name="email"]"#,
+        ARBITER_EMAIL,
+    )
+    .await?;
+    type_into(
+        arbiter,
+        r#"form[action="/login"] input[name="password"]"#,
+        ARBITER_PASSWORD,
+    )
+    .await?;
+    click(arbiter, r#"form[action="/login"] button[type="submit"]"#).await?;
+    wait_path(arbiter, "/").await?;
+    arbiter.goto(&page).await?;
+    wait_for(arbiter, ".game-play.playable").await?;
+    spectator.goto(&page).await?;
+    expect_text(spectator, ".game-turn", "White to move").await?;
+    // A mark on the page: a reload would wipe it.
+    spectator
+        .execute("window.liveMark = 'still here'; return null;", vec![])
+        .await?;
+
+    // The arbiter plays c3-d4 by clicking the piece and its square.
+    click(arbiter, r#".game-play svg [data-square="c3"]"#).await?;
+    click(arbiter, r#".game-play svg [data-square="d4"]"#).await?;
+    expect_text(arbiter, ".move-list", "c3-d4").await?;
+
+    // The spectator's page shows it, without a reload.
+    let shown = Instant::now();
+    expect_text(spectator, ".move-list", "c3-d4").await?;
+    expect_text(spectator, ".game-turn", "Black to move").await?;
+    let waited = shown.elapsed();
+    let mark = spectator
+        .execute("return window.liveMark || null;", vec![])
+        .await?;
+    ensure!(
+        mark == json!("still here"),
+        "the spectator's page was reloaded (mark: {mark})"
+    );
+    ensure!(
+        waited < Duration::from_secs(5),
+        "the move took {waited:?} to appear"
+    );
+    save_evidence(spectator, shots, "browser-live").await?;
+
+    // Clocks: a running one counts down from when it arrived, a stopped one stands.
+    spectator
+        .execute(
+            "var box = document.getElementById('live-game');\
+             box.insertAdjacentHTML('beforeend',\
+               '<span id=\"run\" data-clock-ms=\"65000\" data-clock-running></span>' +\
+               '<span id=\"stop\" data-clock-ms=\"3723000\"></span>');\
+             return null;",
+            vec![],
+        )
+        .await?;
+    expect_text(spectator, "#run", "1:05").await?;
+    expect_text(spectator, "#stop", "1:02:03").await?;
+    let started = Instant::now();
+    // A page the browser does not show may have its timers slowed to once a second, so
+    // the clock is waited for rather than read at a set moment.
+    expect_text(spectator, "#run", "1:02").await?;
+    let counted = started.elapsed();
+    ensure!(
+        counted >= Duration::from_millis(1500),
+        "three seconds counted down in {counted:?}"
+    );
+    expect_text(spectator, "#stop", "1:02:03").await?;
     Ok(())
 }

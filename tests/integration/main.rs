@@ -21,6 +21,7 @@ mod http_errors;
 mod http_events;
 mod http_game_pdn;
 mod http_games;
+mod http_live;
 mod http_pairing_changes;
 mod http_print;
 mod http_profiles;

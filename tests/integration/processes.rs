@@ -501,3 +501,359 @@ fn the_load_generator_plays_games_move_by_move() {
         "{moves} moves in 2 s at 10/s: {report}"
     );
 }
+
+/// An API request with a bearer token and a JSON body; returns (status, body).
+pub(crate) fn api(
+    port: u16,
+    method: &str,
+    path: &str,
+    token: &str,
+    body: &serde_json::Value,
+) -> (u16, String) {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let body = body.to_string();
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\
+         Authorization: Bearer {token}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).unwrap();
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, body.to_string())
+}
+
+/// An API token of the account `email`, got the way the load tool gets one (the sign-in
+/// form, then the token page).
+pub(crate) fn api_token(port: u16, email: &str, password: &str) -> String {
+    let token = Command::new(env!("CARGO_BIN_EXE_damka-load"))
+        .args(["--url", &format!("http://127.0.0.1:{port}/")])
+        .args(["--login", &format!("{email}:{password}"), "--print-token"])
+        .output()
+        .unwrap();
+    assert!(
+        token.status.success(),
+        "{}",
+        String::from_utf8_lossy(&token.stderr)
+    );
+    String::from_utf8(token.stdout).unwrap().trim().to_string()
+}
+
+/// A Server-Sent Events client over a real socket: a thread reads the stream (HTTP/1.1
+/// chunked) and hands over each event with the moment it arrived.
+struct LiveClient {
+    events: std::sync::mpsc::Receiver<(Instant, String, Option<String>, serde_json::Value)>,
+    stream: TcpStream,
+}
+
+impl LiveClient {
+    fn connect(port: u16, path: &str, last_event_id: Option<i64>) -> LiveClient {
+        let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        let mut request =
+            format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n");
+        if let Some(id) = last_event_id {
+            request.push_str(&format!("Last-Event-ID: {id}\r\n"));
+        }
+        request.push_str("\r\n");
+        stream.write_all(request.as_bytes()).unwrap();
+        let reader = stream.try_clone().unwrap();
+        let (sender, events) = std::sync::mpsc::channel();
+        std::thread::spawn(move || read_events(reader, &sender));
+        LiveClient { events, stream }
+    }
+
+    /// The next event, which must be `event` and arrive within `within`.
+    fn expect(
+        &self,
+        event: &str,
+        within: Duration,
+    ) -> (Instant, Option<String>, serde_json::Value) {
+        let (at, name, id, data) = self
+            .events
+            .recv_timeout(within)
+            .unwrap_or_else(|e| panic!("no `{event}` event within {within:?}: {e}"));
+        assert_eq!(name, event, "{data}");
+        (at, id, data)
+    }
+
+    fn assert_quiet(&self, quiet: Duration) {
+        if let Ok((_, name, id, _)) = self.events.recv_timeout(quiet) {
+            panic!("no event expected, got `{name}` id {id:?}");
+        }
+    }
+}
+
+impl Drop for LiveClient {
+    fn drop(&mut self) {
+        let _ = self.stream.shutdown(std::net::Shutdown::Both);
+    }
+}
+
+type LiveEvent = (Instant, String, Option<String>, serde_json::Value);
+
+fn read_events(mut stream: TcpStream, sender: &std::sync::mpsc::Sender<LiveEvent>) {
+    let mut raw: Vec<u8> = Vec::new();
+    let mut chunk = [0u8; 8192];
+    let mut body = String::new();
+    let mut headers_done = false;
+    loop {
+        let n = match stream.read(&mut chunk) {
+            Ok(0) | Err(_) => return,
+            Ok(n) => n,
+        };
+        raw.extend_from_slice(&chunk[..n]);
+        if !headers_done {
+            let Some(end) = raw.windows(4).position(|w| w == b"\r\n\r\n") else {
+                continue;
+            };
+            let head = String::from_utf8_lossy(&raw[..end]).to_string();
+            assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+            assert!(
+                head.to_lowercase().contains("transfer-encoding: chunked"),
+                "{head}"
+            );
+            raw.drain(..end + 4);
+            headers_done = true;
+        }
+        // Chunked transfer: `<hex size>\r\n<data>\r\n` until the whole chunk is in.
+        while let Some(line_end) = raw.windows(2).position(|w| w == b"\r\n") {
+            let size_text = String::from_utf8_lossy(&raw[..line_end]).to_string();
+            let size = usize::from_str_radix(size_text.trim(), 16).unwrap();
+            if raw.len() < line_end + 2 + size + 2 {
+                break;
+            }
+            body.push_str(std::str::from_utf8(&raw[line_end + 2..line_end + 2 + size]).unwrap());
+            raw.drain(..line_end + 2 + size + 2);
+        }
+        let at = Instant::now();
+        while let Some(end) = body.find("\n\n") {
+            let block: String = body.drain(..end + 2).collect();
+            let (mut name, mut id, mut data) = (String::new(), None, None);
+            for line in block.lines() {
+                if let Some(v) = line.strip_prefix("event: ") {
+                    name = v.to_string();
+                } else if let Some(v) = line.strip_prefix("id: ") {
+                    id = Some(v.to_string());
+                } else if let Some(v) = line.strip_prefix("data: ") {
+                    data = Some(serde_json::from_str(v).unwrap());
+                }
+            }
+            if let Some(data) = data
+                && sender.send((at, name, id, data)).is_err()
+            {
+                return;
+            }
+        }
+    }
+}
+
+/// Live play across instances: a spectator on instance A sees a move made through instance
+/// B within a second (through PostgreSQL's NOTIFY and A's listener), and after a
+/// disconnect, a reconnect with `Last-Event-ID` gets exactly the plies it missed.
+#[test]
+fn a_move_on_one_instance_reaches_a_watcher_on_another() {
+    if !postgres_or_skip() {
+        return;
+    }
+    let db = common::TestDatabase::new_postgres();
+    let url = db.url.target.clone();
+    let a = Server::start(&url);
+    let b = Server::start(&url);
+    create_admin(&url, "arbiter@club.org", "arbiter-password-1");
+    let token = api_token(b.port, "arbiter@club.org", "arbiter-password-1");
+    let mut players = Vec::new();
+    for name in ["Ivanov", "Petrov"] {
+        let (status, body) = api(
+            b.port,
+            "POST",
+            "/api/v1/players",
+            &token,
+            &serde_json::json!({"name": name}),
+        );
+        assert_eq!(status, 201, "{body}");
+        players.push(serde_json::from_str::<serde_json::Value>(&body).unwrap()["id"].clone());
+    }
+    let (status, body) = api(
+        b.port,
+        "POST",
+        "/api/v1/games",
+        &token,
+        &serde_json::json!({"variant": "russian", "white_player_id": players[0],
+            "black_player_id": players[1]}),
+    );
+    assert_eq!(status, 201, "{body}");
+    let game = serde_json::from_str::<serde_json::Value>(&body).unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    let stream = format!("/api/v1/games/{game}/stream");
+    let line = ["c3-d4", "f6-g5", "g3-f4", "g7-f6", "b2-c3"];
+    // The arbiter enters the moves of both sides through B.
+    let play = |ply: usize| {
+        let (status, body) = api(
+            b.port,
+            "POST",
+            &format!("/api/v1/games/{game}/moves"),
+            &token,
+            &serde_json::json!({"ply": ply, "move": line[ply - 1]}),
+        );
+        assert_eq!(status, 201, "ply {ply}: {body}");
+        Instant::now()
+    };
+
+    let watcher = LiveClient::connect(a.port, &stream, None);
+    let (_, id, state) = watcher.expect("state", Duration::from_secs(5));
+    assert_eq!(
+        (id.as_deref(), &state["ply"]),
+        (Some("0"), &serde_json::json!(0))
+    );
+    for ply in 1..=2 {
+        let stored = play(ply);
+        let (at, id, mv) = watcher.expect("move", Duration::from_secs(1));
+        assert_eq!(id, Some(ply.to_string()));
+        assert_eq!(mv["move"], line[ply - 1]);
+        // The event may even arrive before the 201 is read; it never lags a second behind.
+        assert!(
+            at.saturating_duration_since(stored) < Duration::from_secs(1),
+            "ply {ply} reached A {:?} after B stored it",
+            at.saturating_duration_since(stored)
+        );
+        let (_, id, state) = watcher.expect("state", Duration::from_secs(1));
+        assert_eq!(
+            (id, &state["ply"]),
+            (Some(ply.to_string()), &serde_json::json!(ply))
+        );
+    }
+    drop(watcher);
+
+    // Three plies while the watcher is away; it comes back to A having seen ply 2.
+    for ply in 3..=5 {
+        play(ply);
+    }
+    let back = LiveClient::connect(a.port, &stream, Some(2));
+    for ply in 3..=5 {
+        let (_, id, mv) = back.expect("move", Duration::from_secs(5));
+        assert_eq!(
+            (id, &mv["move"]),
+            (Some(ply.to_string()), &serde_json::json!(line[ply - 1]))
+        );
+    }
+    let (_, id, state) = back.expect("state", Duration::from_secs(1));
+    assert_eq!(
+        (id.as_deref(), &state["ply"]),
+        (Some("5"), &serde_json::json!(5))
+    );
+    back.assert_quiet(Duration::from_millis(500));
+
+    // The listening connections are cut (as by a server restart): they reconnect by
+    // themselves, and the next move made through B still reaches the watcher on A.
+    use diesel::Connection;
+    use diesel::connection::SimpleConnection;
+    let mut admin = diesel::PgConnection::establish(&url).unwrap();
+    let listeners = |admin: &mut diesel::PgConnection| -> i64 {
+        use diesel::RunQueryDsl;
+        diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>(&format!(
+            "(SELECT count(*) FROM pg_stat_activity WHERE application_name = '{}')",
+            damka::service::live::LISTENER_NAME
+        )))
+        .get_result(admin)
+        .unwrap()
+    };
+    assert_eq!(
+        listeners(&mut admin),
+        2,
+        "each instance listens from its start"
+    );
+    admin
+        .batch_execute(&format!(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '{}'",
+            damka::service::live::LISTENER_NAME
+        ))
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    let (status, body) = api(
+        b.port,
+        "POST",
+        &format!("/api/v1/games/{game}/moves"),
+        &token,
+        &serde_json::json!({"ply": 6, "move": "g5-h4"}),
+    );
+    assert_eq!(status, 201, "{body}");
+    let (_, id, mv) = back.expect("move", Duration::from_secs(5));
+    assert_eq!(
+        (id.as_deref(), &mv["move"]),
+        (Some("6"), &serde_json::json!("g5-h4"))
+    );
+    back.expect("state", Duration::from_secs(1));
+    assert_eq!(listeners(&mut admin), 2, "both listen again");
+    drop(admin);
+    drop((a, b));
+}
+
+/// A server told to stop (SIGTERM, as systemd and container runtimes do) ends its live
+/// streams and stops at once, instead of waiting out the shutdown timeout (30 s) for
+/// watchers that would never leave by themselves.
+#[test]
+fn stopping_the_server_ends_its_live_streams() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("live.db").display());
+    let mut server = Server::start(&url);
+    create_admin(&url, "arbiter@club.org", "arbiter-password-1");
+    let token = api_token(server.port, "arbiter@club.org", "arbiter-password-1");
+    let mut players = Vec::new();
+    for name in ["Ivanov", "Petrov"] {
+        let (status, body) = api(
+            server.port,
+            "POST",
+            "/api/v1/players",
+            &token,
+            &serde_json::json!({ "name": name }),
+        );
+        assert_eq!(status, 201, "{body}");
+        players.push(serde_json::from_str::<serde_json::Value>(&body).unwrap()["id"].clone());
+    }
+    let (status, body) = api(
+        server.port,
+        "POST",
+        "/api/v1/games",
+        &token,
+        &serde_json::json!({"variant": "russian", "white_player_id": players[0],
+            "black_player_id": players[1]}),
+    );
+    assert_eq!(status, 201, "{body}");
+    let game = serde_json::from_str::<serde_json::Value>(&body).unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    let watcher = LiveClient::connect(server.port, &format!("/api/v1/games/{game}/stream"), None);
+    watcher.expect("state", Duration::from_secs(5));
+
+    let stopping = Instant::now();
+    let sent = Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let deadline = stopping + Duration::from_secs(10);
+    while server.child.try_wait().unwrap().is_none() {
+        assert!(
+            Instant::now() < deadline,
+            "the server still runs 10 s after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // The stream ended (the reading thread saw the end and let go of its channel).
+    match watcher.events.recv_timeout(Duration::from_secs(1)) {
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {}
+        other => panic!("the stream did not end: {other:?}"),
+    }
+}

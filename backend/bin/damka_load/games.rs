@@ -50,6 +50,8 @@ pub struct Plan {
     pub timeout: Duration,
     /// Moves per second offered across all games; `None`: as fast as answered.
     pub rate: Option<f64>,
+    /// Subscribers on another instance that time each move's event (`live.rs`).
+    pub live: Option<super::live::Watch>,
 }
 
 /// When one connection plays.
@@ -112,6 +114,8 @@ struct Player {
     black: i64,
     game: GameAnswer,
     rng: SplitMix64,
+    /// With `--live`: where each measured move's 201 is noted.
+    acks: Option<super::live::Acks>,
 }
 
 /// What one connection measured beyond the request statistics.
@@ -243,6 +247,7 @@ async fn set_up(plan: &Plan, index: usize) -> anyhow::Result<Player> {
             legal_moves: Vec::new(),
         },
         rng: SplitMix64(plan.seed ^ (index as u64).wrapping_mul(0xA24B_AED4_963E_E407)),
+        acks: None,
     };
     let mut ids = [0_i64; 2];
     for (id, colour) in ids.iter_mut().zip(["White", "Black"]) {
@@ -366,6 +371,9 @@ async fn play(mut player: Player, schedule: Schedule, errors: ErrorSamples) -> P
                     Some(game) => {
                         if measured {
                             played.accepted += 1;
+                            if let Some(acks) = &player.acks {
+                                acks.stored(game.id, game.ply, finished);
+                            }
                         }
                         player.game = game;
                         true
@@ -418,6 +426,17 @@ pub async fn run(plan: Plan, json: bool) -> anyhow::Result<std::process::ExitCod
         plan.games,
         setup_time.as_secs_f64()
     );
+    let acks = super::live::Acks::default();
+    let watching = match &plan.live {
+        Some(watch) => {
+            let ids: Vec<i64> = players.iter().flatten().map(|p| p.game.id).collect();
+            for player in players.iter_mut().flatten() {
+                player.acks = Some(acks.clone());
+            }
+            Some(super::live::start(watch, &ids).await?)
+        }
+        None => None,
+    };
 
     let errors: ErrorSamples = Arc::default();
     let begin = Instant::now();
@@ -454,7 +473,11 @@ pub async fn run(plan: Plan, json: bool) -> anyhow::Result<std::process::ExitCod
         }
     }
     let samples = errors.lock().map(|kept| kept.clone()).unwrap_or_default();
-    Ok(report(&plan, json, total, &samples))
+    let live = match watching {
+        Some(watching) => Some(watching.finish(deadline, &acks).await?),
+        None => None,
+    };
+    Ok(report(&plan, json, total, &samples, live.as_ref()))
 }
 
 fn report(
@@ -462,6 +485,7 @@ fn report(
     json: bool,
     mut total: Played,
     samples: &[String],
+    live: Option<&super::live::LiveReport>,
 ) -> std::process::ExitCode {
     let stats = &mut total.stats;
     stats.latencies.sort_unstable();
@@ -477,7 +501,10 @@ fn report(
     } else {
         total.finished_plies as f64 / games_finished as f64
     };
-    let ok = bad == 0 && total.other_errors == 0 && total.accepted > 0;
+    let ok = bad == 0
+        && total.other_errors == 0
+        && total.accepted > 0
+        && live.is_none_or(|live| live.missed == 0);
     if json {
         let statuses = stats.statuses_json();
         let errors = stats.failures_json();
@@ -504,6 +531,7 @@ fn report(
             "reconnects": stats.reconnects,
             "body_bytes": stats.body_bytes,
             "first_errors": samples,
+            "live": live.map(|live| live.json()),
             "ok": ok,
         });
         println!("{out}");
@@ -534,6 +562,9 @@ fn report(
             total.other_errors,
             stats.reconnects
         );
+        if let Some(live) = live {
+            println!("{}", live.text());
+        }
     }
     for sample in samples {
         eprintln!("damka-load: error: {sample}");

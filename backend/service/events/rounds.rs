@@ -321,6 +321,7 @@ pub fn repair_last(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult
             store_round(conn, event, &plan)
         },
     )?;
+    crate::service::live::event_changed(conn, event_id);
     round_view(conn, actor, event_id, number)
 }
 
@@ -339,7 +340,9 @@ pub fn publish_last(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResul
         let user = actor.require_user()?;
         crate::service::games::event_games::create_missing(conn, &event, last.id, user.id)?;
         Ok(())
-    })
+    })?;
+    crate::service::live::event_changed(conn, event_id);
+    Ok(())
 }
 
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
@@ -427,7 +430,9 @@ pub fn set_result(
     super::write(conn, event_id, |conn, event| {
         require_arbiter(conn, actor, &event)?;
         record_result(conn, &event, pairing_id, result, user.id)
-    })
+    })?;
+    crate::service::live::event_changed(conn, event_id);
+    Ok(())
 }
 
 /// Writes a board's result and keeps the change (who, when, old, new): the one path every

@@ -92,6 +92,7 @@ pub fn set_result(
         apply_result(conn, &mut loaded, result, reason, user_id)?;
         Ok(loaded)
     })?;
+    crate::service::live::game_changed(conn, game_id, loaded.row.event_id);
     view_of(conn, &loaded)
 }
 
@@ -169,7 +170,9 @@ pub fn result_from_board(
             }
             _ => apply_result(conn, &mut loaded, result, GameEnd::Arbiter, user_id),
         }
-    })
+    })?;
+    crate::service::live::game_changed(conn, game.id, Some(event_id));
+    Ok(())
 }
 
 /// Takes the last ply back (`POST /games/{id}/takeback`). A finished game goes on again and
@@ -204,5 +207,6 @@ pub fn take_back(conn: &mut DbConn, actor: &Actor, game_id: i64) -> AppResult<Ga
         )?;
         Ok(loaded)
     })?;
+    crate::service::live::game_changed(conn, game_id, loaded.row.event_id);
     view_of(conn, &loaded)
 }

@@ -186,6 +186,7 @@ pub fn sweep(conn: &mut DbConn) -> AppResult<Vec<i64>> {
         })?;
         if let Some(loaded) = forfeited {
             super::remember(conn, &loaded);
+            crate::service::live::game_changed(conn, game_id, loaded.row.event_id);
             ended.push(game_id);
         }
     }
@@ -203,6 +204,7 @@ pub fn start(conn: &mut DbConn, actor: &Actor, game_id: i64) -> AppResult<GameVi
         Ok(loaded)
     })?;
     super::remember(conn, &loaded);
+    crate::service::live::game_changed(conn, game_id, loaded.row.event_id);
     super::view::view_of(conn, &loaded)
 }
 
@@ -257,6 +259,7 @@ pub fn start_round(
         })?;
         if let Some(loaded) = loaded {
             super::remember(conn, &loaded);
+            crate::service::live::game_changed(conn, row.id, loaded.row.event_id);
             started.push(row.id);
         }
     }

@@ -117,5 +117,6 @@ fn change(
         super::arbiter::store_state(conn, &mut loaded, state, user_id)?;
         Ok(loaded)
     })?;
+    crate::service::live::game_changed(conn, game_id, loaded.row.event_id);
     view_of(conn, &loaded)
 }

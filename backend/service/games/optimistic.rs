@@ -69,6 +69,7 @@ pub fn submit(
         clock_ms: planned.clock_ms,
     });
     replayed::remember(conn, &loaded);
+    crate::service::live::game_changed(conn, game_id, loaded.row.event_id);
     let view = match names {
         Some((white, black)) => view_with_names(conn, &loaded, &Names { white, black })?,
         None => view_of(conn, &loaded)?,

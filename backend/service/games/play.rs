@@ -100,11 +100,13 @@ pub fn submit(
     let (loaded, stored_now) = match outcome {
         Ok(Locked::Stored(loaded)) => {
             super::remember(conn, &loaded);
+            crate::service::live::game_changed(conn, game_id, loaded.row.event_id);
             (loaded, true)
         }
         Ok(Locked::FlagFell(loaded)) => {
             // The loss on time is stored; the move itself is refused.
             super::remember(conn, &loaded);
+            crate::service::live::game_changed(conn, game_id, loaded.row.event_id);
             return Err(AppError::conflict(Refusal::FlagFallen));
         }
         Ok(Locked::Resent) => (super::load(conn, game_id)?, false),

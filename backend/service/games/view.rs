@@ -330,6 +330,8 @@ pub struct GameInProgress {
     pub opponent: String,
     /// It is the player's move.
     pub my_move: bool,
+    /// Plies played.
+    pub ply: i32,
 }
 
 /// The actor's own games in progress, those where it is their move first.
@@ -358,6 +360,7 @@ pub fn in_progress_of(conn: &mut DbConn, actor: &Actor) -> AppResult<Vec<GameInP
                 id: g.id,
                 opponent,
                 my_move: g.side_to_move == mine,
+                ply: g.ply,
             }
         })
         .collect();

@@ -9,6 +9,7 @@ pub(crate) mod event_pairing;
 pub(crate) mod events;
 pub(crate) mod game_pdn;
 pub(crate) mod games;
+pub(crate) mod live;
 pub(crate) mod me;
 pub(crate) mod players;
 pub(crate) mod tokens;
@@ -83,6 +84,7 @@ pub fn routes() -> Routes {
         .get("/events/{id}/players/{start_no}", events::card)
         .get("/events/{id}/export.trf", events::export_trf)
         .get("/events/{id}/games.pdn", game_pdn::event)
+        .get("/events/{id}/stream", live::event)
         .post("/events/{id}/rounds/{round}/pdn", game_pdn::import)
         .post("/events/{id}/finish", events::finish)
         .post("/events/{id}/reopen", events::reopen)
@@ -90,6 +92,7 @@ pub fn routes() -> Routes {
         .post("/games", games::create)
         .get("/games/{id}", games::get)
         .get("/games/{id}/pdn", game_pdn::game)
+        .get("/games/{id}/stream", live::game)
         .post("/games/{id}/moves", games::play_move)
         .post("/games/{id}/draw-offer", games::offer_draw)
         .post("/games/{id}/draw-offer/accept", games::accept_draw)

@@ -59,6 +59,20 @@ impl GamePage {
         format!("/games/{}?ply={ply}#board", self.game.id)
     }
 
+    /// What the page shows, for the live script (`web::live_keys`).
+    pub fn live_key(&self) -> String {
+        crate::web::live_keys::game(&self.game)
+    }
+
+    /// The page the live script fetches again: the latest position, or the ply shown.
+    pub fn live_page(&self) -> String {
+        if self.shown == self.game.ply {
+            format!("/games/{}", self.game.id)
+        } else {
+            format!("/games/{}?ply={}", self.game.id, self.shown)
+        }
+    }
+
     pub fn is_shown(&self, ply: impl std::fmt::Display) -> bool {
         ply.to_string() == self.shown.to_string()
     }

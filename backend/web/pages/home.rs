@@ -42,6 +42,16 @@ impl HomePage {
     }
 }
 
+/// How many of the viewer's games the home page watches live: each is a stream, and a
+/// browser keeps at most six connections to one site over HTTP/1.1.
+const LIVE_GAMES: usize = 3;
+
+impl HomePage {
+    fn live_key(&self, game: &GameInProgress) -> String {
+        crate::web::live_keys::turn(game.ply)
+    }
+}
+
 pub async fn home(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HomePage> {
     let actor = ctx.actor();
     let (

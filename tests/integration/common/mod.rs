@@ -646,3 +646,122 @@ pub async fn play_round(
     }
     round
 }
+
+/// One Server-Sent Event as a client reads it.
+#[derive(Debug, Clone)]
+pub struct SseEvent {
+    pub event: String,
+    pub id: Option<String>,
+    pub data: String,
+}
+
+impl SseEvent {
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.data)
+            .unwrap_or_else(|e| panic!("event data not JSON ({e}): {}", self.data))
+    }
+}
+
+/// Reads events from a `text/event-stream` body as they come, in any chunking: one
+/// event, or several at once, or one split over several chunks.
+pub struct SseReader<B> {
+    body: Pin<Box<B>>,
+    buffer: String,
+}
+
+impl<B: actix_web::body::MessageBody> SseReader<B>
+where
+    B::Error: std::fmt::Debug,
+{
+    pub fn new(body: B) -> SseReader<B> {
+        SseReader {
+            body: Box::pin(body),
+            buffer: String::new(),
+        }
+    }
+
+    /// The next event (comments and `retry:` skipped), or `None` if none comes within
+    /// `within` or the stream ends.
+    pub async fn next_within(&mut self, within: std::time::Duration) -> Option<SseEvent> {
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            if let Some(event) = self.buffered() {
+                return Some(event);
+            }
+            let chunk = tokio::time::timeout_at(
+                deadline,
+                std::future::poll_fn(|cx| self.body.as_mut().poll_next(cx)),
+            )
+            .await
+            .ok()??;
+            let chunk = chunk.expect("the stream fails");
+            self.buffer.push_str(std::str::from_utf8(&chunk).unwrap());
+        }
+    }
+
+    /// The next event, which must be `event` and come within five seconds.
+    pub async fn expect(&mut self, event: &str) -> SseEvent {
+        let got = self
+            .next_within(std::time::Duration::from_secs(5))
+            .await
+            .unwrap_or_else(|| panic!("no `{event}` event within 5 s"));
+        assert_eq!(got.event, event, "{got:?}");
+        got
+    }
+
+    /// Asserts that no event comes within `quiet`.
+    pub async fn assert_quiet(&mut self, quiet: std::time::Duration) {
+        if let Some(event) = self.next_within(quiet).await {
+            panic!("no event expected, got {event:?}");
+        }
+    }
+
+    fn buffered(&mut self) -> Option<SseEvent> {
+        loop {
+            let end = self.buffer.find("\n\n")?;
+            let block: String = self.buffer.drain(..end + 2).collect();
+            let mut event = SseEvent {
+                event: "message".into(),
+                id: None,
+                data: String::new(),
+            };
+            let mut has_data = false;
+            for line in block.lines() {
+                if let Some(value) = line.strip_prefix("event: ") {
+                    event.event = value.to_string();
+                } else if let Some(value) = line.strip_prefix("id: ") {
+                    event.id = Some(value.to_string());
+                } else if let Some(value) = line.strip_prefix("data: ") {
+                    if has_data {
+                        event.data.push('\n');
+                    }
+                    event.data.push_str(value);
+                    has_data = true;
+                }
+            }
+            if has_data {
+                return Some(event);
+            }
+        }
+    }
+}
+
+impl<'a> Client<'a> {
+    /// Opens a stream (`GET path` with `extra` headers); returns the status, the headers
+    /// and, for a 200, the reader of its events.
+    pub async fn stream(
+        &mut self,
+        path: &str,
+        extra: &[(&str, &str)],
+    ) -> (StatusCode, header::HeaderMap, SseReader<BoxBody>) {
+        let mut req = test::TestRequest::default().method(Method::GET).uri(path);
+        req = req.insert_header((header::HOST, "localhost"));
+        for (k, v) in extra.iter().copied() {
+            req = req.insert_header((k, v));
+        }
+        let res = self.app.service().await(req).await;
+        let status = res.status();
+        let headers = res.headers().clone();
+        (status, headers, SseReader::new(res.into_body()))
+    }
+}

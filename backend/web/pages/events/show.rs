@@ -48,6 +48,11 @@ pub(super) struct EventPage {
 }
 
 impl EventPage {
+    /// What the pairings tab shows, for the live script (`web::live_keys`).
+    fn live_round_key(&self) -> String {
+        crate::web::live_keys::round(self.data.rounds.iter())
+    }
+
     fn can_self_register(&self) -> bool {
         self.data.may_self_register
     }

@@ -1,0 +1,296 @@
+//! Server-Sent Events: a game's moves and state, an event's current round, as they change.
+//! Public like the game and the pairings they show. Each connection waits on its game's or
+//! event's feed (`service::live`), which reads the new state once for all its subscribers;
+//! a connection that falls behind is sent what it missed from the latest state, so nothing
+//! is lost and nothing piles up.
+use std::sync::Arc;
+use std::time::Duration;
+
+use actix_web::http::header;
+use actix_web::web::{self, Bytes};
+use actix_web::{HttpRequest, HttpResponse};
+use tokio::sync::watch;
+use tokio::time::{Interval, MissedTickBehavior};
+
+use crate::service::live::snapshot::{GameSnapshot, RoundSnapshot};
+use crate::service::live::{self, Feed};
+use crate::service::{AppError, AppResult};
+use crate::web::error::Problem;
+use crate::web::state::AppState;
+
+/// A comment line this often keeps proxies from closing a quiet stream and finds clients
+/// that went away.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+/// How long a client waits before reconnecting after the stream breaks.
+const RETRY_MS: u32 = 2000;
+
+/// A game as it changes (`text/event-stream`). On connect: one `state` event (the game as
+/// `GET /api/v1/games/{id}` shows it), or, with `Last-Event-ID: k`, one `move` event for
+/// each ply after k and then `state`. After every change: a `move` event per new ply
+/// (`id` = its ply; data: `ply`, `move`, `fen` after it, `side_to_move`, `clock_ms`), then
+/// `state` (`id` = the current ply). A takeback below what the client has: `state` alone.
+#[utoipa::path(get, path = "/api/v1/games/{id}/stream", tag = "games",
+    params(("id" = i64, Path, description = "game id"),
+        ("Last-Event-ID" = Option<i32>, Header, description = "the last ply received")),
+    responses((status = 200, content_type = "text/event-stream", body = String,
+            description = "events `move` (data: PlyEvent) and `state` (data: GameView)"),
+        (status = 404, body = Problem)))]
+pub async fn game(
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    req: HttpRequest,
+) -> AppResult<HttpResponse> {
+    let game_id = path.into_inner();
+    let resume = last_event_id(&req);
+    let (feed, watch, first) = state
+        .db(move |conn| {
+            let hub = live::hub(conn).ok_or_else(|| AppError::internal("no live hub"))?;
+            let feed = hub.game(game_id);
+            // Subscribed before reading: a change committed after the read wakes it.
+            let watch = Watch::new(feed.subscribe(), hub.closing());
+            let first = GameSnapshot::read(conn, game_id)?;
+            Ok((feed, watch, first))
+        })
+        .await?;
+    let first = Arc::new(first);
+    let mut out = retry_hint();
+    // A client that had plies since taken back (beyond the game) gets the state alone.
+    if let Some(had) = resume
+        && had <= first.plies.len()
+    {
+        push_moves(&mut out, &first, had);
+    }
+    push_state(&mut out, &first);
+    let known = first.plies.len();
+    let stream = GameStream {
+        watch,
+        feed,
+        app: state.get_ref().clone(),
+        game_id,
+        sent: first,
+        known,
+    };
+    Ok(event_stream(out, stream))
+}
+
+/// An event's current round as it changes (`text/event-stream`): a `round` event on
+/// connect and after each change of a board (a move, a result, a clock), at most a few a
+/// second. Data: `event_id`, `round`, `boards` (`board`, `white`, `black`, `result`,
+/// `game_id`, `ply`, `status`, `clock`).
+#[utoipa::path(get, path = "/api/v1/events/{id}/stream", tag = "events",
+    params(("id" = i64, Path, description = "event id")),
+    responses((status = 200, content_type = "text/event-stream", body = String,
+            description = "events `round` (data: LiveRound)"),
+        (status = 404, body = Problem)))]
+pub async fn event(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult<HttpResponse> {
+    let event_id = path.into_inner();
+    let (feed, watch, first) = state
+        .db(move |conn| {
+            let hub = live::hub(conn).ok_or_else(|| AppError::internal("no live hub"))?;
+            let feed = hub.event(event_id);
+            let watch = Watch::new(feed.subscribe(), hub.closing());
+            let first = RoundSnapshot::read(conn, event_id, None)?;
+            Ok((feed, watch, first))
+        })
+        .await?;
+    let mut out = retry_hint();
+    push_event(&mut out, "round", None, &first.json);
+    let stream = RoundStream {
+        watch,
+        feed,
+        app: state.get_ref().clone(),
+        event_id,
+        sent: Arc::new(first),
+    };
+    Ok(event_stream(out, stream))
+}
+
+/// `Last-Event-ID` as a ply; anything else is as if absent (a client that sends what it
+/// was given never sends anything else).
+fn last_event_id(req: &HttpRequest) -> Option<usize> {
+    req.headers()
+        .get("last-event-id")?
+        .to_str()
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
+}
+
+fn retry_hint() -> String {
+    format!("retry: {RETRY_MS}\n\n")
+}
+
+fn push_event(out: &mut String, event: &str, id: Option<usize>, data: &str) {
+    out.push_str("event: ");
+    out.push_str(event);
+    out.push('\n');
+    if let Some(id) = id {
+        out.push_str(&format!("id: {id}\n"));
+    }
+    // JSON written by serde_json holds no raw line break, so one `data:` line suffices.
+    out.push_str("data: ");
+    out.push_str(data);
+    out.push_str("\n\n");
+}
+
+/// `move` events for the plies after the first `from`.
+fn push_moves(out: &mut String, snapshot: &GameSnapshot, from: usize) {
+    for (index, (_, data)) in snapshot.plies.iter().enumerate().skip(from) {
+        push_event(out, "move", Some(index + 1), data);
+    }
+}
+
+fn push_state(out: &mut String, snapshot: &GameSnapshot) {
+    push_event(out, "state", Some(snapshot.plies.len()), &snapshot.view);
+}
+
+/// What a stream produces next: text to send, or the end.
+trait NextEvents {
+    async fn next_events(&mut self) -> Option<String>;
+}
+
+fn event_stream(first: String, stream: impl NextEvents + 'static) -> HttpResponse {
+    let body =
+        futures_util::stream::unfold((Some(first), stream), |(pending, mut stream)| async move {
+            let text = match pending {
+                Some(text) => text,
+                None => stream.next_events().await?,
+            };
+            Some((Ok::<_, actix_web::Error>(Bytes::from(text)), (None, stream)))
+        });
+    HttpResponse::Ok()
+        .content_type("text/event-stream")
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        // nginx would otherwise hold the events back in its buffer.
+        .insert_header(("X-Accel-Buffering", "no"))
+        .streaming(body)
+}
+
+/// Waits for the next change or keep-alive.
+struct Watch {
+    changes: watch::Receiver<u64>,
+    closing: watch::Receiver<bool>,
+    keep_alive: Interval,
+}
+
+enum Woken {
+    Changed(u64),
+    KeepAlive,
+    /// The server is stopping.
+    Closed,
+}
+
+impl Watch {
+    /// Changes seen so far count as seen: the caller reads the state after this.
+    fn new(mut changes: watch::Receiver<u64>, closing: watch::Receiver<bool>) -> Watch {
+        changes.borrow_and_update();
+        let mut keep_alive =
+            tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
+        keep_alive.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        Watch {
+            changes,
+            closing,
+            keep_alive,
+        }
+    }
+
+    async fn next(&mut self) -> Woken {
+        tokio::select! {
+            changed = self.changes.changed() => match changed {
+                Ok(()) => Woken::Changed(*self.changes.borrow_and_update()),
+                Err(_) => Woken::Closed,
+            },
+            _ = self.closing.wait_for(|closing| *closing) => Woken::Closed,
+            _ = self.keep_alive.tick() => Woken::KeepAlive,
+        }
+    }
+}
+
+const KEEP_ALIVE_LINE: &str = ": keep-alive\n\n";
+
+struct GameStream {
+    watch: Watch,
+    feed: Arc<Feed<GameSnapshot>>,
+    app: AppState,
+    game_id: i64,
+    /// The last state sent; the client has its first `known` plies.
+    sent: Arc<GameSnapshot>,
+    known: usize,
+}
+
+impl NextEvents for GameStream {
+    async fn next_events(&mut self) -> Option<String> {
+        loop {
+            let changes = match self.watch.next().await {
+                Woken::Changed(changes) => changes,
+                Woken::KeepAlive => return Some(KEEP_ALIVE_LINE.into()),
+                Woken::Closed => return None,
+            };
+            let app = self.app.clone();
+            let game_id = self.game_id;
+            let read =
+                |_| async move { app.db(move |conn| GameSnapshot::read(conn, game_id)).await };
+            // A game gone (a forfeit removed it) or a database away ends the stream; the
+            // client reconnects and is told which.
+            let now = self.feed.state(changes, read).await.ok()?;
+            // Woken without a change to this game (the listener reconnected, say).
+            if Arc::ptr_eq(&now, &self.sent) || now.revision == self.sent.revision {
+                continue;
+            }
+            let mut out = String::new();
+            if extends(&self.sent, self.known, &now) {
+                push_moves(&mut out, &now, self.known);
+            }
+            push_state(&mut out, &now);
+            self.known = now.plies.len();
+            self.sent = now;
+            return Some(out);
+        }
+    }
+}
+
+/// Whether `now` holds the first `known` plies of `before` unchanged (no takeback reached
+/// them), so the client only lacks the plies after them.
+fn extends(before: &GameSnapshot, known: usize, now: &GameSnapshot) -> bool {
+    now.plies.len() >= known
+        && before.plies.len() >= known
+        && before.plies[..known]
+            .iter()
+            .zip(&now.plies[..known])
+            .all(|((a, _), (b, _))| a == b)
+}
+
+struct RoundStream {
+    watch: Watch,
+    feed: Arc<Feed<RoundSnapshot>>,
+    app: AppState,
+    event_id: i64,
+    sent: Arc<RoundSnapshot>,
+}
+
+impl NextEvents for RoundStream {
+    async fn next_events(&mut self) -> Option<String> {
+        loop {
+            let changes = match self.watch.next().await {
+                Woken::Changed(changes) => changes,
+                Woken::KeepAlive => return Some(KEEP_ALIVE_LINE.into()),
+                Woken::Closed => return None,
+            };
+            let app = self.app.clone();
+            let event_id = self.event_id;
+            let read = |previous: Option<Arc<RoundSnapshot>>| async move {
+                app.db(move |conn| RoundSnapshot::read(conn, event_id, previous.as_deref()))
+                    .await
+            };
+            let now = self.feed.state(changes, read).await.ok()?;
+            if Arc::ptr_eq(&now, &self.sent) || now.json == self.sent.json {
+                continue;
+            }
+            let mut out = String::new();
+            push_event(&mut out, "round", None, &now.json);
+            self.sent = now;
+            return Some(out);
+        }
+    }
+}
