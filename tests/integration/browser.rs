@@ -846,7 +846,7 @@ fn a_move_clicked_in_one_browser_appears_in_another_without_reload() {
         "/api/v1/games",
         &token,
         &json!({"variant": "russian", "white_player_id": players[0],
-            "black_player_id": players[1]}),
+            "black_player_id": players[1], "clock": {"kind": "per_move", "base_s": 60}}),
     );
     assert_eq!(status, 201, "{body}");
     let game = serde_json::from_str::<serde_json::Value>(&body).unwrap()["id"]
@@ -967,28 +967,24 @@ async fn live_flow(
     );
     save_evidence(spectator, shots, "browser-live").await?;
 
-    // Clocks: a running one counts down from when it arrived, a stopped one stands.
-    spectator
-        .execute(
-            "var box = document.getElementById('live-game');\
-             box.insertAdjacentHTML('beforeend',\
-               '<span id=\"run\" data-clock-ms=\"65000\" data-clock-running></span>' +\
-               '<span id=\"stop\" data-clock-ms=\"3723000\"></span>');\
-             return null;",
-            vec![],
-        )
-        .await?;
-    expect_text(spectator, "#run", "1:05").await?;
-    expect_text(spectator, "#stop", "1:02:03").await?;
+    // The game's clocks (60 s a move): Black's runs since White's first move and counts
+    // down on the page by itself, White's stands.
+    expect_text(spectator, ".game-clock:not(.running) time", "1:00").await?;
+    expect_text(
+        spectator,
+        ".game-clock.running time[data-clock-running]",
+        ":",
+    )
+    .await?;
     let started = Instant::now();
     // A page the browser does not show may have its timers slowed to once a second, so
     // the clock is waited for rather than read at a set moment.
-    expect_text(spectator, "#run", "1:02").await?;
+    expect_text(spectator, ".game-clock.running time", "0:57").await?;
     let counted = started.elapsed();
     ensure!(
         counted >= Duration::from_millis(1500),
         "three seconds counted down in {counted:?}"
     );
-    expect_text(spectator, "#stop", "1:02:03").await?;
+    expect_text(spectator, ".game-clock:not(.running) time", "1:00").await?;
     Ok(())
 }
