@@ -988,3 +988,195 @@ async fn live_flow(
     expect_text(spectator, ".game-clock:not(.running) time", "1:00").await?;
     Ok(())
 }
+
+/// What a page must not do on a narrow screen, measured in the page: the document wider
+/// than the window (the page scrolls sideways), an element outside the window that is not
+/// inside a table's own scrolling box, or text cut off (overflow hidden or an ellipsis);
+/// inside a scrolling table, a cell whose text is clipped. One line per problem.
+const LAYOUT_PROBLEMS: &str = r#"
+const width = document.documentElement.clientWidth;
+const problems = [];
+if (document.documentElement.scrollWidth > width) {
+  problems.push('the page is ' + document.documentElement.scrollWidth + ' px wide');
+}
+const label = el => el.tagName.toLowerCase() + (el.className ? '.' + el.className : '') +
+  ' "' + el.textContent.trim().slice(0, 40) + '"';
+for (const el of document.querySelectorAll('main *')) {
+  const style = getComputedStyle(el);
+  if (style.display === 'none' || style.visibility === 'hidden') continue;
+  const clipped = el.scrollWidth > el.clientWidth + 1 &&
+    (style.textOverflow === 'ellipsis' || style.overflowX === 'hidden');
+  if (el.closest('.table-wrap')) {
+    if ((el.tagName === 'TD' || el.tagName === 'TH') && clipped) problems.push('cut: ' + label(el));
+    continue;
+  }
+  if (el.closest('svg')) continue;
+  const box = el.getBoundingClientRect();
+  if (box.width > 0 && box.right > width + 1) problems.push('outside (' + Math.round(box.right) + '): ' + label(el));
+  else if (clipped) problems.push('cut: ' + label(el));
+}
+return problems.slice(0, 5);
+"#;
+
+/// What a print sheet must not do at the width of its paper: a table wider than the
+/// sheet's body (a column off the page).
+const SHEET_PROBLEMS: &str = r#"
+const body = document.body.getBoundingClientRect();
+const problems = [];
+for (const table of document.querySelectorAll('table')) {
+  const right = table.getBoundingClientRect().right;
+  if (right > body.right + 1) problems.push('a table ends at ' + Math.round(right) + ' px, the sheet at ' + Math.round(body.right));
+}
+if (document.documentElement.scrollWidth > document.documentElement.clientWidth) {
+  problems.push('the sheet is ' + document.documentElement.scrollWidth + ' px wide');
+}
+return problems;
+"#;
+
+/// Every kind of page of the demo club at 390 px (a phone) in both languages, and every
+/// print sheet at the width of A4 in both languages: nothing sticks out, nothing is cut.
+#[test]
+fn every_page_fits_a_phone_and_every_sheet_fits_its_paper() {
+    let Some((chromium, chromedriver)) = browser_programs() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let database = format!("sqlite://{}", dir.path().join("demo.db").display());
+    let server_port = free_port();
+    let mut server = Process::spawn(
+        "damka demo",
+        Command::new(env!("CARGO_BIN_EXE_damka"))
+            .args(["demo", "--bind", &format!("127.0.0.1:{server_port}")])
+            .args(["--database-url", &database, "--workers", "1"])
+            .env("NO_COLOR", "1"),
+        dir.path().join("server.log"),
+    );
+    server.wait_until("/healthz answered 200", || {
+        http_get(server_port, "/healthz").is_some_and(|(status, _)| status == 200)
+    });
+    // An administrator sees every action and page there is.
+    create_arbiter(&database);
+    let (driver, driver_port) = start_driver(&chromedriver, dir.path());
+    let base = format!("http://127.0.0.1:{server_port}");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let problems: Result<Vec<String>> = runtime.block_on(async {
+        let mut problems = Vec::new();
+        for (width, what) in [(390, "phone"), (760, "A4"), (1123, "A4 landscape")] {
+            let mut capabilities =
+                chromium_capabilities(&chromium, &dir.path().join(format!("profile-{width}")), false);
+            capabilities["goog:chromeOptions"]["mobileEmulation"] = json!({
+                "deviceMetrics": { "width": width, "height": 900, "pixelRatio": 1, "touch": false, "mobile": false }
+            });
+            let client = ClientBuilder::new(HttpConnector::new())
+                .capabilities(capabilities)
+                .connect(&format!("http://127.0.0.1:{driver_port}"))
+                .await
+                .context("chromedriver refused the session")?;
+            let found = tokio::time::timeout(
+                WHOLE_FLOW,
+                layout_flow(&client, &base, width, what),
+            )
+            .await
+            .unwrap_or_else(|_| Err(anyhow::anyhow!("the {what} pages took too long")));
+            let _ = client.close().await;
+            problems.extend(found?);
+        }
+        Ok(problems)
+    });
+    drop(driver);
+    let problems = problems.unwrap_or_else(|e| panic!("{e:#}\n{}", server.log_text()));
+    assert!(
+        problems.is_empty(),
+        "layout problems:\n{}",
+        problems.join("\n")
+    );
+}
+
+async fn layout_flow(c: &Client, base: &str, width: u32, what: &str) -> Result<Vec<String>> {
+    c.goto(&format!("{base}/login")).await?;
+    type_into(
+        c,
+        r#"form[action="/login"] input[name="email"]"#,
+        ARBITER_EMAIL,
+    )
+    .await?;
+    type_into(
+        c,
+        r#"form[action="/login"] input[name="password"]"#,
+        ARBITER_PASSWORD,
+    )
+    .await?;
+    click(c, r#"form[action="/login"] button[type="submit"]"#).await?;
+    wait_path(c, "/").await?;
+    // The demo: event 1 a finished round-robin, event 2 a Swiss in progress.
+    let (pages, check): (Vec<String>, &str) = if width == 390 {
+        let mut pages: Vec<String> = [
+            "/",
+            "/events",
+            "/players",
+            "/players/1",
+            "/clubs",
+            "/clubs/1",
+            "/account",
+            "/admin",
+            "/games/1",
+            "/events/new",
+            "/events/2/edit",
+            "/events/2/changes",
+            "/events/2/players/1",
+            "/events/1/players/1",
+            "/events/2/finish",
+            "/events/2/rounds/4/pairing",
+        ]
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+        for event in [1, 2] {
+            for tab in ["info", "entries", "rounds", "standings", "crosstable"] {
+                pages.push(format!("/events/{event}?tab={tab}"));
+            }
+        }
+        (pages, LAYOUT_PROBLEMS)
+    } else if width == 760 {
+        let pages = [
+            "/events/2/standings/print",
+            "/events/1/standings/print",
+            "/events/2/rounds/4/print",
+            "/events/1/rounds/7/print",
+        ];
+        (
+            pages.iter().map(|p| p.to_string()).collect(),
+            SHEET_PROBLEMS,
+        )
+    } else {
+        let pages = ["/events/2/crosstable/print", "/events/1/crosstable/print"];
+        (
+            pages.iter().map(|p| p.to_string()).collect(),
+            SHEET_PROBLEMS,
+        )
+    };
+    let mut problems = Vec::new();
+    for lang in ["en", "ru"] {
+        c.goto(&format!("{base}/")).await?;
+        click(
+            c,
+            &format!(r#"form.lang-switch button[name="lang"][value="{lang}"]"#),
+        )
+        .await?;
+        wait_for(c, &format!(r#"html[lang="{lang}"]"#)).await?;
+        for page in &pages {
+            c.goto(&format!("{base}{page}")).await?;
+            let found = c.execute(check, vec![]).await?;
+            for problem in found.as_array().into_iter().flatten() {
+                problems.push(format!(
+                    "{what} {lang} {page}: {}",
+                    problem.as_str().unwrap_or_default()
+                ));
+            }
+        }
+    }
+    Ok(problems)
+}
