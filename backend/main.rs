@@ -21,6 +21,8 @@ enum Command {
     Demo(cli::serve::ServeArgs),
     /// Site administration from the command line.
     Admin(cli::admin::AdminArgs),
+    /// Rebuild or check the ratings (`damka ratings recompute [--check]`).
+    Ratings(cli::ratings::RatingsArgs),
     /// Count the leaf positions of the move tree (move-generator test and benchmark).
     Perft(cli::engine::PerftArgs),
     /// List every legal move of a position in canonical notation.
@@ -43,6 +45,7 @@ fn main() -> ExitCode {
             ..serve
         }),
         Some(Command::Admin(admin)) => cli::admin::run(admin),
+        Some(Command::Ratings(ratings)) => cli::ratings::run(ratings),
         Some(Command::Perft(args)) => cli::engine::run_perft(&args),
         Some(Command::Moves(args)) => cli::engine::run_moves(&args),
         Some(Command::CheckGame(args)) => cli::engine::run_check_game(&args),

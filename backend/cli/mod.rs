@@ -4,6 +4,7 @@ pub mod admin;
 pub mod demo;
 mod demo_games;
 pub mod engine;
+pub mod ratings;
 pub mod serve;
 pub mod standings;
 pub mod tournament;

@@ -9,6 +9,7 @@ pub mod events;
 pub mod games;
 pub mod password_limits;
 pub mod players;
+pub mod ratings;
 pub mod refusal;
 pub mod validate;
 

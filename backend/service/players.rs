@@ -185,6 +185,10 @@ pub fn update(
         let fields = fields(conn, input)?;
         check_club_change(&rights, player.club_id, fields.club_id)?;
         let updated = players::update(conn, player_id, &fields)?;
+        // The Elo K factor reads the birth year (the under-18 rule).
+        if updated.birth_year != player.birth_year {
+            crate::service::ratings::recompute::recompute_all(conn)?;
+        }
         view_of(conn, updated)
     })
 }
