@@ -461,3 +461,53 @@ pub fn never_computed(conn: &mut DbConn, variant: Variant) -> QueryResult<bool> 
         .optional()?;
     Ok(revision.unwrap_or(0) == 0)
 }
+
+/// (player, variant, rating, games) of these players' current ratings in one system, rated
+/// players only.
+pub fn current_for(
+    conn: &mut DbConn,
+    player_ids: &[i64],
+    system: RatingSystem,
+) -> QueryResult<Vec<(i64, Variant, Option<f64>, i32)>> {
+    let mut found = Vec::new();
+    for chunk in player_ids.chunks(1000) {
+        found.extend(
+            ratings::table
+                .filter(ratings::player_id.eq_any(chunk))
+                .filter(ratings::system.eq(Spelled(system)))
+                .filter(ratings::rating.is_not_null())
+                .select((
+                    ratings::player_id,
+                    ratings::variant,
+                    ratings::rating,
+                    ratings::games,
+                ))
+                .load::<(i64, Variant, Option<f64>, i32)>(conn)?,
+        );
+    }
+    Ok(found)
+}
+
+/// (player id, name, club name, rating): the best-rated players of a variant in one
+/// system, best first.
+pub fn top_rated(
+    conn: &mut DbConn,
+    variant: Variant,
+    system: RatingSystem,
+    limit: i64,
+) -> QueryResult<Vec<(i64, String, Option<String>, Option<f64>)>> {
+    ratings::table
+        .inner_join(players::table.left_join(clubs::table))
+        .filter(ratings::variant.eq(Spelled(variant)))
+        .filter(ratings::system.eq(Spelled(system)))
+        .filter(ratings::rating.is_not_null())
+        .order((ratings::rating.desc(), players::name))
+        .limit(limit)
+        .select((
+            players::id,
+            players::name,
+            clubs::name.nullable(),
+            ratings::rating,
+        ))
+        .load(conn)
+}

@@ -9,6 +9,7 @@ use crate::service::events::audit::ChangeView;
 use crate::service::events::entries::EntryView;
 use crate::service::events::overview::{self, EventOverview};
 use crate::service::events::rounds::RoundView;
+use crate::service::ratings::views::{self as rating_views, EventRatingRow};
 use crate::store::values::{EventStatus, ResultCode, Spelling};
 use crate::web::ctx::Ctx;
 use crate::web::render::{self, FormErrors};
@@ -43,6 +44,13 @@ pub(super) struct EventPage {
     pub(super) tab: String,
     pub(super) data: EventData,
     pub(super) errors: FormErrors,
+    /// Each player's rating change and performance over the event (rated events).
+    pub(super) ratings: Vec<EventRatingRow>,
+}
+
+/// The event's rating changes, for the standings tab.
+pub(super) async fn rating_rows(state: &AppState, id: i64) -> AppResult<Vec<EventRatingRow>> {
+    state.db(move |conn| rating_views::of_event(conn, id)).await
 }
 
 impl EventPage {
@@ -169,6 +177,20 @@ impl EventPage {
     fn results(&self) -> &'static [ResultCode] {
         ResultCode::ALL
     }
+
+    /// A rating change with its sign (`+12`, `−5`, `0`).
+    fn signed(&self, change: &Option<i64>) -> String {
+        match change {
+            Some(c) if *c > 0 => format!("+{c}"),
+            Some(c) if *c < 0 => format!("−{}", c.abs()),
+            Some(_) => "0".into(),
+            None => String::new(),
+        }
+    }
+
+    fn rating_text(&self, rating: &Option<i64>) -> String {
+        rating.map_or_else(|| self.ctx.t("ratings.unrated"), |r| r.to_string())
+    }
 }
 
 #[derive(Deserialize)]
@@ -193,7 +215,9 @@ pub async fn show(
     } else {
         "info".to_string()
     };
-    let data = load_after(&ctx, &state, path.into_inner(), query.after).await?;
+    let id = path.into_inner();
+    let data = load_after(&ctx, &state, id, query.after).await?;
+    let ratings = rating_rows(&state, id).await?;
     render::page(
         StatusCode::OK,
         &EventPage {
@@ -201,6 +225,7 @@ pub async fn show(
             tab,
             data,
             errors: FormErrors::none(),
+            ratings,
         },
     )
 }
