@@ -2,7 +2,7 @@
 //! people who use other programs (engine and tournament subcommands).
 pub mod admin;
 pub mod demo;
-mod demo_games;
+pub mod demo_games;
 pub mod engine;
 pub mod ratings;
 pub mod serve;

@@ -27,5 +27,6 @@ mod http_roles;
 mod http_trf_import;
 mod openapi;
 mod processes;
+mod ratings_property;
 mod store_schema;
 mod swiss_random;
