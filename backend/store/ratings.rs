@@ -462,13 +462,15 @@ pub fn never_computed(conn: &mut DbConn, variant: Variant) -> QueryResult<bool> 
     Ok(revision.unwrap_or(0) == 0)
 }
 
-/// (player, variant, rating, games) of these players' current ratings in one system, rated
-/// players only.
+/// (player, variant, rating, games): a current rating as a profile lists it.
+pub type PlayerVariantRating = (i64, Variant, Option<f64>, i32);
+
+/// These players' current ratings in one system, rated players only.
 pub fn current_for(
     conn: &mut DbConn,
     player_ids: &[i64],
     system: RatingSystem,
-) -> QueryResult<Vec<(i64, Variant, Option<f64>, i32)>> {
+) -> QueryResult<Vec<PlayerVariantRating>> {
     let mut found = Vec::new();
     for chunk in player_ids.chunks(1000) {
         found.extend(
@@ -482,20 +484,22 @@ pub fn current_for(
                     ratings::rating,
                     ratings::games,
                 ))
-                .load::<(i64, Variant, Option<f64>, i32)>(conn)?,
+                .load::<PlayerVariantRating>(conn)?,
         );
     }
     Ok(found)
 }
 
-/// (player id, name, club name, rating): the best-rated players of a variant in one
-/// system, best first.
+/// (player id, name, club name, rating): a row of the home page's top list.
+pub type TopRated = (i64, String, Option<String>, Option<f64>);
+
+/// The best-rated players of a variant in one system, best first.
 pub fn top_rated(
     conn: &mut DbConn,
     variant: Variant,
     system: RatingSystem,
     limit: i64,
-) -> QueryResult<Vec<(i64, String, Option<String>, Option<f64>)>> {
+) -> QueryResult<Vec<TopRated>> {
     ratings::table
         .inner_join(players::table.left_join(clubs::table))
         .filter(ratings::variant.eq(Spelled(variant)))

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use crate::common::{Role, TestApp, create_event, enter_players, organiser_api};
 
-fn item_of<'a>(list: &'a Value, player_id: i64) -> &'a Value {
+fn item_of(list: &Value, player_id: i64) -> &Value {
     list["items"]
         .as_array()
         .unwrap()

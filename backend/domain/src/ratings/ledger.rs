@@ -275,7 +275,7 @@ fn recompute_glicko(
                 game_id: result.origin.game_id(),
                 performance: None,
                 step_games: 1,
-                step_half_points: u32::from(score.half_points().0),
+                step_half_points: score.half_points().0,
             });
         }
     }
@@ -366,7 +366,7 @@ fn recompute_elo(
                 if let Some(opponent) = rating_before(opponent) {
                     let (games, half_points) = period_games.entry(player).or_default();
                     games.push(EloGame { opponent, score });
-                    *half_points += u32::from(score.half_points().0);
+                    *half_points += score.half_points().0;
                 }
             }
         }
