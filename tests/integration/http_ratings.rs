@@ -273,9 +273,9 @@ async fn filters_csv_and_pages() {
     );
     // Player 03 drew 2400: performance 2400 + dp(.50) = 2400.
     assert!(
-        standings.body.contains(
-            "<td class=\"num\">2254</td><td class=\"num\">+4</td><td class=\"num\">2400</td>"
-        ),
+        standings
+            .body
+            .contains("<td class=\"num\">2254 (+4)</td><td class=\"num\">2400</td>"),
         "{}",
         standings.body
     );

@@ -178,18 +178,18 @@ impl EventPage {
         ResultCode::ALL
     }
 
-    /// A rating change with its sign (`+12`, `−5`, `0`).
-    fn signed(&self, change: &Option<i64>) -> String {
+    /// A rating after the event with its change: `2254 (+4)`, `2398 (−2)`; "unrated"
+    /// while an Elo player has no rating yet.
+    fn with_change(&self, rating: &Option<i64>, change: &Option<i64>) -> String {
+        let Some(rating) = rating else {
+            return self.ctx.t("ratings.unrated");
+        };
         match change {
-            Some(c) if *c > 0 => format!("+{c}"),
-            Some(c) if *c < 0 => format!("−{}", c.abs()),
-            Some(_) => "0".into(),
-            None => String::new(),
+            Some(c) if *c > 0 => format!("{rating} (+{c})"),
+            Some(c) if *c < 0 => format!("{rating} (−{})", c.abs()),
+            Some(_) => format!("{rating} (0)"),
+            None => rating.to_string(),
         }
-    }
-
-    fn rating_text(&self, rating: &Option<i64>) -> String {
-        rating.map_or_else(|| self.ctx.t("ratings.unrated"), |r| r.to_string())
     }
 }
 
