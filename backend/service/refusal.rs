@@ -359,6 +359,8 @@ refusals! {
     /// A number (a decimal point allowed) was expected.
     NotANumber => "not_a_number",
     RatingsCsvTooLarge { bytes: usize, limit: usize } => "ratings_csv_too_large",
+    /// Bytes that are not UTF-8, at this offset of the file.
+    RatingsCsvNotUtf8 { offset: usize } => "ratings_csv_not_utf8",
     /// Everything wrong with a ratings file, line by line; nothing was stored.
     RatingsCsvInvalid { problems: Vec<Refusal> } => "ratings_csv_invalid",
     /// A problem of a whole line of the file.
@@ -381,6 +383,8 @@ refusals! {
     RatingsCsvFederationIdShared { id: String } => "ratings_csv_federation_id_shared",
     /// `rd` and `volatility` belong to Glicko-2 lines.
     RatingsCsvGlickoOnly => "ratings_csv_glicko_only",
+    /// A Glicko-2 volatility must be above 0 and at most 0.1.
+    RatingsCsvVolatilityRange => "ratings_csv_volatility_range",
     /// The same player, variant and system as an earlier line.
     RatingsCsvDuplicate { first_line: usize } => "ratings_csv_duplicate",
 
@@ -957,6 +961,7 @@ pub mod examples {
                 bytes: 2_000_000,
                 limit: 1_048_576,
             },
+            Refusal::RatingsCsvNotUtf8 { offset: 17 },
             Refusal::RatingsCsvInvalid {
                 problems: vec![
                     Refusal::RatingsCsvCell {
@@ -1007,6 +1012,7 @@ pub mod examples {
                 id: text("RUS-1234"),
             },
             Refusal::RatingsCsvGlickoOnly,
+            Refusal::RatingsCsvVolatilityRange,
             Refusal::RatingsCsvDuplicate { first_line: 2 },
             Refusal::NotInGame,
             Refusal::NotYourTurn,

@@ -265,7 +265,15 @@ fn read_line(
         },
     };
     let rd = glicko_only("rd", RD_RANGE);
-    let volatility = glicko_only("volatility", (f64::MIN_POSITIVE, MAX_VOLATILITY));
+    // A volatility is a small decimal: its range is not a whole-number one.
+    let volatility = match glicko_only("volatility", (f64::MIN, f64::MAX)) {
+        Some(v) if v > 0.0 && v <= MAX_VOLATILITY => Some(v),
+        Some(_) => {
+            problems.push(cell(line, "volatility", Refusal::RatingsCsvVolatilityRange));
+            None
+        }
+        None => None,
+    };
     let games = match get("games") {
         None => Some(0),
         Some(text) => match text.parse::<i64>() {
@@ -525,5 +533,37 @@ mod tests {
             ])
         );
         assert_eq!(split_line(r#"1,"open"#), None);
+    }
+
+    #[test]
+    fn a_volatility_is_a_small_positive_number_of_a_glicko_line() {
+        let header: HashMap<&str, usize> = [
+            ("player_id", 0),
+            ("variant", 1),
+            ("system", 2),
+            ("rating", 3),
+            ("volatility", 4),
+        ]
+        .into();
+        let lookup = Lookup {
+            by_federation_id: HashMap::new(),
+            existing: [7].into(),
+        };
+        let line = |system: &str, volatility: &str| {
+            ["7", "russian", system, "1500", volatility].map(String::from)
+        };
+        let good = read_line(2, &header, &line("glicko2", "0.06"), &lookup).unwrap();
+        assert_eq!(good.volatility, Some(0.06));
+        for bad in ["0.5", "0", "-0.01"] {
+            assert_eq!(
+                read_line(3, &header, &line("glicko2", bad), &lookup).unwrap_err(),
+                vec![cell(3, "volatility", Refusal::RatingsCsvVolatilityRange)],
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            read_line(4, &header, &line("elo", "0.06"), &lookup).unwrap_err(),
+            vec![cell(4, "volatility", Refusal::RatingsCsvGlickoOnly)]
+        );
     }
 }

@@ -9,6 +9,12 @@
 //! that came with an imported TRF and so has no change, the round's publication; a
 //! standalone game's is its end.
 //!
+//! Finishing or reopening an event changes nothing here: a result counts from the moment
+//! it stands on a published board, so a finished event's ratings are those of its last
+//! result, and a reopened event's correction is a result change like any other (it
+//! recomputes). The standings of an unfinished event move as its results come in, and so
+//! do its players' ratings.
+//!
 //! When: every write that changes what counts (a board's result, an event's `rated`
 //! flag, a standalone game's result, an import of a TRF or of starting ratings, a birth
 //! year, which the Elo K factor reads) recomputes the whole variant from scratch inside the

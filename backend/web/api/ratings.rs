@@ -129,11 +129,11 @@ async fn read_text(req: &HttpRequest, mut payload: web::Payload) -> AppResult<St
         }
         body.extend_from_slice(&chunk);
     }
-    String::from_utf8(body.to_vec()).map_err(|_| {
+    String::from_utf8(body.to_vec()).map_err(|e| {
         AppError::invalid(
             "csv",
-            Refusal::NotOneOf {
-                allowed: vec!["UTF-8 text".into()],
+            Refusal::RatingsCsvNotUtf8 {
+                offset: e.utf8_error().valid_up_to(),
             },
         )
     })
