@@ -215,6 +215,9 @@ pub struct RatingRow {
     pub games: i32,
     pub provisional: bool,
     pub last_played: Option<NaiveDateTime>,
+    /// How many steps the player's history has in this system, and their digest.
+    pub history_steps: i32,
+    pub history_digest: i64,
 }
 
 /// One step of a rating, as stored.
@@ -250,6 +253,8 @@ type RatingColumns = (
     ratings::games,
     ratings::provisional,
     ratings::last_played,
+    ratings::history_steps,
+    ratings::history_digest,
 );
 
 const RATING_COLUMNS: RatingColumns = (
@@ -262,6 +267,8 @@ const RATING_COLUMNS: RatingColumns = (
     ratings::games,
     ratings::provisional,
     ratings::last_played,
+    ratings::history_steps,
+    ratings::history_digest,
 );
 
 /// Every stored current rating of the variant, both systems.

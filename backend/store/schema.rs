@@ -299,6 +299,8 @@ diesel::table! {
         games -> Integer,
         provisional -> Bool,
         last_played -> Nullable<Timestamp>,
+        history_steps -> Integer,
+        history_digest -> BigInt,
     }
 }
 

@@ -90,6 +90,36 @@ async fn check_finds_a_tampered_rating_and_recompute_repairs_it() {
     let after = damka(&["ratings", "recompute", "--check", "--database-url", &url]);
     assert_eq!(after.status.code(), Some(0), "{}", text(&after.stdout));
 
+    // A step of a history edited by hand: found by --check, repaired by a rebuild.
+    let edited = app
+        .with_db(move |conn| {
+            use damka::store::schema::rating_changes::dsl::*;
+            diesel::update(
+                rating_changes
+                    .filter(player_id.eq(player))
+                    .filter(system.eq("glicko2"))
+                    .filter(seq.eq(1)),
+            )
+            .set(games.eq(games + 100))
+            .execute(conn)
+            .unwrap()
+        })
+        .await;
+    assert_eq!(edited, 1);
+    let found = damka(&["ratings", "recompute", "--check", "--database-url", &url]);
+    assert_eq!(found.status.code(), Some(1));
+    assert!(
+        text(&found.stdout).contains(&format!(
+            "russian: player {player} glicko2: history differs from step 1"
+        )),
+        "{}",
+        text(&found.stdout)
+    );
+    let rebuilt = damka(&["ratings", "recompute", "--database-url", &url]);
+    assert_eq!(rebuilt.status.code(), Some(0));
+    let after = damka(&["ratings", "recompute", "--check", "--database-url", &url]);
+    assert_eq!(after.status.code(), Some(0), "{}", text(&after.stdout));
+
     // A variant that is none is refused with its name.
     let bad = damka(&[
         "ratings",

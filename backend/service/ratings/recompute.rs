@@ -184,11 +184,84 @@ fn count(n: u32) -> i32 {
     i32::try_from(n).unwrap_or(i32::MAX)
 }
 
+/// FNV-1a, 64 bits: a digest that is the same on every machine and every run.
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+
+    fn feed(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.0 ^= u64::from(*byte);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn option(&mut self, value: Option<[u8; 8]>) {
+        match value {
+            Some(bytes) => {
+                self.feed(&[1]);
+                self.feed(&bytes);
+            }
+            None => self.feed(&[0]),
+        }
+    }
+}
+
+/// The digest of a history: every field of every step, so that two histories with the same
+/// digest and length are, for all practical purposes, the same.
+pub fn digest(steps: &[ChangeRow]) -> i64 {
+    let mut fnv = Fnv::new();
+    for step in steps {
+        fnv.feed(&step.seq.to_le_bytes());
+        fnv.feed(&micros(step.at).to_le_bytes());
+        for value in [
+            step.rating_before,
+            step.rating_after,
+            step.deviation,
+            step.volatility,
+        ] {
+            fnv.option(value.map(|v| v.to_bits().to_le_bytes()));
+        }
+        fnv.feed(&step.games.to_le_bytes());
+        for id in [step.event_id, step.game_id] {
+            fnv.option(id.map(i64::to_le_bytes));
+        }
+        fnv.option(step.performance.map(|p| i64::from(p).to_le_bytes()));
+        fnv.feed(&step.step_games.to_le_bytes());
+        fnv.feed(&step.step_half_points.to_le_bytes());
+    }
+    i64::from_le_bytes(fnv.0.to_le_bytes())
+}
+
 /// The ledger as the rows that store it.
 pub fn rows_of(variant: Variant, ledger: &Ledger) -> Rows {
     let mut rows = Rows::default();
     for system in RatingSystem::ALL.iter().copied() {
         for (&player, PlayerLedger { standing, changes }) in ledger.of(system.domain()) {
+            let steps: Vec<ChangeRow> = changes
+                .iter()
+                .zip(1..)
+                .map(|(c, seq)| ChangeRow {
+                    player_id: player,
+                    variant,
+                    system,
+                    seq,
+                    at: instant(c.at),
+                    rating_before: c.before,
+                    rating_after: c.after,
+                    deviation: c.deviation,
+                    volatility: c.volatility,
+                    games: count(c.games),
+                    event_id: c.event_id,
+                    game_id: c.game_id,
+                    performance: c.performance.map(count),
+                    step_games: count(c.step_games),
+                    step_half_points: count(c.step_half_points),
+                })
+                .collect();
             if let Some(s) = standing {
                 rows.ratings.insert(
                     (player, system),
@@ -202,31 +275,12 @@ pub fn rows_of(variant: Variant, ledger: &Ledger) -> Rows {
                         games: count(s.games),
                         provisional: s.provisional,
                         last_played: s.last_played.map(instant),
+                        history_steps: i32::try_from(steps.len()).unwrap_or(i32::MAX),
+                        history_digest: digest(&steps),
                     },
                 );
             }
-            if !changes.is_empty() {
-                let steps = changes
-                    .iter()
-                    .zip(1..)
-                    .map(|(c, seq)| ChangeRow {
-                        player_id: player,
-                        variant,
-                        system,
-                        seq,
-                        at: instant(c.at),
-                        rating_before: c.before,
-                        rating_after: c.after,
-                        deviation: c.deviation,
-                        volatility: c.volatility,
-                        games: count(c.games),
-                        event_id: c.event_id,
-                        game_id: c.game_id,
-                        performance: c.performance.map(count),
-                        step_games: count(c.step_games),
-                        step_half_points: count(c.step_half_points),
-                    })
-                    .collect();
+            if !steps.is_empty() {
                 rows.changes.insert((player, system), steps);
             }
         }
@@ -279,13 +333,16 @@ fn describe_rating(row: &Option<RatingRow>) -> String {
     match row {
         None => "nothing".into(),
         Some(r) => format!(
-            "rating {} rd {} volatility {} games {} provisional {} last played {}",
+            "rating {} rd {} volatility {} games {} provisional {} last played {} \
+             history {} steps (digest {:016x})",
             r.rating.map_or("none".into(), |v| v.to_string()),
             r.deviation.map_or("none".into(), |v| v.to_string()),
             r.volatility.map_or("none".into(), |v| v.to_string()),
             r.games,
             r.provisional,
             r.last_played.map_or("never".into(), |t| t.to_string()),
+            r.history_steps,
+            r.history_digest,
         ),
     }
 }
@@ -349,18 +406,69 @@ pub fn differences(stored: &Rows, computed: &Rows) -> Vec<Difference> {
         let empty = Vec::new();
         let old = stored.changes.get(&key).unwrap_or(&empty);
         let new = computed.changes.get(&key).unwrap_or(&empty);
-        let same = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-        if same < old.len() || same < new.len() {
-            found.push(Difference::History {
-                player_id: key.0,
-                system: key.1,
-                from_seq: count(u32::try_from(same).unwrap_or(u32::MAX)) + 1,
-                stored_steps: old.len(),
-                computed_steps: new.len(),
-            });
-        }
+        found.extend(history_difference(key, old, new));
     }
     found
+}
+
+/// Where a stored history stops being the computed one, if it does.
+fn history_difference(
+    (player_id, system): (i64, RatingSystem),
+    old: &[ChangeRow],
+    new: &[ChangeRow],
+) -> Option<Difference> {
+    let same = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    (same < old.len() || same < new.len()).then(|| Difference::History {
+        player_id,
+        system,
+        from_seq: count(u32::try_from(same).unwrap_or(u32::MAX)) + 1,
+        stored_steps: old.len(),
+        computed_steps: new.len(),
+    })
+}
+
+/// The differences a write must make, found by reading the stored ratings only: a history
+/// whose length and digest on its rating row are unchanged is taken as unchanged, and only
+/// the histories whose digest differs are read. What was written by a recompute is found
+/// this way; a history edited by hand (not its digest) is found by `differences`, which
+/// `check` and the command line use.
+fn differences_by_digest(
+    conn: &mut DbConn,
+    variant: Variant,
+    computed: &Rows,
+) -> QueryResult<Vec<Difference>> {
+    let stored_ratings: BTreeMap<(i64, RatingSystem), RatingRow> =
+        stored::stored_ratings(conn, variant)?
+            .into_iter()
+            .map(|row| ((row.player_id, row.system), row))
+            .collect();
+    let keys: std::collections::BTreeSet<_> = stored_ratings
+        .keys()
+        .chain(computed.ratings.keys())
+        .copied()
+        .collect();
+    let summary = |row: Option<&RatingRow>| {
+        row.map_or((0, digest(&[])), |r| (r.history_steps, r.history_digest))
+    };
+    let mut found = Vec::new();
+    for key in keys {
+        let (old, new) = (stored_ratings.get(&key), computed.ratings.get(&key));
+        if old != new {
+            found.push(Difference::Rating {
+                player_id: key.0,
+                system: key.1,
+                stored: old.cloned(),
+                computed: new.cloned(),
+            });
+        }
+        if summary(old) != summary(new) {
+            let stored_history = stored::history(conn, key.0, variant, key.1)?;
+            let empty = Vec::new();
+            let computed_history = computed.changes.get(&key).unwrap_or(&empty);
+            found.extend(history_difference(key, &stored_history, computed_history));
+        }
+    }
+    Ok(found)
 }
 
 /// Writes what `differences` found, so that the stored rows become `computed`.
@@ -417,7 +525,7 @@ fn apply(
 /// changed what counts (it is a savepoint of it), or alone. Returns how many players'
 /// ratings or histories changed.
 pub fn recompute(conn: &mut DbConn, variant: Variant) -> AppResult<usize> {
-    recompute_reporting(conn, variant, &mut |_| {})
+    recompute_with(conn, variant, Compare::Digests, &mut |_| {})
 }
 
 /// How far a recompute has got, for the command line's progress lines.
@@ -434,10 +542,29 @@ pub enum Progress {
 /// Differences written between two progress reports.
 const PROGRESS_EVERY: usize = 1000;
 
-/// `recompute`, telling `progress` how far it has got.
+/// How a recompute finds what to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Compare {
+    /// Every stored history read and compared: repairs anything (the command line).
+    Everything,
+    /// Rating rows read, histories only where their digest differs (every write).
+    Digests,
+}
+
+/// A full rebuild for the command line: compares every stored row with the recompute, so
+/// it also repairs histories edited by hand, telling `progress` how far it has got.
 pub fn recompute_reporting(
     conn: &mut DbConn,
     variant: Variant,
+    progress: &mut dyn FnMut(Progress),
+) -> AppResult<usize> {
+    recompute_with(conn, variant, Compare::Everything, progress)
+}
+
+fn recompute_with(
+    conn: &mut DbConn,
+    variant: Variant,
+    compare: Compare,
     progress: &mut dyn FnMut(Progress),
 ) -> AppResult<usize> {
     conn.write_transaction(|conn| {
@@ -451,8 +578,10 @@ pub fn recompute_reporting(
             ratings: computed.ratings.len(),
             steps: computed.changes.values().map(Vec::len).sum(),
         });
-        let stored_now = stored_rows(conn, variant)?;
-        let found = differences(&stored_now, &computed);
+        let found = match compare {
+            Compare::Everything => differences(&stored_rows(conn, variant)?, &computed),
+            Compare::Digests => differences_by_digest(conn, variant, &computed)?,
+        };
         apply(conn, variant, &computed, &found, progress)?;
         Ok(found.len())
     })
@@ -504,6 +633,38 @@ mod tests {
                 month: 11
             }
         );
+    }
+
+    #[test]
+    fn a_history_digest_changes_with_any_field_of_any_step() {
+        let step = |seq: i32, after: f64| ChangeRow {
+            player_id: 1,
+            variant: Variant::Russian,
+            system: RatingSystem::Glicko2,
+            seq,
+            at: instant(1_700_000_000_000_000 + i64::from(seq)),
+            rating_before: Some(1500.0),
+            rating_after: Some(after),
+            deviation: Some(200.0),
+            volatility: Some(0.06),
+            games: seq,
+            event_id: Some(3),
+            game_id: None,
+            performance: None,
+            step_games: 1,
+            step_half_points: 2,
+        };
+        let history = [step(1, 1510.0), step(2, 1520.0)];
+        assert_eq!(digest(&history), digest(&history.clone()));
+        assert_ne!(digest(&history), digest(&history[..1]));
+        assert_ne!(digest(&history), digest(&[]));
+        let mut nudged = history.clone();
+        nudged[1].rating_after = Some(1520.0000001);
+        assert_ne!(digest(&history), digest(&nudged));
+        let mut moved = history.clone();
+        moved[0].game_id = Some(3);
+        moved[0].event_id = None;
+        assert_ne!(digest(&history), digest(&moved), "an id in another field");
     }
 
     #[test]

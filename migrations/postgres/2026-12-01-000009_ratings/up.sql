@@ -18,6 +18,11 @@ CREATE TABLE ratings (
     games INTEGER NOT NULL,
     provisional BOOLEAN NOT NULL,
     last_played TIMESTAMP,
+    -- The player's steps in rating_changes and a digest of them (FNV-1a over every field),
+    -- so that a recompute after one result reads these rows, not every history, to find
+    -- the histories it must rewrite.
+    history_steps INTEGER NOT NULL,
+    history_digest BIGINT NOT NULL,
     PRIMARY KEY (player_id, variant, system)
 );
 CREATE INDEX ratings_list ON ratings(variant, system, rating);
