@@ -136,7 +136,8 @@ pub struct Standing {
 /// One step of a player's rating in one system: a Glicko-2 game, or an Elo period.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Change {
-    /// When: the result's instant (Glicko-2), the period's last result (Elo).
+    /// When: the result's instant (Glicko-2), the player's last game of the period (Elo;
+    /// periods themselves follow the instant of their last result).
     pub at: Micros,
     pub before: Option<f64>,
     pub after: Option<f64>,
@@ -351,8 +352,9 @@ fn recompute_elo(
         .map(|(&player, start)| (player, (EloState::rated(start.rating, start.games), None)))
         .collect();
     let mut lines: BTreeMap<PlayerId, PlayerLedger> = BTreeMap::new();
-    // Games of the period per player, in the period's order; reused between periods.
-    let mut period_games: BTreeMap<PlayerId, (Vec<EloGame>, u32)> = BTreeMap::new();
+    // Games of the period per player, in the period's order, with the points scored and the
+    // player's last game in it; reused between periods.
+    let mut period_games: BTreeMap<PlayerId, (Vec<EloGame>, u32, Micros)> = BTreeMap::new();
     for period in elo_periods(order) {
         let rating_before =
             |player: PlayerId| states.get(&player).and_then(|(state, _)| state.rating());
@@ -364,13 +366,17 @@ fn recompute_elo(
             for (player, opponent, score) in sides {
                 // Only games against opponents rated before the period count (FIDE).
                 if let Some(opponent) = rating_before(opponent) {
-                    let (games, half_points) = period_games.entry(player).or_default();
+                    let (games, half_points, last) = period_games.entry(player).or_default();
                     games.push(EloGame { opponent, score });
                     *half_points += score.half_points().0;
+                    *last = result.at;
                 }
             }
         }
-        for (player, (games, half_points)) in std::mem::take(&mut period_games) {
+        // A player's step is dated by their own last game of the period, not the period's
+        // last result: a result entered in a running event then changes the two players'
+        // steps only, not everyone's who played in it.
+        for (player, (games, half_points, last_game)) in std::mem::take(&mut period_games) {
             let state = states
                 .get(&player)
                 .map_or_else(EloState::new_player, |(state, _)| *state);
@@ -384,14 +390,14 @@ fn recompute_elo(
                     games: &games,
                 },
             );
-            states.insert(player, (outcome.state, Some(period.last_at)));
+            states.insert(player, (outcome.state, Some(last_game)));
             let (before, after) = match outcome.update {
                 EloUpdate::StillUnrated { .. } => (None, None),
                 EloUpdate::FirstRating { rating } => (None, Some(rating)),
                 EloUpdate::Changed { before, after, .. } => (Some(before), Some(after)),
             };
             lines.entry(player).or_default().changes.push(Change {
-                at: period.last_at,
+                at: last_game,
                 before: before.map(|r| f64::from(r.0)),
                 after: after.map(|r| f64::from(r.0)),
                 deviation: None,
@@ -516,6 +522,40 @@ mod tests {
         assert_eq!(change.performance, Some(2800));
         assert_eq!(one.standing.map(|s| s.rating), Some(Some(2020.0)));
         assert_eq!(ledger.elo[&2].standing.and_then(|s| s.rating), Some(1990.0));
+    }
+
+    #[test]
+    fn a_later_result_of_an_event_leaves_the_other_players_steps_as_they_were() {
+        let starts = rated(&[(1, 2000), (2, 2000), (3, 1900), (4, 1900)]);
+        let round_1 = vec![
+            board(DAY, 7, 1, 1, 2, Score::Win),
+            board(DAY, 7, 2, 3, 4, Score::Draw),
+        ];
+        let mut round_2 = round_1.clone();
+        round_2.push(board(2 * DAY, 7, 3, 1, 3, Score::Loss));
+        let params = GlickoParams::LIDRAUGHTS;
+        let before = recompute(
+            &LedgerInput {
+                results: round_1,
+                elo_starts: starts.clone(),
+                ..LedgerInput::default()
+            },
+            &params,
+        );
+        let after = recompute(
+            &LedgerInput {
+                results: round_2,
+                elo_starts: starts,
+                ..LedgerInput::default()
+            },
+            &params,
+        );
+        // 2 and 4 did not play in round 2: their Elo step (date included) is unchanged.
+        for player in [2, 4] {
+            assert_eq!(before.elo[&player], after.elo[&player], "player {player}");
+        }
+        assert_ne!(before.elo[&1], after.elo[&1]);
+        assert_eq!(after.elo[&3].changes[0].at, 2 * DAY);
     }
 
     #[test]
