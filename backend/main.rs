@@ -23,6 +23,8 @@ enum Command {
     Admin(cli::admin::AdminArgs),
     /// Write a consistent copy of a SQLite database while the service runs.
     Backup(cli::backup::BackupArgs),
+    /// Rebuild or check the ratings (`damka ratings recompute [--check]`).
+    Ratings(cli::ratings::RatingsArgs),
     /// Count the leaf positions of the move tree (move-generator test and benchmark).
     Perft(cli::engine::PerftArgs),
     /// List every legal move of a position in canonical notation.
@@ -46,6 +48,7 @@ fn main() -> ExitCode {
         }),
         Some(Command::Admin(admin)) => cli::admin::run(admin),
         Some(Command::Backup(args)) => cli::backup::run(&args),
+        Some(Command::Ratings(ratings)) => cli::ratings::run(ratings),
         Some(Command::Perft(args)) => cli::engine::run_perft(&args),
         Some(Command::Moves(args)) => cli::engine::run_moves(&args),
         Some(Command::CheckGame(args)) => cli::engine::run_check_game(&args),

@@ -1,15 +1,18 @@
-//! The demo club: a fresh database filled with players, clubs, ratings and accounts so a
-//! visitor sees a working site at once: clubs, players, a finished round-robin and a
-//! running Swiss whose games were played move by move (rating histories come with their
-//! issue).
+//! The demo club: a fresh database filled with players, clubs and accounts so a visitor
+//! sees a working site at once: clubs, players, a finished round-robin and a running Swiss
+//! whose games were played move by move. Nobody's rating is typed in: the ratings are
+//! computed from these games (Glicko-2, which the demo site lists and seeds by; FIDE's Elo
+//! needs rated opponents to give anyone a first rating, so a club without an imported list
+//! has no Elo ratings until it brings one). Each player has a playing strength that only
+//! the dice use, so that stronger players win more often.
 use super::demo_games;
 use crate::service::events::entries::EntryInput;
 use crate::service::events::{self, EventInput};
+use crate::service::ratings;
 use crate::service::{Actor, AppError, accounts, auth};
-use crate::store::models::{ClubFields, NewUser, PlayerFields, PlayerRating};
-use crate::store::values::{ResultCode, System};
+use crate::store::models::{ClubFields, NewUser, PlayerFields};
+use crate::store::values::{RatingSystem, ResultCode, Spelling, System};
 use crate::store::{self, Backend, DatabaseUrl, DbConn, clubs, players, settings};
-use damka_engine::Variant;
 use diesel::Connection;
 
 /// A demo account and the password generated for it at this start.
@@ -88,7 +91,8 @@ const CLUBS: [(&str, &str, &str, &str); 3] = [
     ),
 ];
 
-/// (name, club index, country, birth year, title, russian, international, english)
+/// (name, club index, country, birth year, title, and playing strengths the dice use in
+/// russian, international and english draughts; the demo plays russian events only)
 type DemoPlayer = (
     &'static str,
     usize,
@@ -256,9 +260,8 @@ pub fn seed(conn: &mut DbConn) -> Result<Vec<DemoAccount>, AppError> {
             club_ids.push(club.id);
         }
         let mut player_ids = Vec::new();
-        for (i, (name, club, country, birth, title, russian, international, english)) in
-            PLAYERS.iter().enumerate()
-        {
+        let mut strengths = std::collections::HashMap::new();
+        for (i, (name, club, country, birth, title, russian, _, _)) in PLAYERS.iter().enumerate() {
             let player = players::insert(
                 conn,
                 &PlayerFields {
@@ -271,24 +274,7 @@ pub fn seed(conn: &mut DbConn) -> Result<Vec<DemoAccount>, AppError> {
                 },
                 now,
             )?;
-            let games = 12 + (i as i32 * 7) % 90;
-            for (variant, rating) in [
-                (Variant::Russian, Some(*russian)),
-                (Variant::International, *international),
-                (Variant::English, *english),
-            ] {
-                if let Some(rating) = rating {
-                    players::set_rating(
-                        conn,
-                        &PlayerRating {
-                            player_id: player.id,
-                            variant,
-                            rating,
-                            games,
-                        },
-                    )?;
-                }
-            }
+            strengths.insert(player.id, *russian);
             player_ids.push(player.id);
         }
         let specs: [DemoAccountSpec; 4] = [
@@ -354,9 +340,16 @@ pub fn seed(conn: &mut DbConn) -> Result<Vec<DemoAccount>, AppError> {
             });
         }
         accounts::site_secret(conn)?;
+        // Glicko-2 rates a club from its own games; lists show it first and seed by it.
+        for key in [
+            ratings::SETTING_LIST_SYSTEM,
+            ratings::SETTING_SEEDING_SYSTEM,
+        ] {
+            settings::set(conn, key, RatingSystem::Glicko2.spelling())?;
+        }
         let organiser = store::accounts::user_by_email(conn, "organiser@damka.demo")?
             .ok_or(AppError::NotFound { what: "user" })?;
-        seed_events(conn, &Actor::signed_in(organiser), &player_ids)?;
+        seed_events(conn, &Actor::signed_in(organiser), &player_ids, &strengths)?;
         Ok(accounts_out)
     })
 }
@@ -388,9 +381,19 @@ impl Dice {
     }
 }
 
+/// Playing strength by player id.
+type Strengths = std::collections::HashMap<i64, i32>;
+
 /// A finished round-robin of the Moscow club's eight players and a 7-round Swiss of all
-/// 24 players with three rounds played and the fourth under way.
-fn seed_events(conn: &mut DbConn, organiser: &Actor, player_ids: &[i64]) -> Result<(), AppError> {
+/// 24 players with three rounds played and the fourth under way. Each round's results
+/// are dated on its day of the event (the services stamp them with the moment the demo
+/// starts), and the ratings are then recomputed from them.
+fn seed_events(
+    conn: &mut DbConn,
+    organiser: &Actor,
+    player_ids: &[i64],
+    strengths: &Strengths,
+) -> Result<(), AppError> {
     let mut dice = Dice(2026);
     let date = |m, d| chrono::NaiveDate::from_ymd_opt(2026, m, d);
     let rr = events::settings::create(
@@ -415,8 +418,9 @@ fn seed_events(conn: &mut DbConn, organiser: &Actor, player_ids: &[i64]) -> Resu
             },
         )?;
     }
-    for _ in 0..7 {
-        play_round(conn, organiser, rr.id, &mut dice, None)?;
+    for round in 0..7 {
+        let number = play_round(conn, organiser, rr.id, &mut dice, strengths, None)?;
+        backdate_round(conn, rr.id, number, day(10, 3 + 4 * round))?;
     }
     events::settings::finish(conn, organiser, rr.id)?;
 
@@ -444,10 +448,65 @@ fn seed_events(conn: &mut DbConn, organiser: &Actor, player_ids: &[i64]) -> Resu
             },
         )?;
     }
-    for _ in 0..3 {
-        play_round(conn, organiser, swiss.id, &mut dice, None)?;
+    for round in 0..3 {
+        let number = play_round(conn, organiser, swiss.id, &mut dice, strengths, None)?;
+        backdate_round(conn, swiss.id, number, day(11, 28 + round))?;
     }
-    play_round(conn, organiser, swiss.id, &mut dice, Some(5))?;
+    let number = play_round(conn, organiser, swiss.id, &mut dice, strengths, Some(5))?;
+    backdate_round(conn, swiss.id, number, day(12, 1))?;
+    ratings::recompute::recompute_all(conn)?;
+    Ok(())
+}
+
+/// 18:00 on a day of 2026, when the demo's club plays.
+fn day(month: u32, day: u32) -> chrono::NaiveDateTime {
+    chrono::NaiveDate::from_ymd_opt(2026, month, day)
+        .and_then(|d| d.and_hms_opt(18, 0, 0))
+        .unwrap_or_default()
+}
+
+/// Dates a round on its day: paired and published an hour before `at`, each board's game
+/// begun then and its result final at `at` plus a minute per board.
+fn backdate_round(
+    conn: &mut DbConn,
+    event_id: i64,
+    number: i32,
+    at: chrono::NaiveDateTime,
+) -> Result<(), AppError> {
+    use crate::store::schema::{games, pairings, result_changes, rounds};
+    use diesel::prelude::*;
+    let round_id: i64 = rounds::table
+        .filter(rounds::event_id.eq(event_id))
+        .filter(rounds::number.eq(number))
+        .select(rounds::id)
+        .first(conn)?;
+    let hour_before = at - chrono::Duration::hours(1);
+    diesel::update(rounds::table.find(round_id))
+        .set((
+            rounds::paired_at.eq(hour_before),
+            rounds::published_at.eq(Some(hour_before)),
+        ))
+        .execute(conn)?;
+    let boards: Vec<(i64, i32)> = pairings::table
+        .filter(pairings::round_id.eq(round_id))
+        .select((pairings::id, pairings::board))
+        .load(conn)?;
+    for (pairing_id, board) in boards {
+        let final_at = at + chrono::Duration::minutes(i64::from(board));
+        diesel::update(result_changes::table.filter(result_changes::pairing_id.eq(pairing_id)))
+            .set(result_changes::changed_at.eq(final_at))
+            .execute(conn)?;
+        diesel::update(games::table.filter(games::pairing_id.eq(pairing_id)))
+            .set(games::created_at.eq(hour_before))
+            .execute(conn)?;
+        diesel::update(
+            games::table
+                .filter(games::pairing_id.eq(pairing_id))
+                .filter(games::finished_at.is_not_null()),
+        )
+        .set(games::finished_at.eq(Some(final_at)))
+        .execute(conn)?;
+    }
     Ok(())
 }
 
@@ -458,17 +517,18 @@ fn play_round(
     organiser: &Actor,
     event_id: i64,
     dice: &mut Dice,
+    strengths: &Strengths,
     limit: Option<usize>,
-) -> Result<(), AppError> {
+) -> Result<i32, AppError> {
     let number = events::rounds::pair_next(conn, organiser, event_id)?.number;
     events::rounds::publish_last(conn, organiser, event_id)?;
     let round = events::rounds::list(conn, organiser, event_id)?
         .into_iter()
         .find(|r| r.number == number)
         .ok_or_else(|| AppError::internal("the demo round vanished"))?;
-    let ratings: std::collections::HashMap<i64, i32> = events::entries::list(conn, event_id)?
+    let strength_of: std::collections::HashMap<i64, i32> = events::entries::list(conn, event_id)?
         .into_iter()
-        .map(|e| (e.id, e.rating.unwrap_or(1500)))
+        .map(|e| (e.id, strengths.get(&e.player_id).copied().unwrap_or(1500)))
         .collect();
     let boards = round.boards.iter().filter(|b| b.black_entry_id.is_some());
     for (index, board) in boards.enumerate() {
@@ -481,17 +541,20 @@ fn play_round(
             demo_games::play_plies(conn, organiser, game_id, plies, &mut roll)?;
             continue;
         }
-        let white = ratings.get(&board.white_entry_id).copied().unwrap_or(1500);
+        let white = strength_of
+            .get(&board.white_entry_id)
+            .copied()
+            .unwrap_or(1500);
         let black = board
             .black_entry_id
-            .and_then(|b| ratings.get(&b).copied())
+            .and_then(|b| strength_of.get(&b).copied())
             .unwrap_or(1500);
         let result = dice.result(white, black);
         let plies = 40 + (dice.next() % 50) as u32;
         let mut roll = || dice.next();
         demo_games::play_to_result(conn, organiser, game_id, plies, result, &mut roll)?;
     }
-    Ok(())
+    Ok(number)
 }
 
 pub fn print_credentials(accounts: &[DemoAccount], bind: &str) {

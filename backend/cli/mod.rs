@@ -3,8 +3,9 @@
 pub mod admin;
 pub mod backup;
 pub mod demo;
-mod demo_games;
+pub mod demo_games;
 pub mod engine;
+pub mod ratings;
 pub mod serve;
 pub mod standings;
 pub mod tournament;

@@ -97,6 +97,16 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         let mut conn = pool.get()?;
         accounts::site_secret(&mut conn).map_err(|e| anyhow::anyhow!("{e}"))?
     };
+    {
+        // A database from before ratings were computed: its results and typed-in ratings
+        // become the ratings, once.
+        let mut conn = pool.get()?;
+        let computed = crate::service::ratings::recompute::compute_never_computed(&mut conn)
+            .map_err(|e| anyhow::anyhow!("computing ratings: {e}"))?;
+        if !computed.is_empty() {
+            tracing::info!(?computed, "ratings computed for the first time");
+        }
+    }
     if args.demo {
         let mut conn = pool.get()?;
         let credentials =

@@ -10,6 +10,7 @@ pub mod games;
 pub mod live;
 pub mod password_limits;
 pub mod players;
+pub mod ratings;
 pub mod refusal;
 pub mod validate;
 

@@ -5,7 +5,8 @@ use damka_engine::Variant;
 use serde::{Deserialize, Serialize};
 
 use super::{Actor, AppError, AppResult, Refusal, validate};
-use crate::store::models::{Player, PlayerFields, PlayerRating};
+use crate::store::models::{Player, PlayerFields};
+use crate::store::ratings as ratings_store;
 use crate::store::values::spelled;
 use crate::store::{self, DbConn, accounts, clubs, players};
 
@@ -36,6 +37,8 @@ pub struct PlayerView {
     pub federation_id: String,
     pub birth_year: Option<i32>,
     pub title: String,
+    /// Current ratings per variant in the system the site's lists show first (variants
+    /// with a rating only).
     pub ratings: Vec<RatingView>,
     /// The account linked to this profile, if any (its display name).
     pub account: Option<String>,
@@ -55,14 +58,27 @@ fn sort_ratings(ratings: &mut [RatingView]) {
     ratings.sort_by_key(|r| Variant::ALL.iter().position(|v| *v == r.variant));
 }
 
-impl From<&PlayerRating> for RatingView {
-    fn from(r: &PlayerRating) -> RatingView {
-        RatingView {
-            variant: r.variant,
-            rating: r.rating,
-            games: r.games,
+/// The players' current ratings in the site's list system, by player.
+fn current_ratings(
+    conn: &mut DbConn,
+    player_ids: &[i64],
+) -> AppResult<std::collections::HashMap<i64, Vec<RatingView>>> {
+    let system = crate::service::ratings::system_choice(conn)?.list_system;
+    let mut by_player: std::collections::HashMap<i64, Vec<RatingView>> =
+        std::collections::HashMap::new();
+    for (player, variant, rating, games) in ratings_store::current_for(conn, player_ids, system)? {
+        if let Some(rating) = rating {
+            by_player.entry(player).or_default().push(RatingView {
+                variant,
+                rating: rating.round() as i32,
+                games,
+            });
         }
     }
+    for ratings in by_player.values_mut() {
+        sort_ratings(ratings);
+    }
+    Ok(by_player)
 }
 
 fn fields(conn: &mut DbConn, input: &PlayerInput) -> AppResult<PlayerFields> {
@@ -185,6 +201,10 @@ pub fn update(
         let fields = fields(conn, input)?;
         check_club_change(&rights, player.club_id, fields.club_id)?;
         let updated = players::update(conn, player_id, &fields)?;
+        // The Elo K factor reads the birth year (the under-18 rule).
+        if updated.birth_year != player.birth_year {
+            crate::service::ratings::recompute::recompute_all(conn)?;
+        }
         view_of(conn, updated)
     })
 }
@@ -199,11 +219,9 @@ fn view_of(conn: &mut DbConn, player: Player) -> AppResult<PlayerView> {
         Some(id) => clubs::by_id(conn, id)?.map(|c| c.name),
         None => None,
     };
-    let mut ratings: Vec<RatingView> = players::ratings_of(conn, player.id)?
-        .iter()
-        .map(RatingView::from)
-        .collect();
-    sort_ratings(&mut ratings);
+    let ratings = current_ratings(conn, &[player.id])?
+        .remove(&player.id)
+        .unwrap_or_default();
     let account = accounts::user_by_player(conn, player.id)?.map(|u| u.display_name);
     Ok(PlayerView {
         id: player.id,
@@ -228,14 +246,7 @@ pub fn list(
 ) -> AppResult<Vec<PlayerView>> {
     let rows = players::list(conn, club, search)?;
     let ids: Vec<i64> = rows.iter().map(|p| p.id).collect();
-    let mut ratings: std::collections::HashMap<i64, Vec<RatingView>> =
-        std::collections::HashMap::new();
-    for rating in players::ratings_for(conn, &ids)? {
-        ratings
-            .entry(rating.player_id)
-            .or_default()
-            .push(RatingView::from(&rating));
-    }
+    let mut ratings = current_ratings(conn, &ids)?;
     let club_names: std::collections::HashMap<i64, String> = clubs::list(conn)?
         .into_iter()
         .map(|c| (c.id, c.name))
@@ -243,8 +254,7 @@ pub fn list(
     Ok(rows
         .into_iter()
         .map(|p| {
-            let mut own = ratings.remove(&p.id).unwrap_or_default();
-            sort_ratings(&mut own);
+            let own = ratings.remove(&p.id).unwrap_or_default();
             PlayerView {
                 club_name: p.club_id.and_then(|id| club_names.get(&id).cloned()),
                 id: p.id,
@@ -282,13 +292,14 @@ pub struct SiteSummary {
 
 pub fn site_summary(conn: &mut DbConn, top: i64) -> AppResult<SiteSummary> {
     let (player_count, club_count) = players::counts(conn)?;
-    let top = players::top_rated(conn, damka_engine::Variant::Russian, top)?
+    let system = crate::service::ratings::system_choice(conn)?.list_system;
+    let top = ratings_store::top_rated(conn, damka_engine::Variant::Russian, system, top)?
         .into_iter()
         .map(|(id, name, club, rating)| TopPlayer {
             id,
             name,
             club: club.unwrap_or_default(),
-            rating: i64::from(rating),
+            rating: rating.unwrap_or_default().round() as i64,
         })
         .collect();
     Ok(SiteSummary {

@@ -354,6 +354,40 @@ refusals! {
     InvalidStartNumber { start_no: u32 } => "invalid_start_number",
     ImportProfilesChanged => "import_profiles_changed",
 
+    // Ratings.
+    OnlyOrganisersImportRatings => "only_organisers_import_ratings",
+    /// A number (a decimal point allowed) was expected.
+    NotANumber => "not_a_number",
+    RatingsCsvTooLarge { bytes: usize, limit: usize } => "ratings_csv_too_large",
+    /// Bytes that are not UTF-8, at this offset of the file.
+    RatingsCsvNotUtf8 { offset: usize } => "ratings_csv_not_utf8",
+    /// Everything wrong with a ratings file, line by line; nothing was stored.
+    RatingsCsvInvalid { problems: Vec<Refusal> } => "ratings_csv_invalid",
+    /// A problem of a whole line of the file.
+    RatingsCsvAt { line: usize, problem: Box<Refusal> } => "ratings_csv_at",
+    /// A problem of one cell: its line and column.
+    RatingsCsvCell { line: usize, column: String, problem: Box<Refusal> } => "ratings_csv_cell",
+    /// No header line, or no data line.
+    RatingsCsvEmpty => "ratings_csv_empty",
+    RatingsCsvUnclosedQuote => "ratings_csv_unclosed_quote",
+    RatingsCsvUnknownColumn { column: String, allowed: Vec<String> } => "ratings_csv_unknown_column",
+    RatingsCsvColumnTwice { column: String } => "ratings_csv_column_twice",
+    RatingsCsvMissingColumns { columns: Vec<String> } => "ratings_csv_missing_columns",
+    /// The header has neither `player_id` nor `federation_id`.
+    RatingsCsvNoPlayerColumn => "ratings_csv_no_player_column",
+    /// A line with neither a player id nor a federation id.
+    RatingsCsvNoPlayer => "ratings_csv_no_player",
+    RatingsCsvFieldCount { found: usize, expected: usize } => "ratings_csv_field_count",
+    RatingsCsvUnknownFederationId { id: String } => "ratings_csv_unknown_federation_id",
+    /// Two profiles carry this federation id: the line names neither.
+    RatingsCsvFederationIdShared { id: String } => "ratings_csv_federation_id_shared",
+    /// `rd` and `volatility` belong to Glicko-2 lines.
+    RatingsCsvGlickoOnly => "ratings_csv_glicko_only",
+    /// A Glicko-2 volatility must be above 0 and at most 0.1.
+    RatingsCsvVolatilityRange => "ratings_csv_volatility_range",
+    /// The same player, variant and system as an earlier line.
+    RatingsCsvDuplicate { first_line: usize } => "ratings_csv_duplicate",
+
     // Games.
     /// The actor is neither a player of the game nor one of its arbiters.
     NotInGame => "not_in_game",
@@ -927,6 +961,65 @@ pub mod examples {
             },
             Refusal::InvalidStartNumber { start_no: 3 },
             Refusal::ImportProfilesChanged,
+            Refusal::OnlyOrganisersImportRatings,
+            Refusal::NotANumber,
+            Refusal::RatingsCsvTooLarge {
+                bytes: 2_000_000,
+                limit: 1_048_576,
+            },
+            Refusal::RatingsCsvNotUtf8 { offset: 17 },
+            Refusal::RatingsCsvInvalid {
+                problems: vec![
+                    Refusal::RatingsCsvCell {
+                        line: 3,
+                        column: text("rating"),
+                        problem: Box::new(Refusal::NotAWholeNumber),
+                    },
+                    Refusal::RatingsCsvAt {
+                        line: 4,
+                        problem: Box::new(Refusal::RatingsCsvNoPlayer),
+                    },
+                ],
+            },
+            Refusal::RatingsCsvAt {
+                line: 2,
+                problem: Box::new(Refusal::RatingsCsvFieldCount {
+                    found: 3,
+                    expected: 5,
+                }),
+            },
+            Refusal::RatingsCsvCell {
+                line: 7,
+                column: text("variant"),
+                problem: Box::new(Refusal::not_one_of(&["russian", "english"])),
+            },
+            Refusal::RatingsCsvEmpty,
+            Refusal::RatingsCsvUnclosedQuote,
+            Refusal::RatingsCsvUnknownColumn {
+                column: text("elo"),
+                allowed: vec![text("player_id"), text("rating")],
+            },
+            Refusal::RatingsCsvColumnTwice {
+                column: text("rating"),
+            },
+            Refusal::RatingsCsvMissingColumns {
+                columns: vec![text("system"), text("rating")],
+            },
+            Refusal::RatingsCsvNoPlayerColumn,
+            Refusal::RatingsCsvNoPlayer,
+            Refusal::RatingsCsvFieldCount {
+                found: 3,
+                expected: 5,
+            },
+            Refusal::RatingsCsvUnknownFederationId {
+                id: text("RUS-1234"),
+            },
+            Refusal::RatingsCsvFederationIdShared {
+                id: text("RUS-1234"),
+            },
+            Refusal::RatingsCsvGlickoOnly,
+            Refusal::RatingsCsvVolatilityRange,
+            Refusal::RatingsCsvDuplicate { first_line: 2 },
             Refusal::NotInGame,
             Refusal::NotYourTurn,
             Refusal::OnlyGameArbiters,

@@ -12,8 +12,8 @@ use diesel::sqlite::Sqlite;
 
 use super::MultiBackend;
 use super::values::{
-    EventStatus, GameEnd, GameStatus, ResultCode, ScoringDisplay, Spelling, System, TimeCategory,
-    parse,
+    EventStatus, GameEnd, GameStatus, RatingSystem, ResultCode, ScoringDisplay, Spelling, System,
+    TimeCategory, parse,
 };
 use crate::store::models::LocalRules;
 use damka_domain::tournament::{ByeKind, Colour};
@@ -89,6 +89,7 @@ text_column!(
     Colour,
     GameStatus,
     GameEnd,
+    RatingSystem,
     damka_engine::Color,
 );
 

@@ -10,6 +10,7 @@ pub mod models;
 pub mod pairing_changes;
 pub mod players;
 pub mod prepared;
+pub mod ratings;
 pub mod schema;
 pub mod settings;
 pub mod shared;

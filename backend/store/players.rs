@@ -1,5 +1,5 @@
-//! Player profiles and their per-variant ratings.
-use damka_engine::Variant;
+//! Player profiles and the Elo ratings they arrived with (`player_ratings`, the starting
+//! ratings of the rating computation: `service::ratings`).
 use diesel::prelude::*;
 
 use super::columns::Spelled;
@@ -72,26 +72,6 @@ pub fn list(
         .collect())
 }
 
-/// (player id, name, club name, rating)
-pub type RatedPlayer = (i64, String, Option<String>, i32);
-
-/// The best-rated players of a variant with their club's name, best first.
-pub fn top_rated(conn: &mut DbConn, variant: Variant, limit: i64) -> QueryResult<Vec<RatedPlayer>> {
-    use super::schema::clubs;
-    player_ratings::table
-        .inner_join(players::table.left_join(clubs::table))
-        .filter(player_ratings::variant.eq(Spelled(variant)))
-        .order((player_ratings::rating.desc(), players::name))
-        .limit(limit)
-        .select((
-            players::id,
-            players::name,
-            clubs::name.nullable(),
-            player_ratings::rating,
-        ))
-        .load(conn)
-}
-
 /// The number of player profiles and of clubs, in one round trip.
 pub fn counts(conn: &mut DbConn) -> QueryResult<(i64, i64)> {
     use super::schema::clubs;
@@ -104,14 +84,6 @@ pub fn counts(conn: &mut DbConn) -> QueryResult<(i64, i64)> {
 
 pub fn count(conn: &mut DbConn) -> QueryResult<i64> {
     players::table.count().get_result(conn)
-}
-
-pub fn ratings_of(conn: &mut DbConn, player_id: i64) -> QueryResult<Vec<PlayerRating>> {
-    player_ratings::table
-        .filter(player_ratings::player_id.eq(player_id))
-        .order(player_ratings::variant)
-        .select(PlayerRating::as_select())
-        .load(conn)
 }
 
 pub fn ratings_for(conn: &mut DbConn, player_ids: &[i64]) -> QueryResult<Vec<PlayerRating>> {

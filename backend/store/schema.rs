@@ -294,6 +294,60 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    ratings (player_id, variant, system) {
+        player_id -> BigInt,
+        variant -> Text,
+        system -> Text,
+        rating -> Nullable<Double>,
+        deviation -> Nullable<Double>,
+        volatility -> Nullable<Double>,
+        games -> Integer,
+        provisional -> Bool,
+        last_played -> Nullable<Timestamp>,
+        history_steps -> Integer,
+        history_digest -> BigInt,
+    }
+}
+
+diesel::table! {
+    rating_changes (player_id, variant, system, seq) {
+        player_id -> BigInt,
+        variant -> Text,
+        system -> Text,
+        seq -> Integer,
+        at -> Timestamp,
+        rating_before -> Nullable<Double>,
+        rating_after -> Nullable<Double>,
+        deviation -> Nullable<Double>,
+        volatility -> Nullable<Double>,
+        games -> Integer,
+        event_id -> Nullable<BigInt>,
+        game_id -> Nullable<BigInt>,
+        performance -> Nullable<Integer>,
+        step_games -> Integer,
+        step_half_points -> Integer,
+    }
+}
+
+diesel::table! {
+    glicko2_starts (player_id, variant) {
+        player_id -> BigInt,
+        variant -> Text,
+        rating -> Double,
+        deviation -> Double,
+        volatility -> Double,
+        games -> Integer,
+    }
+}
+
+diesel::table! {
+    rating_variants (variant) {
+        variant -> Text,
+        revision -> BigInt,
+    }
+}
+
 diesel::joinable!(players -> clubs (club_id));
 diesel::joinable!(player_ratings -> players (player_id));
 diesel::joinable!(users -> players (player_id));
@@ -324,6 +378,9 @@ diesel::joinable!(games -> users (created_by));
 diesel::joinable!(game_moves -> games (game_id));
 diesel::joinable!(game_changes -> games (game_id));
 diesel::joinable!(game_changes -> users (user_id));
+diesel::joinable!(ratings -> players (player_id));
+diesel::joinable!(rating_changes -> players (player_id));
+diesel::joinable!(glicko2_starts -> players (player_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     site_settings,
@@ -350,4 +407,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     games,
     game_moves,
     game_changes,
+    ratings,
+    rating_changes,
+    glicko2_starts,
+    rating_variants,
 );

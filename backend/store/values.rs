@@ -388,6 +388,39 @@ impl ResultCode {
 }
 
 spelled_enum! {
+    /// The two rating systems every player has in every variant (RATINGS.md).
+    pub enum RatingSystem ("rating system") {
+        /// The federation Elo (FIDE/FMJD rules), one period per event.
+        Elo = "elo",
+        /// Glicko-2 with lidraughts' parameters, one game per period.
+        Glicko2 = "glicko2",
+    }
+}
+
+/// In `ALL`'s order: Elo first, so that maps keyed by system list it first.
+impl PartialOrd for RatingSystem {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for RatingSystem {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.domain().cmp(&other.domain())
+    }
+}
+
+impl RatingSystem {
+    /// The domain's name for the same system.
+    pub fn domain(self) -> damka_domain::ratings::ledger::System {
+        match self {
+            RatingSystem::Elo => damka_domain::ratings::ledger::System::Elo,
+            RatingSystem::Glicko2 => damka_domain::ratings::ledger::System::Glicko2,
+        }
+    }
+}
+
+spelled_enum! {
     /// Where a game stands.
     pub enum GameStatus ("game status") {
         Ongoing = "ongoing",

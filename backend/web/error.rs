@@ -67,6 +67,53 @@ pub struct Problem {
     pub line: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub column: Option<usize>,
+    /// `ratings_csv_invalid`: every problem of the file, by line (nothing was stored).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines: Option<Vec<LineProblem>>,
+}
+
+/// One problem of an imported file: where it is, its code and its English text.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct LineProblem {
+    /// The line of the file (1-based); absent for a problem of the whole file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// The column (its header name), for a problem of one cell.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<String>,
+    /// The exact problem (`not_a_whole_number`, `no_such_player`, ...).
+    pub code: String,
+    pub detail: String,
+}
+
+impl LineProblem {
+    fn of(refusal: &Refusal) -> LineProblem {
+        let english = |r: &Refusal| super::refusals::text(super::i18n::Lang::En, r);
+        match refusal {
+            Refusal::RatingsCsvAt { line, problem } => LineProblem {
+                line: Some(*line),
+                column: None,
+                code: problem.code().to_string(),
+                detail: english(problem),
+            },
+            Refusal::RatingsCsvCell {
+                line,
+                column,
+                problem,
+            } => LineProblem {
+                line: Some(*line),
+                column: Some(column.clone()),
+                code: problem.code().to_string(),
+                detail: english(problem),
+            },
+            other => LineProblem {
+                line: None,
+                column: None,
+                code: other.code().to_string(),
+                detail: english(other),
+            },
+        }
+    }
 }
 
 impl Problem {
@@ -132,6 +179,9 @@ impl Problem {
                 self.move_number = Some(*move_number);
                 self.side = Some(side.spelling().to_string());
                 self.reason_code = Some(reason.code().to_string());
+            }
+            Some(Refusal::RatingsCsvInvalid { problems }) => {
+                self.lines = Some(problems.iter().map(LineProblem::of).collect());
             }
             _ => {}
         }

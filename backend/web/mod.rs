@@ -15,6 +15,7 @@ pub mod middleware;
 pub mod openapi;
 pub mod pages;
 pub mod pairing_warnings;
+pub mod rating_chart;
 pub mod refusals;
 pub mod render;
 pub mod routes;

@@ -32,11 +32,12 @@ use super::api;
         api::tokens::list, api::tokens::create, api::tokens::revoke,
         api::admin::users, api::admin::set_roles, api::admin::invite,
         api::admin::registration, api::admin::set_registration,
+        api::ratings::list, api::ratings::history, api::ratings::import,
     ),
     components(schemas(crate::web::error::Problem, crate::service::live::snapshot::PlyEvent,
         crate::service::live::snapshot::LiveRound)),
     modifiers(&TokenSecurity),
-    tags((name = "accounts"), (name = "players"), (name = "clubs"), (name = "events"), (name = "games"), (name = "admin"))
+    tags((name = "accounts"), (name = "players"), (name = "clubs"), (name = "events"), (name = "games"), (name = "ratings"), (name = "admin"))
 )]
 struct ApiDoc;
 

@@ -1,5 +1,6 @@
-//! SVG drawings for pages: a draughts board and a small bar chart. Plain strings, no
-//! scripts, so they work without JavaScript and print well.
+//! SVG drawings for pages: a draughts board and a line chart (a rating over time has its
+//! own, `rating_chart`). Plain strings, no scripts, so they work without JavaScript and
+//! print well.
 use std::fmt::Write;
 
 /// What stands on a dark square.
@@ -79,36 +80,6 @@ pub fn russian_start_board(title: &str) -> String {
         }
     }
     board(8, &pieces, title)
-}
-
-/// A horizontal bar chart of labelled values (e.g. a player's rating per variant).
-pub fn bar_chart(bars: &[(String, i64)], title: &str) -> String {
-    let max = bars.iter().map(|(_, v)| *v).max().unwrap_or(1).max(1);
-    let (label_w, bar_w, row_h) = (110, 260, 26);
-    let height = bars.len().max(1) * row_h + 6;
-    let width = label_w + bar_w + 60;
-    let mut out = String::new();
-    let _ = write!(
-        out,
-        r#"<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" aria-label="{}"><title>{}</title>"#,
-        escape(title),
-        escape(title)
-    );
-    for (i, (label, value)) in bars.iter().enumerate() {
-        let y = i * row_h + 4;
-        let len = (*value).max(0) as usize * bar_w / max as usize;
-        let _ = write!(
-            out,
-            r#"<text x="0" y="{}">{}</text><rect class="bar" x="{label_w}" y="{y}" width="{len}" height="{}" rx="3"/><text x="{}" y="{}">{value}</text>"#,
-            y + 15,
-            escape(label),
-            row_h - 8,
-            label_w + len + 6,
-            y + 15
-        );
-    }
-    out.push_str("</svg>");
-    out
 }
 
 /// A line chart of values over labelled steps (a running score by round, a rating over
@@ -209,13 +180,5 @@ mod tests {
         assert_eq!(svg.matches("<circle").count(), 3);
         assert!(svg.contains(">1.5<") && svg.contains(">2.5<"));
         assert!(svg.contains("<polyline"));
-    }
-
-    #[test]
-    fn chart_escapes_labels_and_scales_bars() {
-        let svg = bar_chart(&[("<a>".into(), 100), ("b".into(), 50)], "t");
-        assert!(svg.contains("&lt;a&gt;"));
-        assert!(svg.contains("width=\"260\""));
-        assert!(svg.contains("width=\"130\""));
     }
 }

@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used)]
 use crate::common::TestApp;
 
+use chrono::Datelike;
 use damka::service::games;
 use damka::store::games::{GameFilter, list};
 use damka::store::values::GameStatus;
@@ -58,6 +59,61 @@ async fn the_demo_games_are_legal_and_agree_with_the_boards() {
             .filter(|(_, p)| p.black_entry_id.is_some())
             .count();
         assert_eq!(with_games, played);
+
+        // Nobody's rating is typed in: no starting ratings, and every player's Glicko-2
+        // rating comes from the games, exactly as a recompute gives it.
+        use diesel::prelude::*;
+        let starts: i64 = damka::store::schema::player_ratings::table
+            .count()
+            .get_result(conn)
+            .unwrap();
+        assert_eq!(starts, 0);
+        let variant = damka_engine::Variant::Russian;
+        assert!(
+            damka::service::ratings::recompute::check(conn, variant)
+                .unwrap()
+                .is_empty()
+        );
+        let list = damka::service::ratings::views::list(
+            conn,
+            &damka::service::ratings::views::ListFilter::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            list.system,
+            damka::store::values::RatingSystem::Glicko2,
+            "the demo lists Glicko-2 first"
+        );
+        assert_eq!(list.items.len(), 24, "everyone played");
+        for item in &list.items {
+            let steps = damka::store::ratings::history(
+                conn,
+                item.player_id,
+                variant,
+                damka::store::values::RatingSystem::Glicko2,
+            )
+            .unwrap();
+            assert_eq!(steps.len() as i32, item.games, "{}", item.name);
+        }
+        // The round-robin's results are dated on its October days, one round every four
+        // days, not at the moment the demo was made.
+        let mut days: Vec<u32> = Vec::new();
+        for item in &list.items {
+            let steps = damka::store::ratings::history(
+                conn,
+                item.player_id,
+                variant,
+                damka::store::values::RatingSystem::Glicko2,
+            )
+            .unwrap();
+            for step in steps.iter().filter(|s| s.event_id == Some(rr.id)) {
+                assert_eq!(step.at.date().month(), 10, "{step:?}");
+                days.push(step.at.date().day());
+            }
+        }
+        days.sort_unstable();
+        days.dedup();
+        assert_eq!(days, vec![3, 7, 11, 15, 19, 23, 27]);
     })
     .await;
 }

@@ -818,7 +818,10 @@ async fn enter(org: &mut Client<'_>, event: i64, player_id: i64, rating: i32) {
                     games: 30,
                 },
             )
-            .unwrap()
+            .unwrap();
+            // A starting rating counts once the variant is recomputed, as imports do.
+            damka::service::ratings::recompute::recompute(conn, damka_engine::Variant::Russian)
+                .unwrap();
         })
         .await;
     let entry = org

@@ -62,7 +62,10 @@ async fn spring_open(api: &mut Client<'_>) -> (i64, Vec<i64>) {
                         games: 30,
                     },
                 )
-                .unwrap()
+                .unwrap();
+                // A starting rating counts once the variant is recomputed, as imports do.
+                damka::service::ratings::recompute::recompute(conn, damka_engine::Variant::Russian)
+                    .unwrap();
             })
             .await;
         let entry = api

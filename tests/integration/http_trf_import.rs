@@ -177,8 +177,28 @@ async fn corpus_file_imports_players_rounds_results_and_standings() {
         &format!("/api/v1/players/{}", entries[0]["player_id"]),
     )
     .await;
+    // The file's rating is where the player's Elo starts; the event (rated, its results
+    // in) is the first period, and the profile shows the rating after it.
     assert_eq!(profile["ratings"][0]["variant"], "russian");
-    assert_eq!(profile["ratings"][0]["rating"], 2509);
+    let player_id = entries[0]["player_id"].as_i64().unwrap();
+    let steps = app
+        .with_db(move |conn| {
+            damka::store::ratings::history(
+                conn,
+                player_id,
+                damka_engine::Variant::Russian,
+                damka::store::values::RatingSystem::Elo,
+            )
+            .unwrap()
+        })
+        .await;
+    assert_eq!(steps.len(), 1, "{steps:?}");
+    assert_eq!(steps[0].rating_before, Some(2509.0));
+    assert_eq!(steps[0].event_id, Some(id));
+    assert_eq!(
+        profile["ratings"][0]["rating"].as_f64(),
+        steps[0].rating_after
+    );
 
     // Rounds: all published, one board per game, byes after the games.
     let mut public = app.client();

@@ -121,12 +121,14 @@ fn expected_type(conn: &DbConn, sql_type: &str, rowid: bool) -> &'static str {
         (DbConn::Sqlite(_), "Bool") => "BOOLEAN",
         (DbConn::Sqlite(_), "Timestamp") => "TIMESTAMP",
         (DbConn::Sqlite(_), "Date") => "DATE",
+        (DbConn::Sqlite(_), "Double") => "DOUBLE",
         (DbConn::Pg(_), "BigInt") => "bigint",
         (DbConn::Pg(_), "Integer") => "integer",
         (DbConn::Pg(_), "Text") => "text",
         (DbConn::Pg(_), "Bool") => "boolean",
         (DbConn::Pg(_), "Timestamp") => "timestamp without time zone",
         (DbConn::Pg(_), "Date") => "date",
+        (DbConn::Pg(_), "Double") => "double precision",
         (_, other) => panic!("schema.rs uses {other}: add its column types to this test"),
     }
 }

@@ -893,6 +893,9 @@ fn play(conn: &mut DbConn, actor: &Actor, case: Case) -> Summary {
                 },
             )
             .unwrap();
+            // A starting rating counts once the variant is recomputed, as imports do.
+            damka::service::ratings::recompute::recompute(conn, damka_engine::Variant::Russian)
+                .unwrap();
         }
         profiles.push(player.id);
     }
@@ -1305,6 +1308,12 @@ async fn forfeited_pairing_may_be_repeated() {
                             rating,
                             games: 20,
                         },
+                    )
+                    .unwrap();
+                    // A starting rating counts once the variant is recomputed, as imports do.
+                    damka::service::ratings::recompute::recompute(
+                        conn,
+                        damka_engine::Variant::Russian,
                     )
                     .unwrap();
                     let entry = entries::add(

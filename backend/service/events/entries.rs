@@ -136,10 +136,7 @@ pub fn add(
                 return Err(AppError::conflict(Refusal::LateEntriesClosed));
             }
         }
-        let rating = players::ratings_of(conn, player_id)?
-            .into_iter()
-            .find(|r| r.variant == event.variant)
-            .map(|r| r.rating);
+        let rating = crate::service::ratings::seeding_rating(conn, player_id, event.variant)?;
         let start_no = existing.iter().map(|e| e.start_no).max().unwrap_or(0) + 1;
         let entry = events::insert_entry(
             conn,

@@ -139,7 +139,12 @@ pub fn import_trf(
     let lines = player_lines(text);
     let plan = plan(&t, &lines, variant)?;
     let profiles = plan_profiles(conn, actor, &t, &lines)?;
-    conn.write_transaction(|conn| store_plan(conn, actor, &t, &plan, &profiles))
+    conn.write_transaction(|conn| {
+        let imported = store_plan(conn, actor, &t, &plan, &profiles)?;
+        // The file's ratings become starting ratings and its results may count.
+        crate::service::ratings::recompute::recompute(conn, imported.event.variant)?;
+        Ok(imported)
+    })
 }
 
 /// Decides, before writing, which profile each player of the file goes to: the profile

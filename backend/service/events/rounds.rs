@@ -479,5 +479,8 @@ pub fn record_result(
         pairing.result,
         result,
     )?;
+    if event.rated {
+        crate::service::ratings::recompute::recompute(conn, event.variant)?;
+    }
     Ok(())
 }

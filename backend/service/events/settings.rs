@@ -162,7 +162,12 @@ pub fn update(
                 return Err(AppError::invalid("rounds", Refusal::FewerRoundsThanPaired));
             }
         }
-        Ok(events::update(conn, event_id, &fields)?)
+        let updated = events::update(conn, event_id, &fields)?;
+        // Whether the event is rated decides whether its results count.
+        if updated.rated != event.rated && !paired.is_empty() {
+            crate::service::ratings::recompute::recompute(conn, updated.variant)?;
+        }
+        Ok(updated)
     })
 }
 

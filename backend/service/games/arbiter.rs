@@ -31,6 +31,8 @@ pub fn store_state(
         crate::service::events::write(conn, event_id, |conn, event| {
             rounds::record_result(conn, &event, pairing_id, result, user_id)
         })?;
+    } else if old_result != state.result && loaded.row.rated && loaded.row.event_id.is_none() {
+        crate::service::ratings::recompute::recompute(conn, loaded.row.variant)?;
     }
     state.apply_to(&mut loaded.row);
     Ok(())

@@ -12,6 +12,7 @@ pub(crate) mod games;
 pub(crate) mod live;
 pub(crate) mod me;
 pub(crate) mod players;
+pub(crate) mod ratings;
 pub(crate) mod tokens;
 
 use actix_web::{HttpResponse, web};
@@ -35,6 +36,9 @@ pub fn routes() -> Routes {
         .post("/players", players::create)
         .get("/players/{id}", players::get)
         .put("/players/{id}", players::update)
+        .get("/players/{id}/rating-history", ratings::history)
+        .get("/ratings", ratings::list)
+        .post("/ratings/import", ratings::import)
         .get("/clubs", clubs::list)
         .post("/clubs", clubs::create)
         .get("/clubs/{id}", clubs::get)

@@ -5,8 +5,11 @@ use askama::Template;
 use serde::Deserialize;
 
 use crate::service::accounts::{self, CreatedInvitation, RegistrationMode, RoleChange};
+use crate::service::events::settings::one_of;
+use crate::service::ratings::{self, SystemChoice};
 use crate::service::{AppError, AppResult, Refusal};
 use crate::store::models::{Invitation, User};
+use crate::store::values::{RatingSystem, Spelling};
 use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
 use crate::web::render::{self, FormErrors};
@@ -21,6 +24,17 @@ struct AdminPage {
     invitations: Vec<Invitation>,
     new_invitation: Option<CreatedInvitation>,
     errors: FormErrors,
+    rating_systems: SystemChoice,
+}
+
+impl AdminPage {
+    fn systems(&self) -> &'static [RatingSystem] {
+        RatingSystem::ALL
+    }
+
+    fn system_name(&self, system: &RatingSystem) -> String {
+        self.ctx.t(&format!("ratings.system.{}", system.spelling()))
+    }
 }
 
 async fn page(
@@ -31,12 +45,13 @@ async fn page(
     errors: FormErrors,
 ) -> AppResult<HttpResponse> {
     let actor = ctx.actor();
-    let (mode, users, invitations) = state
+    let (mode, users, invitations, rating_systems) = state
         .db(move |conn| {
             Ok((
                 accounts::registration_mode(conn)?,
                 accounts::users(conn, &actor)?,
                 accounts::invitations(conn, &actor)?,
+                ratings::system_choice(conn)?,
             ))
         })
         .await?;
@@ -49,8 +64,39 @@ async fn page(
             invitations,
             new_invitation,
             errors,
+            rating_systems,
         },
     )
+}
+
+#[derive(Deserialize)]
+pub struct RatingSystemsForm {
+    list_system: String,
+    seeding_system: String,
+}
+
+/// Which system rating lists show first and which seeds events.
+pub async fn set_rating_systems(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    CsrfForm(form): CsrfForm<RatingSystemsForm>,
+) -> AppResult<HttpResponse> {
+    let actor = ctx.actor();
+    actor.require_admin()?;
+    let choice = SystemChoice {
+        list_system: one_of::<RatingSystem>("list_system", &form.list_system)?,
+        seeding_system: one_of::<RatingSystem>("seeding_system", &form.seeding_system)?,
+    };
+    state
+        .db(move |conn| ratings::set_system_choice(conn, &actor, choice))
+        .await?;
+    Ok(render::redirect_with_flash(
+        &req,
+        "/admin",
+        "ok",
+        "flash.ratings_saved",
+    ))
 }
 
 pub async fn show(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HttpResponse> {

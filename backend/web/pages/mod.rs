@@ -12,6 +12,7 @@ mod games;
 mod home;
 mod lang;
 mod players;
+mod ratings;
 mod session;
 mod setup;
 
@@ -43,6 +44,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .get("/players/{id}", players::show)
         .get("/players/{id}/edit", players::edit_form)
         .post("/players/{id}", players::update)
+        .get("/ratings", ratings::list)
+        .get("/ratings.csv", ratings::csv)
+        .get("/ratings/import", ratings::import_form)
+        .post("/ratings/import", ratings::import)
         .get("/clubs", clubs::list)
         .get("/clubs/new", clubs::new_form)
         .post("/clubs", clubs::create)
@@ -112,6 +117,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .post("/games/{id}/clock/start", games::start_clock)
         .get("/admin", admin::show)
         .post("/admin/registration", admin::set_registration)
+        .post("/admin/ratings", admin::set_rating_systems)
         .post("/admin/invitations", admin::invite)
         .post("/admin/users/{id}/roles", admin::set_roles);
     routes.register(cfg);

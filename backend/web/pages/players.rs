@@ -8,13 +8,15 @@ use serde::Deserialize;
 use crate::service::clubs::ClubView;
 use crate::service::games::{self, GameSummary};
 use crate::service::players::{self, PlayerInput, PlayerView};
+use crate::service::ratings::views::{self as rating_views, StepView, VariantRatings};
 use crate::service::{AppResult, clubs};
 use crate::store::games::GameFilter;
+use crate::store::values::{RatingSystem, Spelling};
 use crate::web::ctx::Ctx;
 use crate::web::form::{CsrfForm, optional_number};
+use crate::web::rating_chart::{self, Series};
 use crate::web::render::{self, FormErrors};
 use crate::web::state::AppState;
-use crate::web::svg;
 
 #[derive(Template)]
 #[template(path = "players.html")]
@@ -79,9 +81,70 @@ struct ShowPage {
     ctx: Ctx,
     player: PlayerView,
     can_edit: bool,
-    chart_svg: String,
+    /// Per variant the player has ratings in: both systems now, the chart, the steps.
+    ratings: Vec<RatingsCard>,
     /// The player's latest games, newest first.
     games: Vec<GameSummary>,
+}
+
+/// One variant's ratings as the profile shows them.
+struct RatingsCard {
+    ratings: VariantRatings,
+    chart_svg: Option<String>,
+}
+
+/// Steps of each system the profile lists (the newest); the chart shows them all.
+const PROFILE_STEPS: usize = 30;
+
+impl RatingsCard {
+    fn of(ctx: &Ctx, ratings: VariantRatings) -> RatingsCard {
+        let series: Vec<Series> = ratings
+            .histories
+            .iter()
+            .map(|(system, steps)| Series {
+                label: ctx.t(&format!("ratings.system.{}", system.spelling())),
+                points: steps
+                    .iter()
+                    .filter_map(|step| {
+                        let rating = step.rating?;
+                        let cause = step.event_name.clone().unwrap_or_default();
+                        Some((
+                            step.at.and_utc().timestamp(),
+                            rating,
+                            format!("{}: {rating} {cause}", ctx.date(&step.at))
+                                .trim()
+                                .to_string(),
+                        ))
+                    })
+                    .collect(),
+                colour: match system {
+                    RatingSystem::Elo => "#8a4b1f",
+                    RatingSystem::Glicko2 => "#2b6cb0",
+                },
+                dashed: *system == RatingSystem::Glicko2,
+            })
+            .collect();
+        let dates: Vec<&StepView> = ratings
+            .histories
+            .iter()
+            .flat_map(|(_, s)| s.iter())
+            .collect();
+        let first = dates.iter().map(|s| s.at).min();
+        let last = dates.iter().map(|s| s.at).max();
+        let title = ctx.tf1("ratings.chart_title", &ctx.variant_name(&ratings.variant));
+        let chart_svg = rating_chart::draw(
+            &series,
+            &title,
+            &first.map(|at| ctx.date(&at)).unwrap_or_default(),
+            &last.map(|at| ctx.date(&at)).unwrap_or_default(),
+        );
+        RatingsCard { ratings, chart_svg }
+    }
+
+    /// The newest steps of a system, newest first.
+    fn recent<'a>(&self, steps: &'a [StepView]) -> Vec<&'a StepView> {
+        steps.iter().rev().take(PROFILE_STEPS).collect()
+    }
 }
 
 impl ShowPage {
@@ -100,6 +163,25 @@ impl ShowPage {
             None => self.ctx.t("game.in_progress"),
         }
     }
+
+    fn system_name(&self, system: &RatingSystem) -> String {
+        self.ctx.t(&format!("ratings.system.{}", system.spelling()))
+    }
+
+    /// A change with its sign (`+12`, `−5`, `0`).
+    fn signed(&self, change: &i64) -> String {
+        match change {
+            c if *c > 0 => format!("+{c}"),
+            c if *c < 0 => format!("−{}", c.abs()),
+            _ => "0".into(),
+        }
+    }
+
+    /// What caused a step: the month of standalone games of an Elo period.
+    fn month_of(&self, step: &StepView) -> String {
+        self.ctx
+            .tf1("ratings.month_games", &step.at.format("%m.%Y"))
+    }
 }
 
 /// How many of a player's games the profile lists.
@@ -112,7 +194,7 @@ pub async fn show(
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let actor = ctx.actor();
-    let (player, can_edit, games) = state
+    let (player, can_edit, games, ratings) = state
         .db(move |conn| {
             Ok((
                 players::get(conn, id)?,
@@ -125,27 +207,21 @@ pub async fn show(
                         ..GameFilter::default()
                     },
                 )?,
+                rating_views::of_player(conn, id)?,
             ))
         })
         .await?;
-    let bars: Vec<(String, i64)> = player
-        .ratings
-        .iter()
-        .map(|r| {
-            (
-                ctx.t(&format!("variant.{}", r.variant)),
-                i64::from(r.rating),
-            )
-        })
+    let ratings = ratings
+        .into_iter()
+        .map(|variant| RatingsCard::of(&ctx, variant))
         .collect();
-    let chart_svg = svg::bar_chart(&bars, &ctx.t("player.ratings"));
     render::page(
         StatusCode::OK,
         &ShowPage {
             ctx,
             player,
             can_edit,
-            chart_svg,
+            ratings,
             games,
         },
     )

@@ -589,7 +589,10 @@ pub async fn enter_players(api: &mut Client<'_>, event_id: i64, n: usize) -> Vec
                         games: 30,
                     },
                 )
-                .unwrap()
+                .unwrap();
+                // A starting rating counts once the variant is recomputed, as imports do.
+                damka::service::ratings::recompute::recompute(conn, damka_engine::Variant::Russian)
+                    .unwrap();
             })
             .await;
         let entry = api

@@ -12,6 +12,7 @@
 
 pub mod elo;
 pub mod glicko2;
+pub mod ledger;
 
 use crate::tournament::HalfPoints;
 

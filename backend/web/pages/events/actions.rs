@@ -46,6 +46,7 @@ where
                 _ => return Err(err),
             };
             let data = load(&ctx, state, id).await?;
+            let ratings = super::show::rating_rows(state, id).await?;
             let status = StatusCode::from_u16(errors_status(&errors))
                 .unwrap_or(StatusCode::UNPROCESSABLE_ENTITY);
             render::page(
@@ -56,6 +57,7 @@ where
                     data,
                     errors,
                     round: None,
+                    ratings,
                 },
             )
         }

@@ -9,6 +9,7 @@ use crate::service::events::audit::ChangeView;
 use crate::service::events::entries::EntryView;
 use crate::service::events::overview::{self, EventOverview};
 use crate::service::events::rounds::RoundView;
+use crate::service::ratings::views::{self as rating_views, EventRatingRow};
 use crate::store::values::{EventStatus, ResultCode, Spelling};
 use crate::web::ctx::Ctx;
 use crate::web::render::{self, FormErrors};
@@ -45,6 +46,13 @@ pub(super) struct EventPage {
     pub(super) errors: FormErrors,
     /// The round the pairings tab shows (default: the latest).
     pub(super) round: Option<i32>,
+    /// Each player's rating change and performance over the event (rated events).
+    pub(super) ratings: Vec<EventRatingRow>,
+}
+
+/// The event's rating changes, for the standings tab.
+pub(super) async fn rating_rows(state: &AppState, id: i64) -> AppResult<Vec<EventRatingRow>> {
+    state.db(move |conn| rating_views::of_event(conn, id)).await
 }
 
 impl EventPage {
@@ -239,6 +247,20 @@ impl EventPage {
             .collect();
         self.ctx.tf1("event.pair_waits", &boards.join(", "))
     }
+
+    /// A rating after the event with its change: `2254 (+4)`, `2398 (−2)`; "unrated"
+    /// while an Elo player has no rating yet.
+    fn with_change(&self, rating: &Option<i64>, change: &Option<i64>) -> String {
+        let Some(rating) = rating else {
+            return self.ctx.t("ratings.unrated");
+        };
+        match change {
+            Some(c) if *c > 0 => format!("{rating} (+{c})"),
+            Some(c) if *c < 0 => format!("{rating} (−{})", c.abs()),
+            Some(_) => format!("{rating} (0)"),
+            None => rating.to_string(),
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -266,7 +288,9 @@ pub async fn show(
     } else {
         "info".to_string()
     };
-    let data = load_after(&ctx, &state, path.into_inner(), query.after).await?;
+    let id = path.into_inner();
+    let data = load_after(&ctx, &state, id, query.after).await?;
+    let ratings = rating_rows(&state, id).await?;
     render::page(
         StatusCode::OK,
         &EventPage {
@@ -275,6 +299,7 @@ pub async fn show(
             data,
             errors: FormErrors::none(),
             round: query.round,
+            ratings,
         },
     )
 }

@@ -1,0 +1,683 @@
+//! Recomputing a variant's ratings from its results, and comparing with what is stored.
+//!
+//! What counts: every played result (1-0, ½-½, 0-1) on a published board of a rated event
+//! of the variant, whether an arbiter entered it or its game ended on the site; and every
+//! finished rated standalone game of the variant with two moves by each side. Forfeits
+//! (`+/-`, `-/+`, `-/-`), byes, boards without a result, unrated events and games, and
+//! games still going are left out. A board's result counts from the moment it is entered:
+//! the instant it became final is its last change (`result_changes`), or, for a result
+//! that came with an imported TRF and so has no change, the round's publication; a
+//! standalone game's is its end.
+//!
+//! Finishing or reopening an event changes nothing here: a result counts from the moment
+//! it stands on a published board, so a finished event's ratings are those of its last
+//! result, and a reopened event's correction is a result change like any other (it
+//! recomputes). The standings of an unfinished event move as its results come in, and so
+//! do its players' ratings.
+//!
+//! When: every write that changes what counts (a board's result, an event's `rated`
+//! flag, a standalone game's result, an import of a TRF or of starting ratings, a birth
+//! year, which the Elo K factor reads) recomputes the whole variant from scratch inside the
+//! same transaction, under the variant's lock (`store::ratings::lock_variant`, always the
+//! last lock a write takes, so there is no deadlock with the event and game locks). Only
+//! what differs from the stored rows is written, which after one result is the tail of
+//! the histories it touched. From scratch is the simplest correct answer to "a corrected
+//! result recomputes everything after it": nothing can be forgotten, and the pure
+//! recompute of 100,000 games takes well under a second (README, Benchmarks); reading the
+//! results is one query per table. The stored ratings are therefore always exactly what a
+//! recompute gives, which `damka ratings recompute --check` verifies.
+use std::collections::{BTreeMap, HashMap};
+
+use chrono::{DateTime, Datelike, NaiveDateTime};
+use damka_domain::ratings::Score;
+use damka_domain::ratings::elo::EloRating;
+use damka_domain::ratings::glicko2::{Glicko, GlickoParams};
+use damka_domain::ratings::ledger::{
+    self, CountedResult, EloStart, GlickoStart, Ledger, LedgerInput, Micros, Month, Origin,
+    PlayerLedger,
+};
+use damka_engine::Variant;
+
+use crate::service::AppResult;
+use crate::store::ratings::{self as stored, ChangeRow, RatingRow};
+use crate::store::values::{RatingSystem, ResultCode, Spelling};
+use crate::store::{DbConn, QueryResult};
+
+/// The rating systems' constants: lidraughts' Glicko-2.
+pub const GLICKO: GlickoParams = GlickoParams::LIDRAUGHTS;
+
+fn micros(at: NaiveDateTime) -> Micros {
+    at.and_utc().timestamp_micros()
+}
+
+fn instant(at: Micros) -> NaiveDateTime {
+    DateTime::from_timestamp_micros(at)
+        .map(|t| t.naive_utc())
+        .unwrap_or_default()
+}
+
+fn month_of(at: NaiveDateTime) -> Month {
+    Month {
+        year: at.year(),
+        month: at.month(),
+    }
+}
+
+/// White's score of a played result.
+fn white_score(result: ResultCode) -> Option<Score> {
+    match result {
+        ResultCode::WhiteWins => Some(Score::Win),
+        ResultCode::Draw => Some(Score::Draw),
+        ResultCode::BlackWins => Some(Score::Loss),
+        _ => None,
+    }
+}
+
+/// Everything a recompute of the variant reads, from the database.
+pub fn gather(conn: &mut DbConn, variant: Variant) -> QueryResult<LedgerInput> {
+    let players_of_entries: HashMap<i64, i64> =
+        stored::rated_entries(conn, variant)?.into_iter().collect();
+    let last_changes: HashMap<i64, NaiveDateTime> = stored::last_result_changes(conn, variant)?
+        .into_iter()
+        .filter_map(|(pairing, at)| at.map(|at| (pairing, at)))
+        .collect();
+    let games_of_boards: HashMap<i64, i64> = stored::board_games(conn, variant)?
+        .into_iter()
+        .filter_map(|(pairing, game)| pairing.map(|pairing| (pairing, game)))
+        .collect();
+    let mut results = Vec::new();
+    for board in stored::counted_boards(conn, variant)? {
+        let (Some(black_entry), Some(score)) =
+            (board.black_entry_id, board.result.and_then(white_score))
+        else {
+            continue;
+        };
+        let (Some(&white), Some(&black)) = (
+            players_of_entries.get(&board.white_entry_id),
+            players_of_entries.get(&black_entry),
+        ) else {
+            continue;
+        };
+        let at = last_changes
+            .get(&board.pairing_id)
+            .copied()
+            .or(board.published_at)
+            .unwrap_or(board.paired_at);
+        results.push(CountedResult {
+            at: micros(at),
+            month: month_of(at),
+            origin: Origin::Board {
+                event_id: board.event_id,
+                pairing_id: board.pairing_id,
+                game_id: games_of_boards.get(&board.pairing_id).copied(),
+            },
+            white,
+            black,
+            white_score: score,
+        });
+    }
+    for game in stored::counted_games(conn, variant)? {
+        let (Some(score), Some(at)) = (game.result.and_then(white_score), game.finished_at) else {
+            continue;
+        };
+        results.push(CountedResult {
+            at: micros(at),
+            month: month_of(at),
+            origin: Origin::Standalone {
+                game_id: game.game_id,
+            },
+            white: game.white,
+            black: game.black,
+            white_score: score,
+        });
+    }
+    let elo_starts = stored::elo_starts(conn, variant)?
+        .into_iter()
+        .map(|(player, rating, games)| {
+            (
+                player,
+                EloStart {
+                    rating: EloRating(u32::try_from(rating).unwrap_or(0)),
+                    games: u32::try_from(games).unwrap_or(0),
+                },
+            )
+        })
+        .collect();
+    let glicko_starts = stored::glicko_starts(conn, variant)?
+        .into_iter()
+        .map(|row| {
+            (
+                row.player_id,
+                GlickoStart {
+                    glicko: Glicko {
+                        rating: row.rating,
+                        deviation: row.deviation,
+                        volatility: row.volatility,
+                    },
+                    games: u32::try_from(row.games).unwrap_or(0),
+                },
+            )
+        })
+        .collect();
+    let birth_years = stored::birth_years(conn)?
+        .into_iter()
+        .filter_map(|(player, year)| year.map(|year| (player, year)))
+        .collect();
+    Ok(LedgerInput {
+        results,
+        elo_starts,
+        glicko_starts,
+        birth_years,
+    })
+}
+
+/// A variant's ratings as rows, the way they are stored.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Rows {
+    /// By (player, system).
+    pub ratings: BTreeMap<(i64, RatingSystem), RatingRow>,
+    /// By (player, system), each in step order.
+    pub changes: BTreeMap<(i64, RatingSystem), Vec<ChangeRow>>,
+}
+
+fn count(n: u32) -> i32 {
+    i32::try_from(n).unwrap_or(i32::MAX)
+}
+
+/// FNV-1a, 64 bits: a digest that is the same on every machine and every run.
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+
+    fn feed(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.0 ^= u64::from(*byte);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn option(&mut self, value: Option<[u8; 8]>) {
+        match value {
+            Some(bytes) => {
+                self.feed(&[1]);
+                self.feed(&bytes);
+            }
+            None => self.feed(&[0]),
+        }
+    }
+}
+
+/// The digest of a history: every field of every step, so that two histories with the same
+/// digest and length are, for all practical purposes, the same.
+pub fn digest(steps: &[ChangeRow]) -> i64 {
+    let mut fnv = Fnv::new();
+    for step in steps {
+        fnv.feed(&step.seq.to_le_bytes());
+        fnv.feed(&micros(step.at).to_le_bytes());
+        for value in [
+            step.rating_before,
+            step.rating_after,
+            step.deviation,
+            step.volatility,
+        ] {
+            fnv.option(value.map(|v| v.to_bits().to_le_bytes()));
+        }
+        fnv.feed(&step.games.to_le_bytes());
+        for id in [step.event_id, step.game_id] {
+            fnv.option(id.map(i64::to_le_bytes));
+        }
+        fnv.option(step.performance.map(|p| i64::from(p).to_le_bytes()));
+        fnv.feed(&step.step_games.to_le_bytes());
+        fnv.feed(&step.step_half_points.to_le_bytes());
+    }
+    i64::from_le_bytes(fnv.0.to_le_bytes())
+}
+
+/// The ledger as the rows that store it.
+pub fn rows_of(variant: Variant, ledger: &Ledger) -> Rows {
+    let mut rows = Rows::default();
+    for system in RatingSystem::ALL.iter().copied() {
+        for (&player, PlayerLedger { standing, changes }) in ledger.of(system.domain()) {
+            let steps: Vec<ChangeRow> = changes
+                .iter()
+                .zip(1..)
+                .map(|(c, seq)| ChangeRow {
+                    player_id: player,
+                    variant,
+                    system,
+                    seq,
+                    at: instant(c.at),
+                    rating_before: c.before,
+                    rating_after: c.after,
+                    deviation: c.deviation,
+                    volatility: c.volatility,
+                    games: count(c.games),
+                    event_id: c.event_id,
+                    game_id: c.game_id,
+                    performance: c.performance.map(count),
+                    step_games: count(c.step_games),
+                    step_half_points: count(c.step_half_points),
+                })
+                .collect();
+            if let Some(s) = standing {
+                rows.ratings.insert(
+                    (player, system),
+                    RatingRow {
+                        player_id: player,
+                        variant,
+                        system,
+                        rating: s.rating,
+                        deviation: s.deviation,
+                        volatility: s.volatility,
+                        games: count(s.games),
+                        provisional: s.provisional,
+                        last_played: s.last_played.map(instant),
+                        history_steps: i32::try_from(steps.len()).unwrap_or(i32::MAX),
+                        history_digest: digest(&steps),
+                    },
+                );
+            }
+            if !steps.is_empty() {
+                rows.changes.insert((player, system), steps);
+            }
+        }
+    }
+    rows
+}
+
+/// The variant's ratings computed from the database's results, not stored.
+pub fn compute(conn: &mut DbConn, variant: Variant) -> AppResult<Rows> {
+    let input = gather(conn, variant)?;
+    Ok(rows_of(variant, &ledger::recompute(&input, &GLICKO)))
+}
+
+/// What is stored for the variant.
+pub fn stored_rows(conn: &mut DbConn, variant: Variant) -> AppResult<Rows> {
+    let mut rows = Rows::default();
+    for row in stored::stored_ratings(conn, variant)? {
+        rows.ratings.insert((row.player_id, row.system), row);
+    }
+    for row in stored::stored_changes(conn, variant)? {
+        rows.changes
+            .entry((row.player_id, row.system))
+            .or_default()
+            .push(row);
+    }
+    Ok(rows)
+}
+
+/// One way in which the stored ratings differ from a recompute.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Difference {
+    /// A player's current rating (either side `None`: missing there).
+    Rating {
+        player_id: i64,
+        system: RatingSystem,
+        stored: Option<RatingRow>,
+        computed: Option<RatingRow>,
+    },
+    /// A player's history, from step `from_seq` on.
+    History {
+        player_id: i64,
+        system: RatingSystem,
+        from_seq: i32,
+        stored_steps: usize,
+        computed_steps: usize,
+    },
+}
+
+fn describe_rating(row: &Option<RatingRow>) -> String {
+    match row {
+        None => "nothing".into(),
+        Some(r) => format!(
+            "rating {} rd {} volatility {} games {} provisional {} last played {} \
+             history {} steps (digest {:016x})",
+            r.rating.map_or("none".into(), |v| v.to_string()),
+            r.deviation.map_or("none".into(), |v| v.to_string()),
+            r.volatility.map_or("none".into(), |v| v.to_string()),
+            r.games,
+            r.provisional,
+            r.last_played.map_or("never".into(), |t| t.to_string()),
+            r.history_steps,
+            r.history_digest,
+        ),
+    }
+}
+
+impl std::fmt::Display for Difference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Difference::Rating {
+                player_id,
+                system,
+                stored,
+                computed,
+            } => write!(
+                f,
+                "player {player_id} {system}: stored {}; computed {}",
+                describe_rating(stored),
+                describe_rating(computed)
+            ),
+            Difference::History {
+                player_id,
+                system,
+                from_seq,
+                stored_steps,
+                computed_steps,
+            } => write!(
+                f,
+                "player {player_id} {system}: history differs from step {from_seq} \
+                 (stored {stored_steps} steps, computed {computed_steps})"
+            ),
+        }
+    }
+}
+
+/// Every difference between stored and computed rows, by player and system.
+pub fn differences(stored: &Rows, computed: &Rows) -> Vec<Difference> {
+    let mut found = Vec::new();
+    let rating_keys: std::collections::BTreeSet<_> = stored
+        .ratings
+        .keys()
+        .chain(computed.ratings.keys())
+        .copied()
+        .collect();
+    for key in rating_keys {
+        let (old, new) = (stored.ratings.get(&key), computed.ratings.get(&key));
+        if old != new {
+            found.push(Difference::Rating {
+                player_id: key.0,
+                system: key.1,
+                stored: old.cloned(),
+                computed: new.cloned(),
+            });
+        }
+    }
+    let change_keys: std::collections::BTreeSet<_> = stored
+        .changes
+        .keys()
+        .chain(computed.changes.keys())
+        .copied()
+        .collect();
+    for key in change_keys {
+        let empty = Vec::new();
+        let old = stored.changes.get(&key).unwrap_or(&empty);
+        let new = computed.changes.get(&key).unwrap_or(&empty);
+        found.extend(history_difference(key, old, new));
+    }
+    found
+}
+
+/// Where a stored history stops being the computed one, if it does.
+fn history_difference(
+    (player_id, system): (i64, RatingSystem),
+    old: &[ChangeRow],
+    new: &[ChangeRow],
+) -> Option<Difference> {
+    let same = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    (same < old.len() || same < new.len()).then(|| Difference::History {
+        player_id,
+        system,
+        from_seq: count(u32::try_from(same).unwrap_or(u32::MAX)) + 1,
+        stored_steps: old.len(),
+        computed_steps: new.len(),
+    })
+}
+
+/// The differences a write must make, found by reading the stored ratings only: a history
+/// whose length and digest on its rating row are unchanged is taken as unchanged, and only
+/// the histories whose digest differs are read. What was written by a recompute is found
+/// this way; a history edited by hand (not its digest) is found by `differences`, which
+/// `check` and the command line use.
+fn differences_by_digest(
+    conn: &mut DbConn,
+    variant: Variant,
+    computed: &Rows,
+) -> QueryResult<Vec<Difference>> {
+    let stored_ratings: BTreeMap<(i64, RatingSystem), RatingRow> =
+        stored::stored_ratings(conn, variant)?
+            .into_iter()
+            .map(|row| ((row.player_id, row.system), row))
+            .collect();
+    let keys: std::collections::BTreeSet<_> = stored_ratings
+        .keys()
+        .chain(computed.ratings.keys())
+        .copied()
+        .collect();
+    let summary = |row: Option<&RatingRow>| {
+        row.map_or((0, digest(&[])), |r| (r.history_steps, r.history_digest))
+    };
+    let mut found = Vec::new();
+    for key in keys {
+        let (old, new) = (stored_ratings.get(&key), computed.ratings.get(&key));
+        if old != new {
+            found.push(Difference::Rating {
+                player_id: key.0,
+                system: key.1,
+                stored: old.cloned(),
+                computed: new.cloned(),
+            });
+        }
+        if summary(old) != summary(new) {
+            let stored_history = stored::history(conn, key.0, variant, key.1)?;
+            let empty = Vec::new();
+            let computed_history = computed.changes.get(&key).unwrap_or(&empty);
+            found.extend(history_difference(key, &stored_history, computed_history));
+        }
+    }
+    Ok(found)
+}
+
+/// Writes what `differences` found, so that the stored rows become `computed`.
+fn apply(
+    conn: &mut DbConn,
+    variant: Variant,
+    computed: &Rows,
+    found: &[Difference],
+    progress: &mut dyn FnMut(Progress),
+) -> QueryResult<()> {
+    for (done, difference) in found.iter().enumerate() {
+        if done % PROGRESS_EVERY == 0 && done > 0 {
+            progress(Progress::Writing {
+                done,
+                of: found.len(),
+            });
+        }
+        match difference {
+            Difference::Rating {
+                player_id,
+                system,
+                stored,
+                computed,
+            } => {
+                if stored.is_some() {
+                    stored::delete_rating(conn, *player_id, variant, *system)?;
+                }
+                if let Some(row) = computed {
+                    stored::insert_rating(conn, row)?;
+                }
+            }
+            Difference::History {
+                player_id,
+                system,
+                from_seq,
+                ..
+            } => {
+                stored::delete_changes_from(conn, *player_id, variant, *system, *from_seq)?;
+                let new = computed
+                    .changes
+                    .get(&(*player_id, *system))
+                    .map(Vec::as_slice)
+                    .unwrap_or_default();
+                for row in new.iter().filter(|row| row.seq >= *from_seq) {
+                    stored::insert_change(conn, row)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Recomputes the variant and stores the result: to be called inside the write that
+/// changed what counts (it is a savepoint of it), or alone. Returns how many players'
+/// ratings or histories changed.
+pub fn recompute(conn: &mut DbConn, variant: Variant) -> AppResult<usize> {
+    recompute_with(conn, variant, Compare::Digests, &mut |_| {})
+}
+
+/// How far a recompute has got, for the command line's progress lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Progress {
+    /// The counted results were read.
+    Read { results: usize },
+    /// Ratings computed: players with a rating and steps of history, both systems.
+    Computed { ratings: usize, steps: usize },
+    /// Players whose stored rating or history differs, of all the differences.
+    Writing { done: usize, of: usize },
+}
+
+/// Differences written between two progress reports.
+const PROGRESS_EVERY: usize = 1000;
+
+/// How a recompute finds what to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Compare {
+    /// Every stored history read and compared: repairs anything (the command line).
+    Everything,
+    /// Rating rows read, histories only where their digest differs (every write).
+    Digests,
+}
+
+/// A full rebuild for the command line: compares every stored row with the recompute, so
+/// it also repairs histories edited by hand, telling `progress` how far it has got.
+pub fn recompute_reporting(
+    conn: &mut DbConn,
+    variant: Variant,
+    progress: &mut dyn FnMut(Progress),
+) -> AppResult<usize> {
+    recompute_with(conn, variant, Compare::Everything, progress)
+}
+
+fn recompute_with(
+    conn: &mut DbConn,
+    variant: Variant,
+    compare: Compare,
+    progress: &mut dyn FnMut(Progress),
+) -> AppResult<usize> {
+    conn.write_transaction(|conn| {
+        stored::lock_variant(conn, variant)?;
+        let input = gather(conn, variant)?;
+        progress(Progress::Read {
+            results: input.results.len(),
+        });
+        let computed = rows_of(variant, &ledger::recompute(&input, &GLICKO));
+        progress(Progress::Computed {
+            ratings: computed.ratings.len(),
+            steps: computed.changes.values().map(Vec::len).sum(),
+        });
+        let found = match compare {
+            Compare::Everything => differences(&stored_rows(conn, variant)?, &computed),
+            Compare::Digests => differences_by_digest(conn, variant, &computed)?,
+        };
+        apply(conn, variant, &computed, &found, progress)?;
+        Ok(found.len())
+    })
+}
+
+/// The differences between what is stored and a recompute; changes nothing.
+pub fn check(conn: &mut DbConn, variant: Variant) -> AppResult<Vec<Difference>> {
+    let computed = compute(conn, variant)?;
+    let stored_now = stored_rows(conn, variant)?;
+    Ok(differences(&stored_now, &computed))
+}
+
+/// Recomputes every variant not computed since the ratings tables were created (a
+/// database from before them, whose typed-in ratings and results are now the ratings):
+/// run at start-up, once.
+pub fn compute_never_computed(conn: &mut DbConn) -> AppResult<Vec<Variant>> {
+    let mut done = Vec::new();
+    for variant in Variant::ALL {
+        if stored::never_computed(conn, variant)? {
+            recompute(conn, variant)?;
+            done.push(variant);
+        }
+    }
+    Ok(done)
+}
+
+/// Recomputes every variant (a birth year changed: the Elo K factor reads it).
+pub fn recompute_all(conn: &mut DbConn) -> AppResult<()> {
+    for variant in Variant::ALL {
+        recompute(conn, variant)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn instants_survive_the_trip_through_micros() {
+        let at = chrono::NaiveDate::from_ymd_opt(2026, 11, 30)
+            .and_then(|d| d.and_hms_micro_opt(21, 15, 3, 123_456))
+            .expect("a valid instant");
+        assert_eq!(instant(micros(at)), at);
+        assert_eq!(
+            month_of(at),
+            Month {
+                year: 2026,
+                month: 11
+            }
+        );
+    }
+
+    #[test]
+    fn a_history_digest_changes_with_any_field_of_any_step() {
+        let step = |seq: i32, after: f64| ChangeRow {
+            player_id: 1,
+            variant: Variant::Russian,
+            system: RatingSystem::Glicko2,
+            seq,
+            at: instant(1_700_000_000_000_000 + i64::from(seq)),
+            rating_before: Some(1500.0),
+            rating_after: Some(after),
+            deviation: Some(200.0),
+            volatility: Some(0.06),
+            games: seq,
+            event_id: Some(3),
+            game_id: None,
+            performance: None,
+            step_games: 1,
+            step_half_points: 2,
+        };
+        let history = [step(1, 1510.0), step(2, 1520.0)];
+        assert_eq!(digest(&history), digest(&history.clone()));
+        assert_ne!(digest(&history), digest(&history[..1]));
+        assert_ne!(digest(&history), digest(&[]));
+        let mut nudged = history.clone();
+        nudged[1].rating_after = Some(1520.0000001);
+        assert_ne!(digest(&history), digest(&nudged));
+        let mut moved = history.clone();
+        moved[0].game_id = Some(3);
+        moved[0].event_id = None;
+        assert_ne!(digest(&history), digest(&moved), "an id in another field");
+    }
+
+    #[test]
+    fn only_played_results_have_a_score() {
+        assert_eq!(white_score(ResultCode::WhiteWins), Some(Score::Win));
+        assert_eq!(white_score(ResultCode::Draw), Some(Score::Draw));
+        assert_eq!(white_score(ResultCode::BlackWins), Some(Score::Loss));
+        for forfeit in [
+            ResultCode::WhiteWinsByForfeit,
+            ResultCode::BlackWinsByForfeit,
+            ResultCode::DoubleForfeit,
+        ] {
+            assert_eq!(white_score(forfeit), None);
+        }
+    }
+}

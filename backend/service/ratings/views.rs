@@ -1,0 +1,378 @@
+//! What pages and the API show of the stored ratings: the list of a variant in one system,
+//! a player's history, a player's current ratings, an event's rating changes.
+use std::collections::HashMap;
+
+use chrono::{DateTime, NaiveDateTime, Utc};
+use damka_engine::Variant;
+use serde::Serialize;
+
+use super::system_choice;
+use crate::service::events::settings::one_of;
+use crate::service::{AppError, AppResult, validate};
+use crate::store::ratings::{self as stored, ChangeRow};
+use crate::store::values::{RatingSystem, Spelling};
+use crate::store::{DbConn, events, players};
+
+fn utc(at: NaiveDateTime) -> DateTime<Utc> {
+    at.and_utc()
+}
+
+/// A rating as lists show it: whole points, halves away from zero.
+fn shown(value: f64) -> i64 {
+    value.round() as i64
+}
+
+/// What a list asks for, as typed in a query string.
+#[derive(Debug, Clone, Default)]
+pub struct ListFilter {
+    pub variant: Option<String>,
+    pub system: Option<String>,
+    pub club_id: Option<i64>,
+    pub country: Option<String>,
+}
+
+/// The list's variant and system, read once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Choice {
+    pub variant: Variant,
+    pub system: RatingSystem,
+}
+
+/// Reads `variant` (default Russian) and `system` (default the site's list system).
+pub fn choice(conn: &mut DbConn, variant: Option<&str>, system: Option<&str>) -> AppResult<Choice> {
+    let variant = match variant.map(str::trim).filter(|v| !v.is_empty()) {
+        Some(text) => one_of::<Variant>("variant", text)?,
+        None => Variant::default(),
+    };
+    let system = match system.map(str::trim).filter(|s| !s.is_empty()) {
+        Some(text) => one_of::<RatingSystem>("system", text)?,
+        None => system_choice(conn)?.list_system,
+    };
+    Ok(Choice { variant, system })
+}
+
+/// One row of a rating list.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct RatingListItem {
+    /// 1 for the best; equal ratings share a rank.
+    pub rank: u32,
+    pub player_id: i64,
+    pub name: String,
+    pub club_name: Option<String>,
+    /// The federation/country code, empty when unknown.
+    pub country: String,
+    /// Whole points.
+    pub rating: i64,
+    /// Glicko-2's rating deviation, whole points; null for Elo.
+    pub rd: Option<i64>,
+    pub games: i32,
+    /// Glicko-2: RD 110 or more, the rating is still uncertain. Elo lists only rated players.
+    pub provisional: bool,
+    pub last_played: Option<DateTime<Utc>>,
+}
+
+/// A rating list with what it is a list of.
+#[derive(Debug, Clone)]
+pub struct RatingList {
+    pub variant: Variant,
+    pub system: RatingSystem,
+    pub club_id: Option<i64>,
+    pub country: Option<String>,
+    pub items: Vec<RatingListItem>,
+}
+
+/// The rated players of a variant in one system, best first.
+pub fn list(conn: &mut DbConn, filter: &ListFilter) -> AppResult<RatingList> {
+    let Choice { variant, system } =
+        choice(conn, filter.variant.as_deref(), filter.system.as_deref())?;
+    let country = match filter.country.as_deref().map(str::trim) {
+        Some(text) if !text.is_empty() => Some(validate::country(text)?),
+        _ => None,
+    };
+    let rows = stored::list(conn, variant, system, filter.club_id, country.as_deref())?;
+    let mut items: Vec<RatingListItem> = Vec::with_capacity(rows.len());
+    for (position, row) in (1u32..).zip(rows) {
+        let rating = shown(row.rating.rating.unwrap_or_default());
+        let rank = match items.last() {
+            Some(previous) if previous.rating == rating => previous.rank,
+            _ => position,
+        };
+        items.push(RatingListItem {
+            rank,
+            player_id: row.rating.player_id,
+            name: row.name,
+            club_name: row.club_name,
+            country: row.country,
+            rating,
+            rd: row.rating.deviation.map(shown),
+            games: row.rating.games,
+            provisional: row.rating.provisional,
+            last_played: row.rating.last_played.map(utc),
+        });
+    }
+    Ok(RatingList {
+        variant,
+        system,
+        club_id: filter.club_id,
+        country,
+        items,
+    })
+}
+
+/// Quotes a CSV field when it needs it (RFC 4180), and keeps a spreadsheet from reading a
+/// name as a formula.
+fn csv_field(text: &str) -> String {
+    let guarded = if text.starts_with(['=', '+', '-', '@']) {
+        format!("'{text}")
+    } else {
+        text.to_string()
+    };
+    if guarded.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", guarded.replace('"', "\"\""))
+    } else {
+        guarded
+    }
+}
+
+/// The list as CSV: the API's item fields as columns, one player a line.
+pub fn list_csv(list: &RatingList) -> String {
+    let mut out = String::from(
+        "rank,player_id,name,club_name,country,rating,rd,games,provisional,last_played\n",
+    );
+    for item in &list.items {
+        let fields = [
+            item.rank.to_string(),
+            item.player_id.to_string(),
+            csv_field(&item.name),
+            csv_field(item.club_name.as_deref().unwrap_or("")),
+            csv_field(&item.country),
+            item.rating.to_string(),
+            item.rd.map(|rd| rd.to_string()).unwrap_or_default(),
+            item.games.to_string(),
+            item.provisional.to_string(),
+            item.last_played
+                .map(|at| at.format("%Y-%m-%d").to_string())
+                .unwrap_or_default(),
+        ];
+        out.push_str(&fields.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+/// One step of a player's rating.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct HistoryItem {
+    pub at: DateTime<Utc>,
+    /// The rating after this step, whole points; null while an Elo player is still short of
+    /// a first rating.
+    pub rating: Option<i64>,
+    pub rd: Option<i64>,
+    /// Rated games after this step.
+    pub games: i32,
+    /// The event behind the step (an Elo period that is an event, or an event's board).
+    pub event_id: Option<i64>,
+    /// The game behind a Glicko-2 step, when it was played on the site.
+    pub game_id: Option<i64>,
+}
+
+impl From<&ChangeRow> for HistoryItem {
+    fn from(row: &ChangeRow) -> HistoryItem {
+        HistoryItem {
+            at: utc(row.at),
+            rating: row.rating_after.map(shown),
+            rd: row.deviation.map(shown),
+            games: row.games,
+            event_id: row.event_id,
+            game_id: row.game_id,
+        }
+    }
+}
+
+/// A player's history in one variant and system, oldest first.
+pub fn history(
+    conn: &mut DbConn,
+    player_id: i64,
+    variant: Option<&str>,
+    system: Option<&str>,
+) -> AppResult<(Choice, Vec<HistoryItem>)> {
+    players::by_id(conn, player_id)?.ok_or(AppError::NotFound { what: "player" })?;
+    let choice = choice(conn, variant, system)?;
+    let rows = stored::history(conn, player_id, choice.variant, choice.system)?;
+    Ok((choice, rows.iter().map(HistoryItem::from).collect()))
+}
+
+/// A player's current rating in one variant and system, for the profile.
+#[derive(Debug, Clone)]
+pub struct CurrentRating {
+    pub system: RatingSystem,
+    pub rating: Option<i64>,
+    pub rd: Option<i64>,
+    pub games: i32,
+    pub provisional: bool,
+}
+
+/// What the player page shows of one step: the rating after it, the change and what
+/// caused it.
+#[derive(Debug, Clone)]
+pub struct StepView {
+    pub at: NaiveDateTime,
+    pub rating: Option<i64>,
+    /// After minus before, when both exist.
+    pub change: Option<i64>,
+    pub rd: Option<i64>,
+    pub event_id: Option<i64>,
+    pub event_name: Option<String>,
+    pub game_id: Option<i64>,
+    /// Games of the step and points scored, in half-points.
+    pub step_games: i32,
+    pub step_half_points: i32,
+}
+
+/// A player's ratings in one variant: both systems, with their histories.
+#[derive(Debug, Clone)]
+pub struct VariantRatings {
+    pub variant: Variant,
+    pub current: Vec<CurrentRating>,
+    /// Per system, oldest first.
+    pub histories: Vec<(RatingSystem, Vec<StepView>)>,
+}
+
+/// Everything the player page shows of ratings, variants in `Variant::ALL`'s order; only
+/// variants the player has a rating or a history in.
+pub fn of_player(conn: &mut DbConn, player_id: i64) -> AppResult<Vec<VariantRatings>> {
+    let current = stored::of_player(conn, player_id)?;
+    let mut event_names: HashMap<i64, String> = HashMap::new();
+    let mut out = Vec::new();
+    for variant in Variant::ALL {
+        let mut now: Vec<CurrentRating> = current
+            .iter()
+            .filter(|row| row.variant == variant)
+            .map(|row| CurrentRating {
+                system: row.system,
+                rating: row.rating.map(shown),
+                rd: row.deviation.map(shown),
+                games: row.games,
+                provisional: row.provisional,
+            })
+            .collect();
+        if now.is_empty() {
+            continue;
+        }
+        now.sort_by_key(|c| RatingSystem::ALL.iter().position(|s| *s == c.system));
+        let mut histories = Vec::new();
+        for system in RatingSystem::ALL.iter().copied() {
+            let rows = stored::history(conn, player_id, variant, system)?;
+            let mut steps = Vec::with_capacity(rows.len());
+            for row in rows {
+                let event_name = match row.event_id {
+                    Some(id) => {
+                        if !event_names.contains_key(&id)
+                            && let Some(event) = events::by_id(conn, id)?
+                        {
+                            event_names.insert(id, event.name);
+                        }
+                        event_names.get(&id).cloned()
+                    }
+                    None => None,
+                };
+                steps.push(StepView {
+                    at: row.at,
+                    rating: row.rating_after.map(shown),
+                    change: row
+                        .rating_before
+                        .zip(row.rating_after)
+                        .map(|(before, after)| shown(after) - shown(before)),
+                    rd: row.deviation.map(shown),
+                    event_id: row.event_id,
+                    event_name,
+                    game_id: row.game_id,
+                    step_games: row.step_games,
+                    step_half_points: row.step_half_points,
+                });
+            }
+            histories.push((system, steps));
+        }
+        out.push(VariantRatings {
+            variant,
+            current: now,
+            histories,
+        });
+    }
+    Ok(out)
+}
+
+/// One player's ratings over an event.
+#[derive(Debug, Clone)]
+pub struct EventRatingRow {
+    pub player_id: i64,
+    pub name: String,
+    /// Elo before and after the event (none before a first rating; none after while still
+    /// unrated).
+    pub elo_before: Option<i64>,
+    pub elo_after: Option<i64>,
+    /// Elo performance over the event's games against rated opponents.
+    pub performance: Option<i64>,
+    /// Glicko-2 before the event's first game and after its last.
+    pub glicko_before: Option<i64>,
+    pub glicko_after: Option<i64>,
+    pub games: i32,
+}
+
+impl EventRatingRow {
+    pub fn elo_change(&self) -> Option<i64> {
+        self.elo_before.zip(self.elo_after).map(|(b, a)| a - b)
+    }
+
+    pub fn glicko_change(&self) -> Option<i64> {
+        self.glicko_before
+            .zip(self.glicko_after)
+            .map(|(b, a)| a - b)
+    }
+}
+
+/// Each player's rating change and performance over an event (rated events; empty for
+/// others and before any result counts), by name.
+pub fn of_event(conn: &mut DbConn, event_id: i64) -> AppResult<Vec<EventRatingRow>> {
+    let changes = stored::of_event(conn, event_id)?;
+    if changes.is_empty() {
+        return Ok(Vec::new());
+    }
+    let names: HashMap<i64, String> = players::entered_in(conn, event_id)?
+        .into_iter()
+        .map(|p| (p.id, p.name))
+        .collect();
+    let mut rows: HashMap<i64, EventRatingRow> = HashMap::new();
+    for change in &changes {
+        let row = rows
+            .entry(change.player_id)
+            .or_insert_with(|| EventRatingRow {
+                player_id: change.player_id,
+                name: names.get(&change.player_id).cloned().unwrap_or_default(),
+                elo_before: None,
+                elo_after: None,
+                performance: None,
+                glicko_before: None,
+                glicko_after: None,
+                games: 0,
+            });
+        match change.system {
+            RatingSystem::Elo => {
+                row.elo_before = change.rating_before.map(shown);
+                row.elo_after = change.rating_after.map(shown);
+                row.performance = change.performance.map(i64::from);
+                row.games = row.games.max(change.step_games);
+            }
+            RatingSystem::Glicko2 => {
+                // Changes are in step order: the first keeps its "before".
+                if row.glicko_after.is_none() {
+                    row.glicko_before = change.rating_before.map(shown);
+                }
+                row.glicko_after = change.rating_after.map(shown);
+            }
+        }
+    }
+    let mut rows: Vec<EventRatingRow> = rows.into_values().collect();
+    rows.sort_by(|a, b| a.name.cmp(&b.name).then(a.player_id.cmp(&b.player_id)));
+    Ok(rows)
+}

@@ -1,0 +1,524 @@
+//! Ratings: what a recompute reads (the counted results of a variant, the starting
+//! ratings, birth years), the stored ratings and their changes, and the writes that bring
+//! them in line with a recompute.
+use chrono::NaiveDateTime;
+use damka_engine::Variant;
+use diesel::prelude::*;
+
+use super::columns::Spelled;
+use super::schema::{
+    clubs, entries, events, games, glicko2_starts, pairings, player_ratings, players,
+    rating_changes, rating_variants, ratings, result_changes, rounds,
+};
+use super::values::{GameStatus, RatingSystem, ResultCode};
+use super::{DbConn, QueryResult};
+
+/// Plies a standalone game needs to be rated: two moves by each side (RATINGS.md).
+pub const MIN_RATED_PLIES: i32 = 4;
+
+/// Takes the variant's rating lock for the rest of the transaction: the first statement of
+/// every recompute. A variant without its row (one added after the migration) gets it.
+pub fn lock_variant(conn: &mut DbConn, variant: Variant) -> QueryResult<()> {
+    let bumped = diesel::update(rating_variants::table.find(Spelled(variant)))
+        .set(rating_variants::revision.eq(rating_variants::revision + 1))
+        .execute(conn)?;
+    if bumped == 0 {
+        diesel::insert_into(rating_variants::table)
+            .values((
+                rating_variants::variant.eq(Spelled(variant)),
+                rating_variants::revision.eq(1_i64),
+            ))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// A board of a rated event with a result, as stored.
+#[derive(Debug, Clone, Queryable)]
+pub struct BoardRow {
+    pub pairing_id: i64,
+    pub event_id: i64,
+    pub white_entry_id: i64,
+    pub black_entry_id: Option<i64>,
+    pub result: Option<ResultCode>,
+    pub paired_at: NaiveDateTime,
+    pub published_at: Option<NaiveDateTime>,
+}
+
+/// The boards of published rounds of the variant's rated events that have a played result
+/// (forfeits, byes and boards without a result are left out here).
+pub fn counted_boards(conn: &mut DbConn, variant: Variant) -> QueryResult<Vec<BoardRow>> {
+    let rows: Vec<BoardRow> = pairings::table
+        .inner_join(rounds::table.inner_join(events::table))
+        .filter(events::variant.eq(Spelled(variant)))
+        .filter(events::rated.eq(true))
+        .filter(rounds::published.eq(true))
+        .filter(pairings::black_entry_id.is_not_null())
+        .filter(pairings::result.is_not_null())
+        .select((
+            pairings::id,
+            events::id,
+            pairings::white_entry_id,
+            pairings::black_entry_id,
+            pairings::result,
+            rounds::paired_at,
+            rounds::published_at,
+        ))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter(|row| row.result.is_some_and(ResultCode::played))
+        .collect())
+}
+
+/// (entry id, player id) of every entry of the variant's rated events.
+pub fn rated_entries(conn: &mut DbConn, variant: Variant) -> QueryResult<Vec<(i64, i64)>> {
+    entries::table
+        .inner_join(events::table)
+        .filter(events::variant.eq(Spelled(variant)))
+        .filter(events::rated.eq(true))
+        .select((entries::id, entries::player_id))
+        .load(conn)
+}
+
+/// When each board of the variant's rated events last had its result changed.
+pub fn last_result_changes(
+    conn: &mut DbConn,
+    variant: Variant,
+) -> QueryResult<Vec<(i64, Option<NaiveDateTime>)>> {
+    result_changes::table
+        .inner_join(pairings::table.inner_join(rounds::table.inner_join(events::table)))
+        .filter(events::variant.eq(Spelled(variant)))
+        .filter(events::rated.eq(true))
+        .group_by(result_changes::pairing_id)
+        .select((
+            result_changes::pairing_id,
+            diesel::dsl::max(result_changes::changed_at),
+        ))
+        .load(conn)
+}
+
+/// (pairing id, game id) of the variant's event games.
+pub fn board_games(conn: &mut DbConn, variant: Variant) -> QueryResult<Vec<(Option<i64>, i64)>> {
+    games::table
+        .filter(games::variant.eq(Spelled(variant)))
+        .filter(games::pairing_id.is_not_null())
+        .select((games::pairing_id, games::id))
+        .load(conn)
+}
+
+/// A finished rated standalone game, as stored.
+#[derive(Debug, Clone, Queryable)]
+pub struct GameResultRow {
+    pub game_id: i64,
+    pub white: i64,
+    pub black: i64,
+    pub result: Option<ResultCode>,
+    pub finished_at: Option<NaiveDateTime>,
+}
+
+/// Finished rated games outside any event with two moves by each side.
+pub fn counted_games(conn: &mut DbConn, variant: Variant) -> QueryResult<Vec<GameResultRow>> {
+    let rows: Vec<GameResultRow> = games::table
+        .filter(games::variant.eq(Spelled(variant)))
+        .filter(games::event_id.is_null())
+        .filter(games::rated.eq(true))
+        .filter(games::status.eq(Spelled(GameStatus::Finished)))
+        .filter(games::ply.ge(MIN_RATED_PLIES))
+        .select((
+            games::id,
+            games::white_player_id,
+            games::black_player_id,
+            games::result,
+            games::finished_at,
+        ))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter(|row| row.result.is_some_and(ResultCode::played))
+        .collect())
+}
+
+/// (player, rating, games): the Elo ratings players arrived with.
+pub fn elo_starts(conn: &mut DbConn, variant: Variant) -> QueryResult<Vec<(i64, i32, i32)>> {
+    player_ratings::table
+        .filter(player_ratings::variant.eq(Spelled(variant)))
+        .select((
+            player_ratings::player_id,
+            player_ratings::rating,
+            player_ratings::games,
+        ))
+        .load(conn)
+}
+
+/// A Glicko-2 rating a player arrived with.
+#[derive(Debug, Clone, PartialEq, Queryable, Insertable)]
+#[diesel(table_name = glicko2_starts)]
+pub struct GlickoStartRow {
+    pub player_id: i64,
+    #[diesel(serialize_as = Spelled<Variant>)]
+    pub variant: Variant,
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+    pub games: i32,
+}
+
+pub fn glicko_starts(conn: &mut DbConn, variant: Variant) -> QueryResult<Vec<GlickoStartRow>> {
+    glicko2_starts::table
+        .filter(glicko2_starts::variant.eq(Spelled(variant)))
+        .select((
+            glicko2_starts::player_id,
+            glicko2_starts::variant,
+            glicko2_starts::rating,
+            glicko2_starts::deviation,
+            glicko2_starts::volatility,
+            glicko2_starts::games,
+        ))
+        .load(conn)
+}
+
+/// Replaces a player's Glicko-2 start in a variant.
+pub fn set_glicko_start(conn: &mut DbConn, start: &GlickoStartRow) -> QueryResult<()> {
+    diesel::delete(
+        glicko2_starts::table
+            .filter(glicko2_starts::player_id.eq(start.player_id))
+            .filter(glicko2_starts::variant.eq(Spelled(start.variant))),
+    )
+    .execute(conn)?;
+    diesel::insert_into(glicko2_starts::table)
+        .values(start.clone())
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// (player, birth year) of every player whose birth year is known.
+pub fn birth_years(conn: &mut DbConn) -> QueryResult<Vec<(i64, Option<i32>)>> {
+    players::table
+        .filter(players::birth_year.is_not_null())
+        .select((players::id, players::birth_year))
+        .load(conn)
+}
+
+/// A player's current rating in one variant and system, as stored.
+#[derive(Debug, Clone, PartialEq, Queryable, Insertable)]
+#[diesel(table_name = ratings)]
+pub struct RatingRow {
+    pub player_id: i64,
+    #[diesel(serialize_as = Spelled<Variant>)]
+    pub variant: Variant,
+    #[diesel(serialize_as = Spelled<RatingSystem>)]
+    pub system: RatingSystem,
+    pub rating: Option<f64>,
+    pub deviation: Option<f64>,
+    pub volatility: Option<f64>,
+    pub games: i32,
+    pub provisional: bool,
+    pub last_played: Option<NaiveDateTime>,
+    /// How many steps the player's history has in this system, and their digest.
+    pub history_steps: i32,
+    pub history_digest: i64,
+}
+
+/// One step of a rating, as stored.
+#[derive(Debug, Clone, PartialEq, Queryable, Insertable)]
+#[diesel(table_name = rating_changes)]
+pub struct ChangeRow {
+    pub player_id: i64,
+    #[diesel(serialize_as = Spelled<Variant>)]
+    pub variant: Variant,
+    #[diesel(serialize_as = Spelled<RatingSystem>)]
+    pub system: RatingSystem,
+    pub seq: i32,
+    pub at: NaiveDateTime,
+    pub rating_before: Option<f64>,
+    pub rating_after: Option<f64>,
+    pub deviation: Option<f64>,
+    pub volatility: Option<f64>,
+    pub games: i32,
+    pub event_id: Option<i64>,
+    pub game_id: Option<i64>,
+    pub performance: Option<i32>,
+    pub step_games: i32,
+    pub step_half_points: i32,
+}
+
+type RatingColumns = (
+    ratings::player_id,
+    ratings::variant,
+    ratings::system,
+    ratings::rating,
+    ratings::deviation,
+    ratings::volatility,
+    ratings::games,
+    ratings::provisional,
+    ratings::last_played,
+    ratings::history_steps,
+    ratings::history_digest,
+);
+
+const RATING_COLUMNS: RatingColumns = (
+    ratings::player_id,
+    ratings::variant,
+    ratings::system,
+    ratings::rating,
+    ratings::deviation,
+    ratings::volatility,
+    ratings::games,
+    ratings::provisional,
+    ratings::last_played,
+    ratings::history_steps,
+    ratings::history_digest,
+);
+
+/// Every stored current rating of the variant, both systems.
+pub fn stored_ratings(conn: &mut DbConn, variant: Variant) -> QueryResult<Vec<RatingRow>> {
+    ratings::table
+        .filter(ratings::variant.eq(Spelled(variant)))
+        .select(RATING_COLUMNS)
+        .load(conn)
+}
+
+/// Every stored change of the variant, both systems, by player, system and step.
+pub fn stored_changes(conn: &mut DbConn, variant: Variant) -> QueryResult<Vec<ChangeRow>> {
+    rating_changes::table
+        .filter(rating_changes::variant.eq(Spelled(variant)))
+        .order((
+            rating_changes::player_id,
+            rating_changes::system,
+            rating_changes::seq,
+        ))
+        .select(rating_changes::all_columns)
+        .load(conn)
+}
+
+pub fn delete_rating(
+    conn: &mut DbConn,
+    player: i64,
+    variant: Variant,
+    system: RatingSystem,
+) -> QueryResult<()> {
+    diesel::delete(
+        ratings::table
+            .filter(ratings::player_id.eq(player))
+            .filter(ratings::variant.eq(Spelled(variant)))
+            .filter(ratings::system.eq(Spelled(system))),
+    )
+    .execute(conn)
+    .map(|_| ())
+}
+
+pub fn insert_rating(conn: &mut DbConn, row: &RatingRow) -> QueryResult<()> {
+    diesel::insert_into(ratings::table)
+        .values(row.clone())
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// Deletes a player's changes in one variant and system from step `from_seq` on.
+pub fn delete_changes_from(
+    conn: &mut DbConn,
+    player: i64,
+    variant: Variant,
+    system: RatingSystem,
+    from_seq: i32,
+) -> QueryResult<()> {
+    diesel::delete(
+        rating_changes::table
+            .filter(rating_changes::player_id.eq(player))
+            .filter(rating_changes::variant.eq(Spelled(variant)))
+            .filter(rating_changes::system.eq(Spelled(system)))
+            .filter(rating_changes::seq.ge(from_seq)),
+    )
+    .execute(conn)
+    .map(|_| ())
+}
+
+pub fn insert_change(conn: &mut DbConn, row: &ChangeRow) -> QueryResult<()> {
+    diesel::insert_into(rating_changes::table)
+        .values(row.clone())
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// A row of a rating list: the rating with the player's name, club and country.
+#[derive(Debug, Clone, Queryable)]
+pub struct ListedRow {
+    pub rating: RatingRow,
+    pub name: String,
+    pub club_id: Option<i64>,
+    pub club_name: Option<String>,
+    pub country: String,
+}
+
+/// The rated players of a variant in one system, best first (then by name), optionally
+/// one club's or one country's.
+pub fn list(
+    conn: &mut DbConn,
+    variant: Variant,
+    system: RatingSystem,
+    club: Option<i64>,
+    country: Option<&str>,
+) -> QueryResult<Vec<ListedRow>> {
+    let mut query = ratings::table
+        .inner_join(players::table.left_join(clubs::table))
+        .filter(ratings::variant.eq(Spelled(variant)))
+        .filter(ratings::system.eq(Spelled(system)))
+        .filter(ratings::rating.is_not_null())
+        .select((
+            RATING_COLUMNS,
+            players::name,
+            players::club_id,
+            clubs::name.nullable(),
+            players::country,
+        ))
+        .into_boxed();
+    if let Some(club) = club {
+        query = query.filter(players::club_id.eq(club));
+    }
+    if let Some(country) = country {
+        query = query.filter(players::country.eq(country.to_string()));
+    }
+    query
+        .order((ratings::rating.desc(), players::name, players::id))
+        .load(conn)
+}
+
+/// A player's changes in one variant and system, oldest first.
+pub fn history(
+    conn: &mut DbConn,
+    player: i64,
+    variant: Variant,
+    system: RatingSystem,
+) -> QueryResult<Vec<ChangeRow>> {
+    rating_changes::table
+        .filter(rating_changes::player_id.eq(player))
+        .filter(rating_changes::variant.eq(Spelled(variant)))
+        .filter(rating_changes::system.eq(Spelled(system)))
+        .order(rating_changes::seq)
+        .select(rating_changes::all_columns)
+        .load(conn)
+}
+
+/// A player's current ratings in every variant and system.
+pub fn of_player(conn: &mut DbConn, player: i64) -> QueryResult<Vec<RatingRow>> {
+    ratings::table
+        .filter(ratings::player_id.eq(player))
+        .select(RATING_COLUMNS)
+        .load(conn)
+}
+
+/// Every change an event caused, both systems.
+pub fn of_event(conn: &mut DbConn, event_id: i64) -> QueryResult<Vec<ChangeRow>> {
+    rating_changes::table
+        .filter(rating_changes::event_id.eq(event_id))
+        .order((
+            rating_changes::player_id,
+            rating_changes::system,
+            rating_changes::seq,
+        ))
+        .select(rating_changes::all_columns)
+        .load(conn)
+}
+
+/// A player's current rating in one variant and system, if stored.
+pub fn current(
+    conn: &mut DbConn,
+    player: i64,
+    variant: Variant,
+    system: RatingSystem,
+) -> QueryResult<Option<RatingRow>> {
+    ratings::table
+        .filter(ratings::player_id.eq(player))
+        .filter(ratings::variant.eq(Spelled(variant)))
+        .filter(ratings::system.eq(Spelled(system)))
+        .select(RATING_COLUMNS)
+        .first(conn)
+        .optional()
+}
+
+/// Every federation id in use, with its profile: an import's lookup.
+pub fn federation_ids(conn: &mut DbConn) -> QueryResult<Vec<(String, i64)>> {
+    players::table
+        .filter(players::federation_id.ne(""))
+        .select((players::federation_id, players::id))
+        .load(conn)
+}
+
+/// The ids of existing profiles among `ids`.
+pub fn existing_players(conn: &mut DbConn, ids: &[i64]) -> QueryResult<Vec<i64>> {
+    let mut found = Vec::new();
+    for chunk in ids.chunks(1000) {
+        found.extend(
+            players::table
+                .filter(players::id.eq_any(chunk))
+                .select(players::id)
+                .load::<i64>(conn)?,
+        );
+    }
+    Ok(found)
+}
+
+/// Whether no recompute of the variant has run yet (its lock row was never bumped).
+pub fn never_computed(conn: &mut DbConn, variant: Variant) -> QueryResult<bool> {
+    let revision: Option<i64> = rating_variants::table
+        .find(Spelled(variant))
+        .select(rating_variants::revision)
+        .first(conn)
+        .optional()?;
+    Ok(revision.unwrap_or(0) == 0)
+}
+
+/// (player, variant, rating, games): a current rating as a profile lists it.
+pub type PlayerVariantRating = (i64, Variant, Option<f64>, i32);
+
+/// These players' current ratings in one system, rated players only.
+pub fn current_for(
+    conn: &mut DbConn,
+    player_ids: &[i64],
+    system: RatingSystem,
+) -> QueryResult<Vec<PlayerVariantRating>> {
+    let mut found = Vec::new();
+    for chunk in player_ids.chunks(1000) {
+        found.extend(
+            ratings::table
+                .filter(ratings::player_id.eq_any(chunk))
+                .filter(ratings::system.eq(Spelled(system)))
+                .filter(ratings::rating.is_not_null())
+                .select((
+                    ratings::player_id,
+                    ratings::variant,
+                    ratings::rating,
+                    ratings::games,
+                ))
+                .load::<PlayerVariantRating>(conn)?,
+        );
+    }
+    Ok(found)
+}
+
+/// (player id, name, club name, rating): a row of the home page's top list.
+pub type TopRated = (i64, String, Option<String>, Option<f64>);
+
+/// The best-rated players of a variant in one system, best first.
+pub fn top_rated(
+    conn: &mut DbConn,
+    variant: Variant,
+    system: RatingSystem,
+    limit: i64,
+) -> QueryResult<Vec<TopRated>> {
+    ratings::table
+        .inner_join(players::table.left_join(clubs::table))
+        .filter(ratings::variant.eq(Spelled(variant)))
+        .filter(ratings::system.eq(Spelled(system)))
+        .filter(ratings::rating.is_not_null())
+        .order((ratings::rating.desc(), players::name))
+        .limit(limit)
+        .select((
+            players::id,
+            players::name,
+            clubs::name.nullable(),
+            ratings::rating,
+        ))
+        .load(conn)
+}

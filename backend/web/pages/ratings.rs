@@ -1,0 +1,226 @@
+//! Rating pages: the rating list of a variant in one system (with filters and a CSV
+//! download) and the import of starting ratings.
+use actix_web::http::StatusCode;
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use damka_engine::Variant;
+use serde::Deserialize;
+
+use crate::service::clubs::{self, ClubView};
+use crate::service::ratings::import;
+use crate::service::ratings::views::{self, ListFilter, RatingList};
+use crate::service::{AppError, AppResult, Refusal};
+use crate::store::values::{RatingSystem, Spelling};
+use crate::web::ctx::Ctx;
+use crate::web::form::CsrfForm;
+use crate::web::refusals;
+use crate::web::render::{self, FormErrors};
+use crate::web::state::AppState;
+
+/// The list's query as typed: empty fields mean "no filter".
+#[derive(Debug, Deserialize, Default)]
+pub struct ListQuery {
+    #[serde(default)]
+    variant: String,
+    #[serde(default)]
+    system: String,
+    #[serde(default)]
+    club_id: String,
+    #[serde(default)]
+    country: String,
+}
+
+impl ListQuery {
+    fn filter(self) -> AppResult<ListFilter> {
+        let club_id = match self.club_id.trim() {
+            "" => None,
+            text => Some(
+                text.parse::<i64>()
+                    .map_err(|_| AppError::invalid("club_id", Refusal::NotAWholeNumber))?,
+            ),
+        };
+        let some = |text: String| Some(text).filter(|t| !t.trim().is_empty());
+        Ok(ListFilter {
+            variant: some(self.variant),
+            system: some(self.system),
+            club_id,
+            country: some(self.country),
+        })
+    }
+}
+
+#[derive(Template)]
+#[template(path = "ratings.html")]
+struct ListPage {
+    ctx: Ctx,
+    list: RatingList,
+    clubs: Vec<ClubView>,
+}
+
+impl ListPage {
+    fn variants(&self) -> &'static [Variant] {
+        &Variant::ALL
+    }
+
+    fn systems(&self) -> &'static [RatingSystem] {
+        RatingSystem::ALL
+    }
+
+    fn system_name(&self, system: &RatingSystem) -> String {
+        self.ctx.t(&format!("ratings.system.{}", system.spelling()))
+    }
+
+    fn is_glicko(&self) -> bool {
+        self.list.system == RatingSystem::Glicko2
+    }
+
+    fn club_selected(&self, id: &i64) -> bool {
+        self.list.club_id == Some(*id)
+    }
+
+    fn country(&self) -> &str {
+        self.list.country.as_deref().unwrap_or("")
+    }
+
+    /// The query string of this list, for the CSV link.
+    fn query(&self) -> String {
+        let mut pairs = vec![
+            ("variant", self.list.variant.spelling().to_string()),
+            ("system", self.list.system.spelling().to_string()),
+        ];
+        if let Some(club) = self.list.club_id {
+            pairs.push(("club_id", club.to_string()));
+        }
+        if let Some(country) = &self.list.country {
+            pairs.push(("country", country.clone()));
+        }
+        serde_urlencoded::to_string(pairs).unwrap_or_default()
+    }
+
+    fn last_played(&self, item: &views::RatingListItem) -> String {
+        item.last_played
+            .map(|at| self.ctx.date(&at.naive_utc()))
+            .unwrap_or_default()
+    }
+}
+
+pub async fn list(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    query: web::Query<ListQuery>,
+) -> AppResult<HttpResponse> {
+    let filter = query.into_inner().filter()?;
+    let (list, clubs) = state
+        .db(move |conn| Ok((views::list(conn, &filter)?, clubs::list(conn)?)))
+        .await?;
+    render::page(StatusCode::OK, &ListPage { ctx, list, clubs })
+}
+
+/// The same list as a CSV file.
+pub async fn csv(
+    state: web::Data<AppState>,
+    query: web::Query<ListQuery>,
+) -> AppResult<HttpResponse> {
+    let filter = query.into_inner().filter()?;
+    let list = state.db(move |conn| views::list(conn, &filter)).await?;
+    let name = format!(
+        "ratings-{}-{}.csv",
+        list.variant.spelling(),
+        list.system.spelling()
+    );
+    Ok(HttpResponse::Ok()
+        .content_type("text/csv; charset=utf-8")
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"{name}\""),
+        ))
+        .body(views::list_csv(&list)))
+}
+
+/// The import form as typed.
+#[derive(Deserialize, Clone, Default)]
+pub struct ImportForm {
+    #[serde(default)]
+    csv: String,
+}
+
+#[derive(Template)]
+#[template(path = "ratings_import.html")]
+struct ImportPage {
+    ctx: Ctx,
+    form: ImportForm,
+    /// The problems of a refused file, one line each.
+    problems: Vec<String>,
+}
+
+fn require_organiser(ctx: &Ctx) -> AppResult<()> {
+    ctx.actor().require_user()?;
+    if ctx.is_organiser() {
+        Ok(())
+    } else {
+        Err(AppError::forbidden(Refusal::OnlyOrganisersImportRatings))
+    }
+}
+
+pub async fn import_form(ctx: Ctx) -> AppResult<HttpResponse> {
+    require_organiser(&ctx)?;
+    render::page(
+        StatusCode::OK,
+        &ImportPage {
+            ctx,
+            form: ImportForm::default(),
+            problems: Vec::new(),
+        },
+    )
+}
+
+/// The form's body: the file, URL-encoded (a character can take up to three times its
+/// bytes), so that a file just over the limit is read and refused by its size.
+const MAX_IMPORT_FORM_BYTES: usize = 3 * import::MAX_CSV_BYTES + 4096;
+
+pub async fn import(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    CsrfForm(form): CsrfForm<ImportForm, MAX_IMPORT_FORM_BYTES>,
+) -> AppResult<HttpResponse> {
+    require_organiser(&ctx)?;
+    let actor = ctx.actor();
+    let text = form.csv.clone();
+    let result = state
+        .db(move |conn| import::import_csv(conn, &actor, &text))
+        .await;
+    match result {
+        Ok(_) => Ok(render::redirect_with_flash(
+            &req,
+            "/ratings",
+            "ok",
+            "flash.ratings_imported",
+        )),
+        Err(err) => {
+            let problems = match &err {
+                AppError::Invalid {
+                    reason: Refusal::RatingsCsvInvalid { problems },
+                    ..
+                } => problems
+                    .iter()
+                    .map(|p| refusals::text(ctx.lang, p))
+                    .collect(),
+                other => vec![
+                    FormErrors::from_error(other, ctx.lang)
+                        .ok_or(err.clone())?
+                        .message,
+                ],
+            };
+            render::page(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                &ImportPage {
+                    ctx,
+                    form,
+                    problems,
+                },
+            )
+        }
+    }
+}
