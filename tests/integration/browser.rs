@@ -1129,6 +1129,9 @@ async fn layout_flow(c: &Client, base: &str, width: u32, what: &str) -> Result<V
             "/events/2/players/1",
             "/events/1/players/1",
             "/events/2/finish",
+            "/ratings",
+            "/ratings?system=elo",
+            "/ratings/import",
             "/events/2/rounds/4/pairing",
         ]
         .iter()
