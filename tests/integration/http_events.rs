@@ -1697,3 +1697,35 @@ async fn the_home_page_lists_events_and_latest_results() {
         "{results}"
     );
 }
+
+/// A player's profile lists the events they are entered in (issue 13 item 13).
+#[actix_web::test]
+async fn a_profile_lists_the_players_events() {
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+    let entered = create_event(
+        &mut org,
+        json!({"name": "Club Swiss", "system": "swiss", "rounds": 5}),
+    )
+    .await;
+    create_event(
+        &mut org,
+        json!({"name": "Other Open", "system": "swiss", "rounds": 5}),
+    )
+    .await;
+    enter_players(&mut org, entered, 2).await;
+    let player = org
+        .get(&format!("/api/v1/events/{entered}/entries"))
+        .await
+        .json()[0]["player_id"]
+        .as_i64()
+        .unwrap();
+    let page = app.client().get(&format!("/players/{player}")).await.body;
+    let section = &page[page.find(r#"id="player-events""#).unwrap()..];
+    let section = &section[..section.find("</section>").unwrap()];
+    assert!(
+        section.contains(&format!(r#"<a href="/events/{entered}">Club Swiss</a>"#)),
+        "{section}"
+    );
+    assert!(!section.contains("Other Open"), "{section}");
+}

@@ -85,6 +85,8 @@ struct ShowPage {
     ratings: Vec<RatingsCard>,
     /// The player's latest games, newest first.
     games: Vec<GameSummary>,
+    /// The events the player is entered in, newest first.
+    events: Vec<crate::service::events::Event>,
 }
 
 /// One variant's ratings as the profile shows them.
@@ -194,7 +196,7 @@ pub async fn show(
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let actor = ctx.actor();
-    let (player, can_edit, games, ratings) = state
+    let (player, can_edit, games, ratings, events) = state
         .db(move |conn| {
             Ok((
                 players::get(conn, id)?,
@@ -208,6 +210,7 @@ pub async fn show(
                     },
                 )?,
                 rating_views::of_player(conn, id)?,
+                crate::service::events::settings::of_player(conn, id)?,
             ))
         })
         .await?;
@@ -223,6 +226,7 @@ pub async fn show(
             can_edit,
             ratings,
             games,
+            events,
         },
     )
 }
