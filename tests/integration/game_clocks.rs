@@ -418,15 +418,7 @@ async fn the_event_form_offers_the_usual_controls_and_a_custom_one() {
             ],
         )
         .await;
-    assert_eq!(custom.status.as_u16(), 303, "{}", custom.body);
-    let id: i64 = custom
-        .location()
-        .trim_start_matches("/events/")
-        .split(['?', '/'])
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let id = common::created_event_id(&custom);
     let mut api = browser.api_client().await;
     let event = api.get(&format!("/api/v1/events/{id}")).await.json();
     assert_eq!(

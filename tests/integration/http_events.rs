@@ -1333,12 +1333,7 @@ async fn tie_breaks_are_picked_from_a_list_in_order() {
             ],
         )
         .await;
-    assert_eq!(made.status.as_u16(), 303, "{}", made.body);
-    let id: i64 = made
-        .location()
-        .trim_start_matches("/events/")
-        .parse()
-        .unwrap();
+    let id = common::created_event_id(&made);
     let mut api = browser.api_client().await;
     let event = api.get(&format!("/api/v1/events/{id}")).await.json();
     assert_eq!(event["tiebreaks"], "DE,SB,BH/C1");
@@ -1374,16 +1369,7 @@ async fn a_club_page_lists_the_clubs_events() {
     let app = TestApp::new().await;
     let mut browser = app.user("org@t.org", Role::Organiser).await;
     let mut org = browser.api_client().await;
-    let club = org
-        .json(
-            Method::POST,
-            "/api/v1/clubs",
-            json!({"name": "Chapaev club"}),
-        )
-        .await
-        .json()["id"]
-        .as_i64()
-        .unwrap();
+    let club = common::create_club(&mut org, "Chapaev club").await;
     create_event(
         &mut org,
         json!({"name": "Club cup", "system": "swiss", "rounds": 5, "club_id": club}),
@@ -1520,16 +1506,7 @@ async fn a_round_is_entered_in_one_form_and_the_next_waits_visibly() {
     let app = TestApp::new().await;
     let mut browser = app.user("org@t.org", Role::Organiser).await;
     let mut org = browser.api_client().await;
-    let club = org
-        .json(
-            Method::POST,
-            "/api/v1/clubs",
-            json!({"name": "Chapaev club"}),
-        )
-        .await
-        .json()["id"]
-        .as_i64()
-        .unwrap();
+    let club = common::create_club(&mut org, "Chapaev club").await;
     let id = create_event(
         &mut org,
         json!({"name": "Club Swiss", "system": "swiss", "rounds": 5}),

@@ -609,6 +609,31 @@ pub async fn enter_players(api: &mut Client<'_>, event_id: i64, n: usize) -> Vec
 }
 
 /// Creates an event over the API (it must succeed) and returns its id.
+/// Creates a club over the API (its creator becomes its organiser); returns its id.
+pub async fn create_club(api: &mut Client<'_>, name: &str) -> i64 {
+    let created = api
+        .json(
+            Method::POST,
+            "/api/v1/clubs",
+            serde_json::json!({ "name": name }),
+        )
+        .await;
+    assert_eq!(created.status.as_u16(), 201, "{}", created.body);
+    created.json()["id"].as_i64().unwrap()
+}
+
+/// The id of the event a form post created, read from its redirect (`/events/7`).
+pub fn created_event_id(created: &Response) -> i64 {
+    assert_eq!(created.status.as_u16(), 303, "{}", created.body);
+    let location = created.location();
+    location
+        .trim_start_matches("/events/")
+        .split(['?', '/'])
+        .next()
+        .and_then(|id| id.parse().ok())
+        .unwrap_or_else(|| panic!("not an event's address: {location}"))
+}
+
 pub async fn create_event(api: &mut Client<'_>, body: serde_json::Value) -> i64 {
     let created = api.json(Method::POST, "/api/v1/events", body).await;
     assert_eq!(created.status.as_u16(), 201, "{}", created.body);
