@@ -1706,3 +1706,57 @@ async fn a_profile_lists_the_players_events() {
     );
     assert!(!section.contains("Other Open"), "{section}");
 }
+
+/// README's double round-robin, through HTTP: four players meet twice, colours swapped in
+/// the second cycle, over six rounds; a seventh cannot be paired (issue 14 item 7).
+#[actix_web::test]
+async fn a_double_round_robin_is_played_through_http() {
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+    let id = create_event(
+        &mut org,
+        json!({"name": "Double", "system": "double_round_robin"}),
+    )
+    .await;
+    enter_players(&mut org, id, 4).await;
+    let mut meetings: std::collections::HashMap<(i64, i64), Vec<i64>> = Default::default();
+    for round in 1..=6 {
+        let paired = play_round(&mut org, id, &["1-0", "1/2-1/2"]).await;
+        assert_eq!(paired["number"], round, "{paired}");
+        for board in paired["boards"].as_array().unwrap() {
+            let (white, black) = (
+                board["white_entry_id"].as_i64().unwrap(),
+                board["black_entry_id"].as_i64().unwrap(),
+            );
+            meetings
+                .entry((white.min(black), white.max(black)))
+                .or_default()
+                .push(white);
+        }
+    }
+    assert_eq!(meetings.len(), 6, "every pair of four: {meetings:?}");
+    for (pair, whites) in &meetings {
+        assert_eq!(whites.len(), 2, "{pair:?} meet twice");
+        assert_ne!(
+            whites[0], whites[1],
+            "{pair:?}: colours swapped in the second cycle"
+        );
+    }
+    let seventh = org.post(&format!("/api/v1/events/{id}/rounds")).await;
+    assert_eq!(seventh.status.as_u16(), 409, "{}", seventh.body);
+    let standings = org
+        .get(&format!("/api/v1/events/{id}/standings"))
+        .await
+        .json();
+    let total: u64 = standings["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["half_points"].as_u64().unwrap())
+        .sum();
+    assert_eq!(
+        total,
+        6 * 2 * 2,
+        "six rounds of two games, two half-points each"
+    );
+}
