@@ -133,11 +133,7 @@ pub fn after_takeback(state: &mut GameState, loaded: &Loaded, now: NaiveDateTime
     let first_mover = loaded.game.start_position().side_to_move();
     let mut clocks = start;
     for mv in &loaded.moves {
-        let mover = if mv.ply % 2 == 1 {
-            first_mover
-        } else {
-            first_mover.opponent()
-        };
+        let mover = super::mover_of_ply(first_mover, mv.ply);
         if let Some(ms) = mv.clock_ms {
             match mover {
                 Color::White => clocks.white_ms = ms,

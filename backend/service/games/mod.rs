@@ -189,6 +189,16 @@ pub fn require_role(conn: &mut DbConn, actor: &Actor, row: &GameRow) -> AppResul
     role_of(conn, actor, row)?.ok_or_else(|| AppError::forbidden(Refusal::NotInGame))
 }
 
+/// Who makes ply `ply` (1 = the game's first move) of a game that `first` starts; the
+/// side to move after `n` plies is the mover of ply `n + 1`.
+pub fn mover_of_ply(first: Color, ply: i32) -> Color {
+    if ply % 2 == 1 {
+        first
+    } else {
+        first.opponent()
+    }
+}
+
 /// The result of a game won by `winner`.
 pub fn win_for(winner: Color) -> ResultCode {
     match winner {

@@ -170,11 +170,7 @@ fn clock_comments(loaded: &Loaded) -> Vec<Option<String>> {
         .iter()
         .map(|mv| {
             let clock_ms = mv.clock_ms?;
-            let mover = if mv.ply % 2 == 1 {
-                first_mover
-            } else {
-                first_mover.opponent()
-            };
+            let mover = super::mover_of_ply(first_mover, mv.ply);
             let (white, black) = match mover {
                 Color::White => {
                     white_ms = clock_ms;

@@ -285,12 +285,7 @@ pub fn summaries(conn: &mut DbConn, rows: Vec<GameRow>) -> AppResult<Vec<GameSum
     Ok(rows
         .into_iter()
         .map(|row| {
-            let first = first_mover(&row);
-            let side_to_move = if row.ply % 2 == 0 {
-                first
-            } else {
-                first.opponent()
-            };
+            let side_to_move = super::mover_of_ply(first_mover(&row), row.ply + 1);
             GameSummary {
                 id: row.id,
                 variant: row.variant,
