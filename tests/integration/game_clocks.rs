@@ -55,20 +55,25 @@ fn seconds(s: f64) -> TimeDelta {
     TimeDelta::milliseconds((s * 1000.0) as i64)
 }
 
+/// On a fake clock set to now: two players' API clients and a standalone game between
+/// them with `clock`, created by White: (White, Black, the game as created).
+async fn timed_game(app: &TestApp, clock: Value) -> (Client<'_>, Client<'_>, Value) {
+    app.time().set(chrono::Utc::now().naive_utc());
+    let (mut white, white_id) = player(app, "w@t.org", "Ivanov").await;
+    let (black, black_id) = player(app, "b@t.org", "Petrov").await;
+    let game = standalone(&mut white, white_id, black_id, json!({ "clock": clock })).await;
+    (white, black, game)
+}
+
 #[actix_web::test]
 async fn fischer_clocks_start_with_the_first_move_and_add_the_increment() {
     let app = TestApp::new().await;
-    let time = app.time();
-    time.set(chrono::Utc::now().naive_utc());
-    let (mut white, white_id) = player(&app, "w@t.org", "Ivanov").await;
-    let (mut black, black_id) = player(&app, "b@t.org", "Petrov").await;
-    let created = standalone(
-        &mut white,
-        white_id,
-        black_id,
-        json!({"clock": {"kind": "fischer", "base_s": 300, "increment_s": 3}}),
+    let (mut white, mut black, created) = timed_game(
+        &app,
+        json!({"kind": "fischer", "base_s": 300, "increment_s": 3}),
     )
     .await;
+    let time = app.time();
     let id = created["id"].as_i64().unwrap();
     assert_eq!(
         created["clock"],
@@ -124,19 +129,10 @@ async fn fischer_clocks_start_with_the_first_move_and_add_the_increment() {
 #[actix_web::test]
 async fn a_fixed_time_per_move_resets_and_a_late_move_loses_on_time() {
     let app = TestApp::new().await;
+    let (mut white, mut black, game) =
+        timed_game(&app, json!({"kind": "per_move", "base_s": 30})).await;
     let time = app.time();
-    time.set(chrono::Utc::now().naive_utc());
-    let (mut white, white_id) = player(&app, "w@t.org", "Ivanov").await;
-    let (mut black, black_id) = player(&app, "b@t.org", "Petrov").await;
-    let id = standalone(
-        &mut white,
-        white_id,
-        black_id,
-        json!({"clock": {"kind": "per_move", "base_s": 30}}),
-    )
-    .await["id"]
-        .as_i64()
-        .unwrap();
+    let id = game["id"].as_i64().unwrap();
     moved(&mut white, id).await;
     time.advance(seconds(20.0));
     let after_black = moved(&mut black, id).await;
@@ -180,19 +176,13 @@ async fn a_fixed_time_per_move_resets_and_a_late_move_loses_on_time() {
 #[actix_web::test]
 async fn the_sweep_ends_a_game_nobody_moves_in() {
     let app = TestApp::new().await;
-    let time = app.time();
-    time.set(chrono::Utc::now().naive_utc());
-    let (mut white, white_id) = player(&app, "w@t.org", "Ivanov").await;
-    let (mut black, black_id) = player(&app, "b@t.org", "Petrov").await;
-    let id = standalone(
-        &mut white,
-        white_id,
-        black_id,
-        json!({"clock": {"kind": "fischer", "base_s": 60, "increment_s": 0}}),
+    let (mut white, mut black, game) = timed_game(
+        &app,
+        json!({"kind": "fischer", "base_s": 60, "increment_s": 0}),
     )
-    .await["id"]
-        .as_i64()
-        .unwrap();
+    .await;
+    let time = app.time();
+    let id = game["id"].as_i64().unwrap();
     // A game whose clocks never started is never swept.
     time.advance(seconds(3600.0));
     assert_eq!(swept(&app).await, Vec::<i64>::new());
