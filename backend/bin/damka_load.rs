@@ -19,6 +19,12 @@
 //! `--live N --watch-url URL` (with `--play-games`) adds N Server-Sent Events subscribers
 //! on another instance and times each move from its 201 to its event there (`live.rs`).
 //!
+//! `--in-events` plays the boards of Swiss events instead of standalone games (`events.rs`);
+//! `--also-url` spreads the games over several instances; `--verify` reads every game back
+//! at the end and checks it against what was acknowledged and against the rules
+//! (`verify.rs`); `--expect-outage` keeps going through a server that is killed and
+//! restarted during the run.
+//!
 //! Exit status: 0 when at most 1% of the measured requests failed (non-2xx status or a
 //! transport error; in the games mode: every move answered 201), 1 otherwise, 2 on bad
 //! arguments or a failed setup.
@@ -34,10 +40,14 @@ use clap::Parser;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
+#[path = "damka_load/events.rs"]
+mod events;
 #[path = "damka_load/games.rs"]
 mod games;
 #[path = "damka_load/live.rs"]
 mod live;
+#[path = "damka_load/verify.rs"]
+mod verify;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -107,6 +117,25 @@ struct Args {
     /// only; its path is not used).
     #[arg(long, requires = "live")]
     watch_url: Option<String>,
+    /// With `--play-games`: play the boards of Swiss events the tool runs as their
+    /// organiser (2N players, rounds paired and published as the games end) instead of
+    /// standalone games.
+    #[arg(long, requires = "play_games", conflicts_with_all = ["live", "rate"])]
+    in_events: bool,
+    /// With `--play-games`: another instance of the same service (one database), e.g.
+    /// `http://127.0.0.1:8081/`; repeatable. The games' connections are spread over
+    /// `--url` and these in turn.
+    #[arg(long = "also-url", value_name = "URL", requires = "play_games")]
+    also_urls: Vec<String>,
+    /// With `--play-games`: when the run is over, read every game back and check that
+    /// every acknowledged move is stored, every game replays legally, and every finished
+    /// event game's result is on its board. Problems make the exit status 1.
+    #[arg(long, requires = "play_games")]
+    verify: bool,
+    /// With `--verify`: the server may be killed and restarted during the run. Failed
+    /// requests are retried and do not fail the run; the verification decides.
+    #[arg(long, requires = "verify")]
+    expect_outage: bool,
     /// Print the result as one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -972,8 +1001,17 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
             headers.push(("Authorization".into(), format!("Bearer {token}")));
         }
         if let Some(games) = args.play_games {
+            let also = args
+                .also_urls
+                .iter()
+                .map(|url| parse_target(url).context("--also-url"))
+                .collect::<anyhow::Result<Vec<_>>>()?;
             let plan = games::Plan {
                 target: target.clone(),
+                also,
+                in_events: args.in_events,
+                verify: args.verify,
+                expect_outage: args.expect_outage,
                 headers,
                 games: usize::from(games),
                 seed: args.seed,

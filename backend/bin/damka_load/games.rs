@@ -15,13 +15,20 @@
 //! error, after which the connection reads the game again (`GET /api/v1/games/{id}`) and
 //! goes on from what the server stored.
 //!
+//! With `--in-events` the games are instead the boards of Swiss events the tool runs as
+//! their organiser (`events.rs`): a connection whose game is over waits for the next round.
+//! With `--also-url` the connections are spread over several instances of one service.
+//! With `--verify` every game is read back and checked when the run is over (`verify.rs`);
+//! `--expect-outage` lets the run go on through a server that is killed and restarted
+//! (failed requests are retried, and the verification alone decides the exit status).
+//!
 //! Without `--rate` every connection sends its next move as soon as the answer to the last
 //! one arrives (the most moves the server can take: with N games in flight, a move waits
 //! for the N - 1 others, so its latency is about N / throughput). With `--rate R` the moves
 //! are paced: each game moves every N / R seconds, the games evenly staggered, and a move's
 //! latency counts from the moment it was due, so a server that falls behind shows it in
 //! the latency instead of in a slower schedule.
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -29,6 +36,8 @@ use anyhow::{Context, bail};
 use serde::Deserialize;
 use tokio::task::JoinSet;
 
+use super::events::Coordinator;
+use super::verify::{Evidence, VerifyReport};
 use super::{
     Conn, Failure, LatencySummary, Response, Stats, Target, counts_text, exchange, request_bytes,
 };
@@ -41,6 +50,14 @@ const ERROR_BODY_CHARS: usize = 400;
 /// What the games mode was asked to do.
 pub struct Plan {
     pub target: Target,
+    /// More instances of the same service: connection `i` uses `[target, also...][i % n]`.
+    pub also: Vec<Target>,
+    /// Play the boards of Swiss events instead of standalone games.
+    pub in_events: bool,
+    /// Read every game back at the end and check it.
+    pub verify: bool,
+    /// The server may go away during the run: failures are retried, not fatal.
+    pub expect_outage: bool,
     /// Includes `Authorization`; `Content-Type` is added here.
     pub headers: Vec<(String, String)>,
     pub games: usize,
@@ -52,6 +69,17 @@ pub struct Plan {
     pub rate: Option<f64>,
     /// Subscribers on another instance that time each move's event (`live.rs`).
     pub live: Option<super::live::Watch>,
+}
+
+impl Plan {
+    /// The instance connection `index` talks to.
+    fn target_for(&self, index: usize) -> Target {
+        let instances = 1 + self.also.len();
+        match index % instances {
+            0 => self.target.clone(),
+            other => self.also[other - 1].clone(),
+        }
+    }
 }
 
 /// When one connection plays.
@@ -116,6 +144,12 @@ struct Player {
     rng: SplitMix64,
     /// With `--live`: where each measured move's 201 is noted.
     acks: Option<super::live::Acks>,
+    /// This connection's board (`--in-events`).
+    index: usize,
+    /// The round of `--in-events` this connection plays.
+    generation: u64,
+    /// The game must be read again before the next move (a move failed, or a new round).
+    stale: bool,
 }
 
 /// What one connection measured beyond the request statistics.
@@ -130,6 +164,10 @@ struct Played {
     /// Failed requests other than moves (a new game, re-reading a game after an error),
     /// warm-up included: none should fail.
     other_errors: u64,
+    /// Every move answered 201, warm-up included: (game, ply, move).
+    acknowledged: Vec<(i64, i32, String)>,
+    /// Every game played.
+    games: BTreeSet<i64>,
 }
 
 /// The first few error answers, shared by all connections.
@@ -229,12 +267,13 @@ impl Player {
     }
 }
 
-/// Creates connection `index`'s two players and its first game.
-async fn set_up(plan: &Plan, index: usize) -> anyhow::Result<Player> {
+/// Creates connection `index`'s two players and its first game, or (`--in-events`) takes
+/// the game on its board.
+async fn set_up(plan: &Plan, index: usize, board_game: Option<i64>) -> anyhow::Result<Player> {
     let mut headers = plan.headers.clone();
     headers.push(("Content-Type".into(), "application/json".into()));
     let mut player = Player {
-        target: plan.target.clone(),
+        target: plan.target_for(index),
         headers,
         conn: None,
         white: 0,
@@ -248,7 +287,15 @@ async fn set_up(plan: &Plan, index: usize) -> anyhow::Result<Player> {
         },
         rng: SplitMix64(plan.seed ^ (index as u64).wrapping_mul(0xA24B_AED4_963E_E407)),
         acks: None,
+        index,
+        generation: 0,
+        stale: false,
     };
+    if let Some(game) = board_game {
+        player.game.id = game;
+        player.reread_game(plan.timeout).await?;
+        return Ok(player);
+    }
     let mut ids = [0_i64; 2];
     for (id, colour) in ids.iter_mut().zip(["White", "Black"]) {
         let body = serde_json::json!({ "name": format!("Load {colour} {}", index + 1) });
@@ -265,7 +312,12 @@ async fn set_up(plan: &Plan, index: usize) -> anyhow::Result<Player> {
 }
 
 /// Plays one connection's games until the deadline.
-async fn play(mut player: Player, schedule: Schedule, errors: ErrorSamples) -> Played {
+async fn play(
+    mut player: Player,
+    schedule: Schedule,
+    errors: ErrorSamples,
+    rounds: Option<Arc<Coordinator>>,
+) -> Played {
     let Schedule {
         measure_from,
         deadline,
@@ -278,11 +330,37 @@ async fn play(mut player: Player, schedule: Schedule, errors: ErrorSamples) -> P
         if Instant::now() >= deadline {
             break;
         }
+        if player.stale {
+            // Go on from what the server has (a failed move may have been stored after all).
+            match player.reread_game(timeout).await {
+                Ok(()) => player.stale = false,
+                Err(err) => {
+                    played.other_errors += 1;
+                    remember_error(&errors, format!("{err:#}"));
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    continue;
+                }
+            }
+        }
+        played.games.insert(player.game.id);
         if player.game.is_finished() || player.game.legal_moves.is_empty() {
             if Instant::now() >= measure_from {
                 let reason = player.game.reason.clone().unwrap_or_else(|| "none".into());
                 *played.finished.entry(reason).or_default() += 1;
                 played.finished_plies += u64::try_from(player.game.ply).unwrap_or(0);
+            }
+            if let Some(rounds) = &rounds {
+                // The next round's game, once every board of this one is over.
+                match rounds.next(player.generation, deadline).await {
+                    Some(next) => {
+                        player.generation = next.generation;
+                        player.game.id = next.games[player.index];
+                        player.stale = true;
+                    }
+                    None => break,
+                }
+                due = due.map(|at| at.max(Instant::now()));
+                continue;
             }
             if let Err(err) = player.new_game(timeout).await {
                 played.other_errors += 1;
@@ -369,6 +447,7 @@ async fn play(mut player: Player, schedule: Schedule, errors: ErrorSamples) -> P
                     .flatten();
                 match answer {
                     Some(game) => {
+                        played.acknowledged.push((game.id, game.ply, text.clone()));
                         if measured {
                             played.accepted += 1;
                             if let Some(acks) = &player.acks {
@@ -394,12 +473,7 @@ async fn play(mut player: Player, schedule: Schedule, errors: ErrorSamples) -> P
             }
         };
         if !stored {
-            // Go on from what the server has (the move may have been stored after all).
-            if let Err(err) = player.reread_game(timeout).await {
-                played.other_errors += 1;
-                remember_error(&errors, format!("{err:#}"));
-                tokio::time::sleep(Duration::from_millis(20)).await;
-            }
+            player.stale = true;
         }
     }
     played
@@ -409,10 +483,20 @@ async fn play(mut player: Player, schedule: Schedule, errors: ErrorSamples) -> P
 pub async fn run(plan: Plan, json: bool) -> anyhow::Result<std::process::ExitCode> {
     let plan = Arc::new(plan);
     let setup_started = Instant::now();
+    let (rounds, first_round) = if plan.in_events {
+        let (coordinator, first) =
+            Coordinator::start(plan.target.clone(), plan.headers.clone(), plan.games)
+                .await
+                .context("setting up the first event")?;
+        (Some(Arc::new(coordinator)), Some(first))
+    } else {
+        (None, None)
+    };
     let mut setups = JoinSet::new();
     for index in 0..plan.games {
         let plan = plan.clone();
-        setups.spawn(async move { (index, set_up(&plan, index).await) });
+        let board_game = first_round.as_ref().map(|round| round.games[index]);
+        setups.spawn(async move { (index, set_up(&plan, index, board_game).await) });
     }
     let mut players: Vec<Option<Player>> = (0..plan.games).map(|_| None).collect();
     while let Some(done) = setups.join_next().await {
@@ -421,9 +505,14 @@ pub async fn run(plan: Plan, json: bool) -> anyhow::Result<std::process::ExitCod
     }
     let setup_time = setup_started.elapsed();
     eprintln!(
-        "damka-load: created {} players and {} games in {:.1} s",
+        "damka-load: created {} players and {} games{} in {:.1} s",
         2 * plan.games,
         plan.games,
+        if plan.in_events {
+            " (round 1 of a Swiss event)"
+        } else {
+            ""
+        },
         setup_time.as_secs_f64()
     );
     let acks = super::live::Acks::default();
@@ -458,7 +547,7 @@ pub async fn run(plan: Plan, json: bool) -> anyhow::Result<std::process::ExitCod
                 timeout: plan.timeout,
                 pace,
             };
-            tokio::spawn(play(player, schedule, errors.clone()))
+            tokio::spawn(play(player, schedule, errors.clone(), rounds.clone()))
         })
         .collect();
     let mut total = Played::default();
@@ -471,22 +560,60 @@ pub async fn run(plan: Plan, json: bool) -> anyhow::Result<std::process::ExitCod
         for (reason, n) in played.finished {
             *total.finished.entry(reason).or_default() += n;
         }
+        total.acknowledged.extend(played.acknowledged);
+        total.games.extend(played.games);
+    }
+    if let Some(rounds) = &rounds
+        && let Some(err) = rounds.last_error().await
+    {
+        remember_error(&errors, format!("setting up a round: {err}"));
     }
     let samples = errors.lock().map(|kept| kept.clone()).unwrap_or_default();
     let live = match watching {
         Some(watching) => Some(watching.finish(deadline, &acks).await?),
         None => None,
     };
-    Ok(report(&plan, json, total, &samples, live.as_ref()))
+    let events = rounds.as_ref().map(|r| r.events()).unwrap_or_default();
+    let verified = if plan.verify {
+        eprintln!(
+            "damka-load: verifying {} games and {} events",
+            total.games.len(),
+            events.len()
+        );
+        let evidence = Evidence {
+            acknowledged: std::mem::take(&mut total.acknowledged),
+            games: std::mem::take(&mut total.games),
+            events: events.clone(),
+        };
+        Some(super::verify::verify(&plan.target, &plan.headers, &evidence).await)
+    } else {
+        None
+    };
+    let outcome = Outcome {
+        samples: &samples,
+        live: live.as_ref(),
+        events: events.len(),
+        verified: verified.as_ref(),
+    };
+    Ok(report(&plan, json, total, &outcome))
 }
 
-fn report(
-    plan: &Plan,
-    json: bool,
-    mut total: Played,
-    samples: &[String],
-    live: Option<&super::live::LiveReport>,
-) -> std::process::ExitCode {
+/// What the run found besides the moves' statistics.
+struct Outcome<'a> {
+    samples: &'a [String],
+    live: Option<&'a super::live::LiveReport>,
+    /// Events created (`--in-events`).
+    events: usize,
+    verified: Option<&'a VerifyReport>,
+}
+
+fn report(plan: &Plan, json: bool, mut total: Played, outcome: &Outcome) -> std::process::ExitCode {
+    let Outcome {
+        samples,
+        live,
+        events,
+        verified,
+    } = *outcome;
     let stats = &mut total.stats;
     stats.latencies.sort_unstable();
     let responses = stats.latencies.len() as u64;
@@ -501,10 +628,11 @@ fn report(
     } else {
         total.finished_plies as f64 / games_finished as f64
     };
-    let ok = bad == 0
-        && total.other_errors == 0
+    // Through an outage failed requests are expected; what was acknowledged must hold.
+    let ok = (plan.expect_outage || (bad == 0 && total.other_errors == 0))
         && total.accepted > 0
-        && live.is_none_or(|live| live.missed == 0);
+        && live.is_none_or(|live| live.missed == 0)
+        && verified.is_none_or(VerifyReport::ok);
     if json {
         let statuses = stats.statuses_json();
         let errors = stats.failures_json();
@@ -513,6 +641,10 @@ fn report(
             "url": format!("http://{}/", plan.target.authority),
             "games": plan.games,
             "connections": plan.games,
+            "instances": 1 + plan.also.len(),
+            "in_events": plan.in_events,
+            "events": events,
+            "expect_outage": plan.expect_outage,
             "seed": plan.seed,
             "offered_moves_per_sec": plan.rate,
             "duration_s": seconds,
@@ -532,6 +664,7 @@ fn report(
             "body_bytes": stats.body_bytes,
             "first_errors": samples,
             "live": live.map(|live| live.json()),
+            "verify": verified.map(VerifyReport::json),
             "ok": ok,
         });
         println!("{out}");
@@ -565,12 +698,21 @@ fn report(
         if let Some(live) = live {
             println!("{}", live.text());
         }
+        if plan.in_events {
+            println!("  events       {events} Swiss events run");
+        }
+        if let Some(verified) = verified {
+            println!("{}", verified.text());
+        }
     }
     for sample in samples {
         eprintln!("damka-load: error: {sample}");
     }
     if ok {
         std::process::ExitCode::SUCCESS
+    } else if verified.is_some_and(|v| !v.ok()) {
+        eprintln!("damka-load: the verification found stored games that are not as acknowledged");
+        std::process::ExitCode::FAILURE
     } else {
         eprintln!(
             "damka-load: {bad} of {} move requests were not answered 201 Created; {} other \
