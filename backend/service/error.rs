@@ -189,6 +189,12 @@ impl From<diesel::result::Error> for AppError {
                 AppError::conflict(Refusal::StillReferenced)
             }
             Error::DatabaseError(DatabaseErrorKind::ClosedConnection, _) => AppError::Unavailable,
+            // libpq reports a server that went away mid-request under other kinds: the
+            // database is unavailable (503, try again), not broken (500).
+            Error::DatabaseError(_, info) if is_connection_lost(info.message()) => {
+                tracing::warn!("database connection lost: {}", info.message());
+                AppError::Unavailable
+            }
             // Writers queue for the lock; one that waited out the busy timeout (SQLite), or
             // lost a deadlock or serialization check (PostgreSQL), changed nothing and may
             // simply try again: a 503 with Retry-After, not a 500.
@@ -208,6 +214,25 @@ impl From<diesel::result::Error> for AppError {
             other => AppError::internal(other),
         }
     }
+}
+
+/// PostgreSQL gone or going: the connection broke, the server shuts down or restarts
+/// (SQLSTATE 08xxx and 57P01-57P03, as libpq words them).
+fn is_connection_lost(message: &str) -> bool {
+    [
+        "no connection to the server",
+        "server closed the connection unexpectedly",
+        "terminating connection due to administrator command",
+        "terminating connection because of crash of another server process",
+        "the database system is starting up",
+        "the database system is shutting down",
+        "the database system is in recovery mode",
+        "could not receive data from server",
+        "could not send data to server",
+        "connection to server at",
+    ]
+    .iter()
+    .any(|lost| message.contains(lost))
 }
 
 /// SQLite's "database is locked" / "database table is locked" (SQLITE_BUSY, SQLITE_LOCKED)
@@ -246,6 +271,16 @@ mod tests {
                 "could not serialize",
             ),
             database_error(DatabaseErrorKind::Unknown, "deadlock detected"),
+            // PostgreSQL crashed or restarted while the request was using its connection.
+            database_error(DatabaseErrorKind::Unknown, "no connection to the server\n"),
+            database_error(
+                DatabaseErrorKind::Unknown,
+                "terminating connection due to administrator command",
+            ),
+            database_error(
+                DatabaseErrorKind::Unknown,
+                "server closed the connection unexpectedly\n\tThis probably means",
+            ),
         ] {
             let app = AppError::from(err);
             assert_eq!(app, AppError::Unavailable);

@@ -30,6 +30,7 @@ mod http_ratings;
 mod http_requests;
 mod http_roles;
 mod http_trf_import;
+mod load_proof;
 mod openapi;
 mod processes;
 mod ratings_property;

@@ -20,6 +20,11 @@ impl Server {
         Server::run("serve", database_url, Path::new("."))
     }
 
+    /// `damka serve` on a given port (a restarted server where its clients expect it).
+    pub(crate) fn start_on(database_url: &str, port: u16) -> Server {
+        Server::run_on("serve", database_url, Path::new("."), port)
+    }
+
     /// `damka COMMAND` (`serve` or `demo`) in the working directory `dir`.
     fn run(command: &str, database_url: &str, dir: &Path) -> Server {
         let port = TcpListener::bind("127.0.0.1:0")
@@ -27,6 +32,10 @@ impl Server {
             .local_addr()
             .unwrap()
             .port();
+        Server::run_on(command, database_url, dir, port)
+    }
+
+    fn run_on(command: &str, database_url: &str, dir: &Path, port: u16) -> Server {
         let child = Command::new(env!("CARGO_BIN_EXE_damka"))
             .current_dir(dir)
             .args([
@@ -55,7 +64,7 @@ impl Server {
         panic!("damka serve on port {port} did not become healthy");
     }
 
-    fn kill_hard(&mut self) {
+    pub(crate) fn kill_hard(&mut self) {
         self.child.kill().unwrap(); // SIGKILL: no shutdown handler runs
         self.child.wait().unwrap();
     }
@@ -127,7 +136,7 @@ pub(crate) fn http(
     })
 }
 
-fn remember(cookies: &mut BTreeMap<String, String>, res: &Res) {
+pub(crate) fn remember(cookies: &mut BTreeMap<String, String>, res: &Res) {
     for cookie in &res.set_cookies {
         let pair = cookie.split(';').next().unwrap();
         let (name, value) = pair.split_once('=').unwrap();
@@ -135,13 +144,13 @@ fn remember(cookies: &mut BTreeMap<String, String>, res: &Res) {
     }
 }
 
-fn csrf_of(body: &str) -> String {
+pub(crate) fn csrf_of(body: &str) -> String {
     let marker = "name=\"csrf_token\" value=\"";
     let start = body.find(marker).unwrap() + marker.len();
     body[start..start + body[start..].find('"').unwrap()].to_string()
 }
 
-fn register(port: u16, email: &str, password: &str) {
+pub(crate) fn register(port: u16, email: &str, password: &str) {
     let mut cookies = BTreeMap::new();
     let form = http(port, "GET", "/register", &cookies, None).unwrap();
     remember(&mut cookies, &form);
@@ -162,7 +171,7 @@ fn register(port: u16, email: &str, password: &str) {
     assert_eq!(res.status, 303, "registration answered: {}", res.body);
 }
 
-fn sign_in(port: u16, email: &str, password: &str) -> BTreeMap<String, String> {
+pub(crate) fn sign_in(port: u16, email: &str, password: &str) -> BTreeMap<String, String> {
     let mut cookies = BTreeMap::new();
     let form = http(port, "GET", "/login", &cookies, None).unwrap();
     remember(&mut cookies, &form);
@@ -186,7 +195,7 @@ fn sign_in(port: u16, email: &str, password: &str) -> BTreeMap<String, String> {
 }
 
 /// PostgreSQL must be there in CI; a developer without it gets a printed reason.
-fn postgres_or_skip() -> bool {
+pub(crate) fn postgres_or_skip() -> bool {
     use diesel::Connection;
     let base = common::postgres_base_url();
     match diesel::PgConnection::establish(&format!("{base}/test")) {
@@ -279,7 +288,7 @@ fn the_demo_takes_its_database_url_and_spares_a_real_database() {
     let dir = tempfile::tempdir().unwrap();
     let demo_file = dir.path().join("club-demo.db");
     let demo_url = format!("sqlite://{}", demo_file.display());
-    for _ in 0..2 {
+    for run in 0..2 {
         let server = Server::run("demo", &demo_url, dir.path());
         let clubs = http(server.port, "GET", "/clubs", &BTreeMap::new(), None).unwrap();
         assert!(
@@ -287,6 +296,9 @@ fn the_demo_takes_its_database_url_and_spares_a_real_database() {
             "{}",
             clubs.body
         );
+        if run == 0 {
+            demo_pages_load(server.port);
+        }
     }
     assert!(demo_file.exists());
     assert!(!dir.path().join("damka-demo.db").exists());
@@ -311,6 +323,49 @@ fn the_demo_takes_its_database_url_and_spares_a_real_database() {
     let help = String::from_utf8_lossy(&help.stdout);
     assert!(help.contains("sqlite://damka-demo.db"), "{help}");
     assert!(!help.contains("[default: sqlite://damka.db]"), "{help}");
+}
+
+/// The demo's pages as a visitor finds them: the main pages, and from them an event (each
+/// of its tabs), a game, a player and a club, all answered 200 with their content.
+fn demo_pages_load(port: u16) {
+    let get = |path: &str| {
+        let res = http(port, "GET", path, &BTreeMap::new(), None).unwrap();
+        assert_eq!(res.status, 200, "GET {path}: {}", res.body);
+        assert!(res.body.contains("</html>"), "GET {path}: {}", res.body);
+        res.body
+    };
+    /// The first link on `page` to `prefix` followed by a number.
+    fn first_link(page: &str, prefix: &str) -> String {
+        let needle = format!("href=\"{prefix}");
+        let at = page
+            .find(&needle)
+            .unwrap_or_else(|| panic!("no link to {prefix}N on the page"));
+        let rest = &page[at + needle.len()..];
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        assert!(!digits.is_empty(), "a link to {prefix} without a number");
+        format!("{prefix}{digits}")
+    }
+    let home = get("/");
+    for path in ["/events", "/players", "/ratings", "/clubs"] {
+        get(path);
+    }
+    let event = first_link(&get("/events"), "/events/");
+    for tab in [
+        "",
+        "?tab=entries",
+        "?tab=rounds",
+        "?tab=standings",
+        "?tab=crosstable",
+    ] {
+        get(&format!("{event}{tab}"));
+    }
+    let game = first_link(&home, "/games/");
+    assert!(
+        get(&game).contains("<svg"),
+        "the game page {game} has no board"
+    );
+    get(&first_link(&get("/players"), "/players/"));
+    get(&first_link(&get("/clubs"), "/clubs/"));
 }
 
 /// `damka admin create` with the password on standard input.
