@@ -81,10 +81,17 @@ impl tracing_actix_web::RootSpanBuilder for RequestSpan {
         tracing_actix_web::root_span!(request, user_id = tracing::field::Empty)
     }
 
+    /// One line per request (the access log), inside the request's span so that it carries
+    /// the request id the response's `x-request-id` names, the method, path and user.
     fn on_request_end<B: MessageBody>(
         span: tracing::Span,
         outcome: &Result<ServiceResponse<B>, actix_web::Error>,
     ) {
+        let status = match outcome {
+            Ok(res) => res.status().as_u16(),
+            Err(err) => err.as_response_error().status_code().as_u16(),
+        };
+        span.in_scope(|| tracing::info!(status, "request finished"));
         tracing_actix_web::DefaultRootSpanBuilder::on_request_end(span, outcome);
     }
 }

@@ -912,3 +912,76 @@ fn stopping_the_server_ends_its_live_streams() {
         other => panic!("the stream did not end: {other:?}"),
     }
 }
+
+/// `--log-format json`: one JSON object per line, and every answer's `x-request-id` is in
+/// the log, on the request's line with its method, path and status.
+#[test]
+fn json_logs_carry_each_answers_request_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("serve.log");
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("sqlite://{}", dir.path().join("logs.db").display());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_damka"))
+        .args(["serve", "--bind", &format!("127.0.0.1:{port}")])
+        .args([
+            "--database-url",
+            &url,
+            "--log-format",
+            "json",
+            "--workers",
+            "1",
+        ])
+        .env("RUST_LOG", "info")
+        .stdout(std::fs::File::create(&log).unwrap())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while http(port, "GET", "/healthz", &BTreeMap::new(), None).is_err() {
+        assert!(Instant::now() < deadline, "damka serve did not start");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    for (path, status) in [("/no-such-page", 404), ("/login", 200)] {
+        let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        write!(
+            stream,
+            "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        let id = answer
+            .lines()
+            .find_map(|l| {
+                l.to_ascii_lowercase()
+                    .strip_prefix("x-request-id: ")
+                    .map(str::to_string)
+            })
+            .unwrap_or_else(|| panic!("no x-request-id on {path}: {answer}"));
+        let found = loop {
+            let text = std::fs::read_to_string(&log).unwrap();
+            let line = text.lines().find_map(|line| {
+                let entry: serde_json::Value = serde_json::from_str(line)
+                    .unwrap_or_else(|e| panic!("a log line is not JSON ({e}): {line}"));
+                (entry["span"]["request_id"] == id.as_str()).then_some(entry)
+            });
+            if let Some(entry) = line {
+                break entry;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "request id {id} of {path} is not in the log:\n{text}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        assert_eq!(found["fields"]["status"], status, "{found}");
+        assert_eq!(found["span"]["http.method"], "GET", "{found}");
+        assert_eq!(found["span"]["http.target"], path, "{found}");
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
