@@ -200,40 +200,38 @@ pub async fn verify(
     evidence: &Evidence,
 ) -> VerifyReport {
     let mut report = VerifyReport::default();
+    // The games: those played, and every game on a board of the run's events.
     let mut games = evidence.games.clone();
-    // The boards' results, by game.
-    let mut boards: BTreeMap<i64, (i64, i32, i32, Option<String>)> = BTreeMap::new();
-    for &event in &evidence.events {
-        let path = format!("/api/v1/events/{event}/rounds");
-        match read_json::<Vec<StoredRound>>(target, headers, &path).await {
-            Ok(rounds) => {
-                for round in rounds {
-                    for board in round.boards {
-                        if let Some(game) = board.game_id {
-                            games.insert(game);
-                            boards.insert(game, (event, round.number, board.board, board.result));
-                        }
-                    }
-                }
-            }
-            Err(err) => report.unreadable.add(format!("event {event}: {err:#}")),
-        }
-    }
+    games.extend(
+        read_boards(target, headers, &evidence.events, &mut report)
+            .await
+            .keys(),
+    );
     let mut acknowledged: BTreeMap<i64, Vec<(i32, &str)>> = BTreeMap::new();
     for (game, ply, text) in &evidence.acknowledged {
         acknowledged.entry(*game).or_default().push((*ply, text));
         games.insert(*game);
     }
     report.acknowledged = evidence.acknowledged.len() as u64;
+    let mut read = Vec::with_capacity(games.len());
     for game_id in games {
         let path = format!("/api/v1/games/{game_id}");
-        let stored = match read_json::<StoredGame>(target, headers, &path).await {
-            Ok(stored) => stored,
-            Err(err) => {
-                report.unreadable.add(format!("game {game_id}: {err:#}"));
-                continue;
-            }
-        };
+        match read_json::<StoredGame>(target, headers, &path).await {
+            Ok(stored) => read.push((game_id, stored)),
+            Err(err) => report.unreadable.add(format!("game {game_id}: {err:#}")),
+        }
+    }
+    // The boards again, after the games: a move abandoned at the end of the run may still
+    // have finished its game on the server meanwhile, and a game read finished must find
+    // its result on a board read after it (both are one transaction).
+    let boards = read_boards(
+        target,
+        headers,
+        &evidence.events,
+        &mut VerifyReport::default(),
+    )
+    .await;
+    for (game_id, stored) in read {
         report.games += 1;
         for (ply, text) in acknowledged.get(&game_id).into_iter().flatten() {
             let at = usize::try_from(*ply - 1).ok();
@@ -282,6 +280,35 @@ pub async fn verify(
         }
     }
     report
+}
+
+/// Where a board's game is: (event, round, board, the board's result).
+type BoardOf = BTreeMap<i64, (i64, i32, i32, Option<String>)>;
+
+/// The boards of `events` with a game, by game.
+async fn read_boards(
+    target: &Target,
+    headers: &[(String, String)],
+    events: &[i64],
+    report: &mut VerifyReport,
+) -> BoardOf {
+    let mut boards = BoardOf::new();
+    for &event in events {
+        let path = format!("/api/v1/events/{event}/rounds");
+        match read_json::<Vec<StoredRound>>(target, headers, &path).await {
+            Ok(rounds) => {
+                for round in rounds {
+                    for board in round.boards {
+                        if let Some(game) = board.game_id {
+                            boards.insert(game, (event, round.number, board.board, board.result));
+                        }
+                    }
+                }
+            }
+            Err(err) => report.unreadable.add(format!("event {event}: {err:#}")),
+        }
+    }
+    boards
 }
 
 /// The stored game replayed through the engine; an error names the first bad move.
