@@ -263,15 +263,14 @@ pub async fn verify(
         if let Some(event) = stored.event_id {
             report.event_games += 1;
             match boards.get(&game_id) {
-                Some((_, round, board, on_board)) => {
-                    if finished && on_board != &stored.result {
-                        report.results_missing.add(format!(
-                            "game {game_id} ({event}, round {round}, board {board}): the game \
-                             ended {:?}, the board says {on_board:?}",
-                            stored.result
-                        ));
-                    }
+                Some((_, round, board, on_board)) if finished && on_board != &stored.result => {
+                    report.results_missing.add(format!(
+                        "game {game_id} ({event}, round {round}, board {board}): the game \
+                         ended {:?}, the board says {on_board:?}",
+                        stored.result
+                    ));
                 }
+                Some(_) => {}
                 None if evidence.events.contains(&event) => report.results_missing.add(format!(
                     "game {game_id} of event {event} is on no board of its rounds"
                 )),
