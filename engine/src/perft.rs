@@ -186,8 +186,8 @@ perft_node!(node);
 
 // The bulk counts at the last ply are population counts (the men's quiet moves, the single
 // jumps). Without the popcnt instruction, which the x86-64 baseline lacks, each is a dozen
-// instructions; with it one. Measured (paired timing runs, README's Benchmarks): 8% of the
-// international start position's time, 2-4% with kings.
+// instructions; with it one. Measured (paired timing runs, README's Benchmarks): 9% of the
+// international start position's time, 2-8% with kings.
 perft_node!(
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt")]
