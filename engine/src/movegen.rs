@@ -9,8 +9,8 @@
 //! cost a few table look-ups each instead of a walk square by square.
 
 use crate::geometry::{
-    Geometry, is_forward, king_moves, nearest, open_ray, open_ray_before, opposite, seers, step,
-    stop, stop_is_in, stop_span, stop_square,
+    Geometry, is_forward, king_moves, nearest, open_ray_before, opposite, seers, step, stop,
+    stop_is_in, stop_span, stop_square,
 };
 use crate::preset::{MidCapturePromotion, Preset};
 use crate::square::bits;
@@ -422,8 +422,24 @@ fn along(dir: usize, mut set: u64) -> impl Iterator<Item = u32> {
     })
 }
 
-/// Appends every quiet (non-capturing) move.
+/// Appends every quiet (non-capturing) move: the men's by direction, each king's by direction
+/// and distance (the order of [`crate::Position::legal_moves`]).
 pub(crate) fn generate_quiets<P: Preset, const WHITE: bool>(b: &Bitboards, out: &mut Vec<RawMove>) {
+    push_quiets::<P, WHITE, true>(b, out);
+}
+
+/// Appends every quiet move, each king's in the order of its squares (perft, where the order
+/// does not matter): one loop over a king's four rays at once instead of one per ray, whose
+/// ends the processor mispredicted about once a king.
+fn generate_quiets_unordered<P: Preset, const WHITE: bool>(b: &Bitboards, out: &mut Vec<RawMove>) {
+    push_quiets::<P, WHITE, false>(b, out);
+}
+
+#[inline(always)]
+fn push_quiets<P: Preset, const WHITE: bool, const BY_RAY: bool>(
+    b: &Bitboards,
+    out: &mut Vec<RawMove>,
+) {
     let us = b.side(WHITE);
     let empty = empty_squares::<P>(b);
     let men = us & !b.kings;
@@ -445,21 +461,27 @@ pub(crate) fn generate_quiets<P: Preset, const WHITE: bool>(b: &Bitboards, out: 
         }
     }
     let occupied = b.white | b.black;
+    let reach = |from: u32, dir: usize| {
+        if P::FLYING_KINGS {
+            open_ray_before::<P::Board>(dir, from, stop::<P::Board>(dir, from, occupied)).0
+        } else {
+            step::<P::Board>(1u64 << from, dir) & empty
+        }
+    };
+    let king_move = |from: u32, to: u32| RawMove {
+        from: from as u8,
+        to: to as u8,
+        promotes: false,
+        captured: 0,
+    };
     for from in bits(kings) {
-        for dir in 0..4 {
-            let reach = if P::FLYING_KINGS {
-                open_ray::<P::Board>(dir, from, occupied)
-            } else {
-                step::<P::Board>(1u64 << from, dir) & empty
-            };
-            for to in along(dir, reach) {
-                out.push(RawMove {
-                    from: from as u8,
-                    to: to as u8,
-                    promotes: false,
-                    captured: 0,
-                });
+        if BY_RAY {
+            for dir in 0..4 {
+                out.extend(along(dir, reach(from, dir)).map(|to| king_move(from, to)));
             }
+        } else {
+            let all = reach(from, 0) | reach(from, 1) | reach(from, 2) | reach(from, 3);
+            out.extend(bits(all).map(|to| king_move(from, to)));
         }
     }
 }
@@ -833,6 +855,6 @@ pub(crate) fn legal_raw<P: Preset, const WHITE: bool>(
         generate_captures::<P, WHITE, _>(b, men, 0, &mut sink);
     }
     if out.is_empty() || !mandatory {
-        generate_quiets::<P, WHITE>(b, out);
+        generate_quiets_unordered::<P, WHITE>(b, out);
     }
 }
