@@ -241,6 +241,8 @@ async fn event_game_flow(desk: &Client, alexei: &Client, elena: &Client, base: &
     );
     click(desk, r#"form[action="/events"] button[type="submit"]"#).await?;
     expect_text(desk, "h1", "Riverside Swiss").await?;
+    // No place and no dates: the line under the title starts with what there is.
+    expect_exact_text(desk, "main h1 + p.muted", "Russian · Swiss (FIDE Dutch)").await?;
     let event_path = desk.current_url().await?.path().to_string();
 
     // The organiser enters all eight, the two players with accounts among them.
@@ -632,9 +634,17 @@ async fn round_robin_flow(desk: &Client, base: &str) -> Result<()> {
     }
     desk.goto(&format!("{base}/events/new")).await?;
     type_into(desk, r#"form input[name="name"]"#, "Riverside Round-Robin").await?;
+    type_into(desk, r#"form input[name="place"]"#, "Riverside").await?;
     select(desk, r#"form select[name="system"]"#, "round_robin").await?;
     click(desk, r#"form[action="/events"] button[type="submit"]"#).await?;
     expect_text(desk, "h1", "Riverside Round-Robin").await?;
+    // A place but no dates: one separator between each two facts.
+    expect_exact_text(
+        desk,
+        "main h1 + p.muted",
+        "Riverside · Russian · Round-robin",
+    )
+    .await?;
     let event_path = desk.current_url().await?.path().to_string();
     enter_players(desk, base, &event_path, &players).await?;
 
