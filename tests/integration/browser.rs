@@ -992,8 +992,10 @@ async fn live_flow(
 /// What a page must not do on a narrow screen, measured in the page: the document wider
 /// than the window (the page scrolls sideways), an element outside the window that is not
 /// inside a table's own scrolling box, or text cut off (overflow hidden or an ellipsis);
-/// inside a scrolling table, a cell whose text is clipped. One line per problem.
-const LAYOUT_PROBLEMS: &str = r#"
+/// inside a scrolling table, a cell whose text is clipped or a drop-down narrower than the
+/// choice it shows (measured on a hidden copy at its natural width: the table could
+/// scroll instead). One line per problem.
+pub(crate) const LAYOUT_PROBLEMS: &str = r#"
 const width = document.documentElement.clientWidth;
 const problems = [];
 if (document.documentElement.scrollWidth > width) {
@@ -1014,6 +1016,19 @@ for (const el of document.querySelectorAll('main *')) {
   const box = el.getBoundingClientRect();
   if (box.width > 0 && box.right > width + 1) problems.push('outside (' + Math.round(box.right) + '): ' + label(el));
   else if (clipped) problems.push('cut: ' + label(el));
+}
+for (const select of document.querySelectorAll('main .table-wrap select')) {
+  const shown = select.options[select.selectedIndex];
+  if (!shown || select.getClientRects().length === 0) continue;
+  const natural = select.cloneNode(false);
+  natural.appendChild(shown.cloneNode(true));
+  natural.style.cssText = 'position:absolute;visibility:hidden;width:auto;min-width:0;max-width:none';
+  select.parentNode.appendChild(natural);
+  const needed = natural.getBoundingClientRect().width;
+  natural.remove();
+  if (select.getBoundingClientRect().width + 1 < needed) {
+    problems.push('squeezed (' + Math.round(select.getBoundingClientRect().width) + ' of ' + Math.round(needed) + ' px): select "' + shown.text.trim().slice(0, 40) + '"');
+  }
 }
 return problems.slice(0, 5);
 "#;

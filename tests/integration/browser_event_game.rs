@@ -8,9 +8,9 @@
 //! one in `browser.rs`; see there for what happens when Chromium is missing.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 use crate::browser::{
-    ARBITER_EMAIL, ARBITER_PASSWORD, WAIT, browser_programs, chromium_capabilities, click,
-    create_arbiter, expect_text, here, start_driver, start_server, type_into, value_of, wait_for,
-    wait_path,
+    ARBITER_EMAIL, ARBITER_PASSWORD, LAYOUT_PROBLEMS, WAIT, browser_programs,
+    chromium_capabilities, click, create_arbiter, expect_text, here, start_driver, start_server,
+    type_into, value_of, wait_for, wait_path,
 };
 use crate::common;
 
@@ -997,8 +997,9 @@ fn screenshot_dir() -> PathBuf {
 }
 
 /// Photographs each page (a name and a path) at each of `SCREEN_SIZES` as
-/// `name-width.png`, after checking the page is laid out at that width; leaves the window
-/// at the first size.
+/// `name-width.png`, after checking the page is laid out at that width (and, on a phone,
+/// that nothing sticks out or is cut: `LAYOUT_PROBLEMS`); leaves the window at the first
+/// size.
 async fn screenshot_pages(c: &Client, base: &str, pages: &[(&str, String)]) -> Result<()> {
     let dir = screenshot_dir();
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
@@ -1012,6 +1013,13 @@ async fn screenshot_pages(c: &Client, base: &str, pages: &[(&str, String)]) -> R
                 laid_out == json!(width),
                 "{path} is laid out {laid_out} px wide in a {width} px window"
             );
+            if width < 640 {
+                let problems = c.execute(LAYOUT_PROBLEMS, vec![]).await?;
+                ensure!(
+                    problems.as_array().is_some_and(|found| found.is_empty()),
+                    "{path} at {width} px: {problems}"
+                );
+            }
             let png = c.screenshot().await.context("taking a screenshot")?;
             ensure!(
                 png_width(&png) == Some(width),
