@@ -191,41 +191,50 @@ async fn keep_failure(c: &Client, dir: &Path, session: &str) -> Result<()> {
 
 async fn event_game_flow(desk: &Client, alexei: &Client, elena: &Client, base: &str) -> Result<()> {
     let started = Instant::now();
-    // The organiser's account gets its role from the site's administrator, as on a new
-    // site; the two players register themselves, Alexei then reads the site in Russian.
-    register(desk, base, &ORGANISER).await?;
-    sign_out(desk).await?;
-    sign_in(desk, base, ARBITER_EMAIL, ARBITER_PASSWORD).await?;
-    grant_organiser_role(desk, base, ORGANISER.email).await?;
-    sign_out(desk).await?;
-    sign_in(desk, base, ORGANISER.email, ORGANISER.password).await?;
-
-    register(alexei, base, &ALEXEI).await?;
-    click(
-        alexei,
-        r#"form.lang-switch button[name="lang"][value="ru"]"#,
-    )
-    .await?;
-    wait_for(alexei, r#"html[lang="ru"]"#).await?;
-    register(elena, base, &ELENA).await?;
-
-    // Each player makes their own profile: it is linked to their account.
-    let alexei_profile = own_profile(alexei, base, ALEXEI.name).await?;
-    own_profile(elena, base, ELENA.name).await?;
-
-    // The organiser's club and its six players without accounts.
-    let club_path = create_club(desk, base, "Riverside Draughts Club").await?;
-    let club_id = club_path.trim_start_matches("/clubs/").to_string();
-    for name in CLUB_PLAYERS {
-        desk.goto(&format!("{base}/players/new")).await?;
-        type_into(desk, r#"form[action="/players"] input[name="name"]"#, name).await?;
-        wait_for(desk, r#"form[action="/players"] select[name="club_id"]"#)
-            .await?
-            .select_by_value(&club_id)
+    // Three people at once, each in their own browser: the organiser's account gets its
+    // role from the site's administrator, as on a new site, and the organiser makes the
+    // club and its six players without accounts; the two players register and make their
+    // own profiles (linked to their accounts), Alexei reading the site in Russian.
+    let (club_path, alexei_profile, _) = tokio::try_join!(
+        async {
+            register(desk, base, &ORGANISER).await?;
+            sign_out(desk).await?;
+            sign_in(desk, base, ARBITER_EMAIL, ARBITER_PASSWORD).await?;
+            grant_organiser_role(desk, base, ORGANISER.email).await?;
+            sign_out(desk).await?;
+            sign_in(desk, base, ORGANISER.email, ORGANISER.password).await?;
+            let club_path = create_club(desk, base, "Riverside Draughts Club").await?;
+            let club_id = club_path.trim_start_matches("/clubs/");
+            for name in CLUB_PLAYERS {
+                desk.goto(&format!("{base}/players/new")).await?;
+                type_into(desk, r#"form[action="/players"] input[name="name"]"#, name).await?;
+                select(
+                    desk,
+                    r#"form[action="/players"] select[name="club_id"]"#,
+                    club_id,
+                )
+                .await?;
+                click(desk, r#"form[action="/players"] button[type="submit"]"#).await?;
+                expect_text(desk, "h1", name).await?;
+            }
+            anyhow::Ok(club_path)
+        },
+        async {
+            register(alexei, base, &ALEXEI).await?;
+            click(
+                alexei,
+                r#"form.lang-switch button[name="lang"][value="ru"]"#,
+            )
             .await?;
-        click(desk, r#"form[action="/players"] button[type="submit"]"#).await?;
-        expect_text(desk, "h1", name).await?;
-    }
+            wait_for(alexei, r#"html[lang="ru"]"#).await?;
+            own_profile(alexei, base, ALEXEI.name).await
+        },
+        async {
+            register(elena, base, &ELENA).await?;
+            own_profile(elena, base, ELENA.name).await
+        },
+    )?;
+    let club_id = club_path.trim_start_matches("/clubs/").to_string();
 
     // The Swiss event, with the draw-offer minimum the form proposes.
     desk.goto(&format!("{base}/events/new")).await?;
@@ -252,7 +261,7 @@ async fn event_game_flow(desk: &Client, alexei: &Client, elena: &Client, base: &
 
     // Round 1 paired and published: every board gets its game.
     pair_next_round(desk, base, &event_path).await?;
-    click(
+    click_to_new_page(
         desk,
         &format!(r#"form[action="{event_path}/rounds/publish"] button"#),
     )
@@ -651,7 +660,7 @@ async fn round_robin_flow(desk: &Client, base: &str) -> Result<()> {
     // Starting ranks by name: Anna 1, Boris 2, Gleb 3, Vera 4. The Berger table's first
     // round for four (FIDE Handbook C.05, Annex 1) is 1-4, 2-3.
     pair_next_round(desk, base, &event_path).await?;
-    click(
+    click_to_new_page(
         desk,
         &format!(r#"form[action="{event_path}/rounds/publish"] button"#),
     )
@@ -680,7 +689,7 @@ async fn round_robin_flow(desk: &Client, base: &str) -> Result<()> {
     };
     first.select_by_label("1-0").await?;
     second.select_by_label("½-½").await?;
-    click(
+    click_to_new_page(
         desk,
         &format!(r#"form[action="{event_path}/rounds/1/results"] button[type="submit"]"#),
     )
@@ -830,11 +839,26 @@ async fn grant_organiser_role(c: &Client, base: &str, email: &str) -> Result<()>
         .await?
         .click()
         .await?;
+    mark_page_old(c).await?;
     row.find(Locator::Css(r#"button[type="submit"]"#))
         .await?
         .click()
         .await?;
-    expect_text(c, ".flash.ok", "Saved.").await
+    wait_for_new_page(c).await?;
+    expect_text(c, ".flash.ok", "Saved.").await?;
+    let row = c
+        .find(Locator::XPath(&format!(
+            "//main//table//tr[td[contains(., '{email}')]]"
+        )))
+        .await?;
+    ensure!(
+        row.find(Locator::Css(r#"input[name="organiser"]"#))
+            .await?
+            .is_selected()
+            .await?,
+        "{email} is not an organiser after saving"
+    );
+    Ok(())
 }
 
 /// A signed-in player makes their own profile; returns its path.
@@ -870,19 +894,20 @@ async fn select(c: &Client, css: &str, value: &str) -> Result<()> {
     Ok(())
 }
 
-/// Enters each of `names` (profiles' names) on the event's players tab.
+/// Enters each of `names` (profiles' names) on the event's players tab (the answer to
+/// each entry is that tab again, with the form for the next).
 async fn enter_players(c: &Client, base: &str, event_path: &str, names: &[&str]) -> Result<()> {
+    c.goto(&format!("{base}{event_path}?tab=entries")).await?;
     for name in names {
-        c.goto(&format!("{base}{event_path}?tab=entries")).await?;
         wait_for(c, r#"form[action$="/entries"] select[name="player_id"]"#)
             .await?
             .select_by_label(name)
             .await
             .with_context(|| format!("{name} is not among the players to enter"))?;
         click(c, r#"form[action$="/entries"] button[type="submit"]"#).await?;
-        expect_text(c, ".flash.ok", "Saved.").await?;
+        // Not the flash: the page before this entry showed "Saved." too.
+        expect_text(c, "main .table-wrap table", name).await?;
     }
-    c.goto(&format!("{base}{event_path}?tab=entries")).await?;
     for name in names {
         expect_text(c, "main .table-wrap table", name).await?;
     }
@@ -958,6 +983,41 @@ async fn standings_points(c: &Client) -> Result<Vec<(String, String)>> {
         rows.push((name, points));
     }
     Ok(rows)
+}
+
+/// Clicks what submits a form and waits for the page that answers: one that looks like the
+/// page before (the same flash, say) must not pass for the answer.
+async fn click_to_new_page(c: &Client, css: &str) -> Result<()> {
+    mark_page_old(c).await?;
+    click(c, css).await?;
+    wait_for_new_page(c).await
+}
+
+async fn mark_page_old(c: &Client) -> Result<()> {
+    c.execute("window.damkaOldPage = true; return null;", vec![])
+        .await?;
+    Ok(())
+}
+
+/// Waits up to `WAIT` for a page without `mark_page_old`'s mark, fully loaded.
+async fn wait_for_new_page(c: &Client) -> Result<()> {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        // While the next page loads the script may fail: that is not an answer yet.
+        let state = c
+            .execute(
+                "return window.damkaOldPage === true ? 'old' : document.readyState;",
+                vec![],
+            )
+            .await;
+        if matches!(state, Ok(ref s) if s == "complete") {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            bail!("no new page after {WAIT:?}: still at {}", here(c).await);
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 /// Waits up to `WAIT` for the element at `css` to show exactly `expected` (trimmed).
