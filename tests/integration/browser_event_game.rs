@@ -723,6 +723,32 @@ async fn round_robin_flow(desk: &Client, base: &str) -> Result<()> {
     let mut all = players.map(str::to_string).to_vec();
     all.sort();
     ensure!(listed == all, "the crosstable lists {names:?}");
+    // Boris and Gleb share place 2-3, so the place does not say which row a column
+    // stands for: each column's heading names its player, and each player's own cell is
+    // marked.
+    let headings = desk.find_all(Locator::Css("table.cross thead th")).await?;
+    for (index, name) in names.iter().enumerate() {
+        let heading = headings
+            .get(2 + index)
+            .ok_or_else(|| anyhow!("no crosstable column for row {}", index + 1))?;
+        let title = heading.attr("title").await?;
+        ensure!(
+            title.as_deref() == Some(name.as_str()),
+            "column {} of the crosstable is titled {title:?}, its row is {name}",
+            index + 1
+        );
+        let own = desk
+            .find(Locator::Css(&format!(
+                "table.cross tbody tr:nth-child({row}) td:nth-child({column})",
+                row = index + 1,
+                column = 3 + index
+            )))
+            .await?;
+        ensure!(
+            own.attr("class").await?.as_deref() == Some("self"),
+            "{name}'s own cell in the crosstable is not marked"
+        );
+    }
     let at = |name: &str| names.iter().position(|n| n == name).expect("listed");
     let results = [
         ("Anna Alekseeva", "Vera Volkova", "1", "0"),
