@@ -227,11 +227,18 @@ async fn event_game_flow(desk: &Client, alexei: &Client, elena: &Client, base: &
             )
             .await?;
             wait_for(alexei, r#"html[lang="ru"]"#).await?;
-            own_profile(alexei, base, ALEXEI.name).await
+            let profile = own_profile(alexei, base, ALEXEI.name).await?;
+            // Another day: he signs in again, and the site still speaks Russian to him.
+            sign_out(alexei).await?;
+            sign_in(alexei, base, ALEXEI.email, ALEXEI.password).await?;
+            wait_for(alexei, r#"html[lang="ru"]"#).await?;
+            Ok(profile)
         },
         async {
             register(elena, base, &ELENA).await?;
-            own_profile(elena, base, ELENA.name).await
+            own_profile(elena, base, ELENA.name).await?;
+            sign_out(elena).await?;
+            sign_in(elena, base, ELENA.email, ELENA.password).await
         },
     )?;
     let club_id = club_path.trim_start_matches("/clubs/").to_string();
@@ -942,8 +949,8 @@ async fn enter_players(c: &Client, base: &str, event_path: &str, names: &[&str])
 
 async fn pair_next_round(c: &Client, base: &str, event_path: &str) -> Result<()> {
     c.goto(&format!("{base}{event_path}?tab=rounds")).await?;
-    click(c, &format!(r#"form[action="{event_path}/rounds"] button"#)).await?;
-    expect_text(c, "main", "Round 1").await
+    click_to_new_page(c, &format!(r#"form[action="{event_path}/rounds"] button"#)).await?;
+    expect_text(c, "main h2", "Round 1").await
 }
 
 /// One board of the pairings table: White's and Black's names and start numbers, and the
