@@ -461,6 +461,20 @@ async fn play_the_game(alexei: &Client, elena: &Client, alexei_side: Color) -> R
         &Lang::En.tf("game.draw_offered_by", &[&offered_by]),
     )
     .await?;
+    // The offer stands out from the page as the other notices do.
+    let shades = elena
+        .execute(
+            "const back = el => getComputedStyle(el).backgroundColor; \
+             return [back(document.querySelector('.flash.info')), back(document.body), \
+                     back(document.documentElement)];",
+            vec![],
+        )
+        .await?;
+    ensure!(
+        shades[0] != shades[1] && shades[0] != shades[2] && shades[0] != json!("rgba(0, 0, 0, 0)"),
+        "the draw offer has the page's own background (notice, body, page): {shades}"
+    );
+    save_screenshot(elena, "game-draw-offered").await?;
     click(elena, r#"form[action$="/draw-offer/accept"] button"#).await?;
     for (c, lang) in [(elena, Lang::En), (alexei, Lang::Ru)] {
         let words = format!(
@@ -515,7 +529,7 @@ async fn offer_too_early(
             .is_empty(),
         "a refused offer shows as made"
     );
-    Ok(())
+    save_screenshot(alexei, "game-draw-refused-ru").await
 }
 
 /// Clicks `planned`'s squares on the board: the piece, then each landing square the page
@@ -1127,6 +1141,16 @@ async fn screenshot_pages(c: &Client, base: &str, pages: &[(&str, String)]) -> R
     c.set_window_size(width, height).await?;
     eprintln!("screenshots in {}", dir.display());
     Ok(())
+}
+
+/// A screenshot of what `c` shows now, as `name-width.png` beside the main pages'.
+async fn save_screenshot(c: &Client, name: &str) -> Result<()> {
+    let png = c.screenshot().await.context("taking a screenshot")?;
+    let width = png_width(&png).ok_or_else(|| anyhow!("the screenshot is not a PNG"))?;
+    let dir = screenshot_dir();
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let file = dir.join(format!("{name}-{width}.png"));
+    std::fs::write(&file, png).with_context(|| format!("writing {}", file.display()))
 }
 
 /// A PNG's width from its header (the IHDR chunk comes first).
