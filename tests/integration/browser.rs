@@ -23,13 +23,13 @@ use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::json;
 
-const ARBITER_EMAIL: &str = "arbiter@club.example";
-const ARBITER_PASSWORD: &str = "arbiter-secret-1";
+pub(crate) const ARBITER_EMAIL: &str = "arbiter@club.example";
+pub(crate) const ARBITER_PASSWORD: &str = "arbiter-secret-1";
 
 /// The longest any single wait in this test may take.
-const WAIT: Duration = Duration::from_secs(20);
+pub(crate) const WAIT: Duration = Duration::from_secs(20);
 /// The whole browser session, from connecting to chromedriver to the last screenshot.
-const WHOLE_FLOW: Duration = Duration::from_secs(120);
+pub(crate) const WHOLE_FLOW: Duration = Duration::from_secs(120);
 
 const CHROMIUM_CANDIDATES: &[&str] = &["/usr/bin/chromium", "/usr/bin/chromium-browser"];
 const CHROMEDRIVER_CANDIDATES: &[&str] = &["/usr/bin/chromedriver"];
@@ -39,7 +39,7 @@ fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false")
 }
 
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -96,7 +96,7 @@ fn http_get(port: u16, path: &str) -> Option<(u16, String)> {
 }
 
 /// A child process that is killed when dropped, with its output in a log file.
-struct Process {
+pub(crate) struct Process {
     name: &'static str,
     child: Child,
     log: PathBuf,
@@ -138,7 +138,7 @@ impl Process {
         );
     }
 
-    fn log_text(&self) -> String {
+    pub(crate) fn log_text(&self) -> String {
         std::fs::read_to_string(&self.log).unwrap_or_default()
     }
 }
@@ -152,7 +152,7 @@ impl Drop for Process {
 
 /// Chromium and chromedriver, or `None` (with the reason printed) where they are missing
 /// outside CI; in CI their absence fails the test.
-fn browser_programs() -> Option<(PathBuf, PathBuf)> {
+pub(crate) fn browser_programs() -> Option<(PathBuf, PathBuf)> {
     let chromium = find_program(CHROMIUM_CANDIDATES, "chromium");
     let chromedriver = find_program(CHROMEDRIVER_CANDIDATES, "chromedriver");
     if let (Some(chromium), Some(chromedriver)) = (&chromium, &chromedriver) {
@@ -177,7 +177,7 @@ fn browser_programs() -> Option<(PathBuf, PathBuf)> {
 }
 
 /// The club's arbiter: an administrator made on the command line, as a new site does.
-fn create_arbiter(database_url: &str) {
+pub(crate) fn create_arbiter(database_url: &str) {
     let mut admin = Command::new(env!("CARGO_BIN_EXE_damka"))
         .args([
             "admin",
@@ -211,7 +211,7 @@ fn create_arbiter(database_url: &str) {
 }
 
 /// `damka serve` on a free port, healthy; returns the process and its port.
-fn start_server(database_url: &str, dir: &Path) -> (Process, u16) {
+pub(crate) fn start_server(database_url: &str, dir: &Path) -> (Process, u16) {
     let server_port = free_port();
     let mut server = Process::spawn(
         "damka serve",
@@ -235,7 +235,7 @@ fn start_server(database_url: &str, dir: &Path) -> (Process, u16) {
 }
 
 /// chromedriver on a free port, ready; returns the process and its port.
-fn start_driver(chromedriver: &Path, dir: &Path) -> (Process, u16) {
+pub(crate) fn start_driver(chromedriver: &Path, dir: &Path) -> (Process, u16) {
     let driver_port = free_port();
     let mut driver = Process::spawn(
         "chromedriver",
@@ -254,7 +254,7 @@ fn start_driver(chromedriver: &Path, dir: &Path) -> (Process, u16) {
 
 /// Headless Chromium with a fresh profile in `profile`; `scripts` says whether pages may
 /// run JavaScript.
-fn chromium_capabilities(
+pub(crate) fn chromium_capabilities(
     chromium: &Path,
     profile: &Path,
     scripts: bool,
@@ -698,7 +698,7 @@ async fn event_flow(c: &Client, base: &str, shots: &Path) -> Result<()> {
 }
 
 /// Waits up to `WAIT` for an element matching `css`.
-async fn wait_for(c: &Client, css: &str) -> Result<fantoccini::elements::Element> {
+pub(crate) async fn wait_for(c: &Client, css: &str) -> Result<fantoccini::elements::Element> {
     match c.wait().at_most(WAIT).for_element(Locator::Css(css)).await {
         Ok(element) => Ok(element),
         Err(e) => bail!("no `{css}` on {} within {WAIT:?}: {e}", here(c).await),
@@ -706,7 +706,7 @@ async fn wait_for(c: &Client, css: &str) -> Result<fantoccini::elements::Element
 }
 
 /// Waits up to `WAIT` for the browser to be at `path` (query and fragment ignored).
-async fn wait_path(c: &Client, path: &str) -> Result<()> {
+pub(crate) async fn wait_path(c: &Client, path: &str) -> Result<()> {
     let deadline = Instant::now() + WAIT;
     loop {
         let url = c.current_url().await?;
@@ -721,7 +721,7 @@ async fn wait_path(c: &Client, path: &str) -> Result<()> {
 }
 
 /// Waits up to `WAIT` for the element at `css` to contain `expected` in its visible text.
-async fn expect_text(c: &Client, css: &str, expected: &str) -> Result<()> {
+pub(crate) async fn expect_text(c: &Client, css: &str, expected: &str) -> Result<()> {
     let deadline = Instant::now() + WAIT;
     loop {
         let seen = match c.find(Locator::Css(css)).await {
@@ -741,7 +741,7 @@ async fn expect_text(c: &Client, css: &str, expected: &str) -> Result<()> {
     }
 }
 
-async fn click(c: &Client, css: &str) -> Result<()> {
+pub(crate) async fn click(c: &Client, css: &str) -> Result<()> {
     wait_for(c, css)
         .await?
         .click()
@@ -751,7 +751,7 @@ async fn click(c: &Client, css: &str) -> Result<()> {
 }
 
 /// Replaces the content of the input at `css` by typing `text` into it.
-async fn type_into(c: &Client, css: &str, text: &str) -> Result<()> {
+pub(crate) async fn type_into(c: &Client, css: &str, text: &str) -> Result<()> {
     let input = wait_for(c, css).await?;
     input.clear().await?;
     input
@@ -761,7 +761,7 @@ async fn type_into(c: &Client, css: &str, text: &str) -> Result<()> {
     Ok(())
 }
 
-async fn value_of(c: &Client, css: &str) -> Result<String> {
+pub(crate) async fn value_of(c: &Client, css: &str) -> Result<String> {
     Ok(wait_for(c, css)
         .await?
         .prop("value")
@@ -770,7 +770,7 @@ async fn value_of(c: &Client, css: &str) -> Result<String> {
 }
 
 /// The current URL, for error messages.
-async fn here(c: &Client) -> String {
+pub(crate) async fn here(c: &Client) -> String {
     match c.current_url().await {
         Ok(url) => url.to_string(),
         Err(e) => format!("(unknown page: {e})"),
@@ -779,7 +779,7 @@ async fn here(c: &Client) -> String {
 
 /// Saves a screenshot (and, for failures, the HTML) as `name`.png in `dir`, copies them
 /// to `DAMKA_SCREENSHOT_DIR` when that is set.
-async fn save_evidence(c: &Client, dir: &Path, name: &str) -> Result<()> {
+pub(crate) async fn save_evidence(c: &Client, dir: &Path, name: &str) -> Result<()> {
     let png = c.screenshot().await.context("taking a screenshot")?;
     ensure!(png.starts_with(b"\x89PNG"), "the screenshot is not a PNG");
     let mut files = vec![(dir.join(format!("{name}.png")), png)];
@@ -992,8 +992,10 @@ async fn live_flow(
 /// What a page must not do on a narrow screen, measured in the page: the document wider
 /// than the window (the page scrolls sideways), an element outside the window that is not
 /// inside a table's own scrolling box, or text cut off (overflow hidden or an ellipsis);
-/// inside a scrolling table, a cell whose text is clipped. One line per problem.
-const LAYOUT_PROBLEMS: &str = r#"
+/// inside a scrolling table, a cell whose text is clipped or a drop-down narrower than the
+/// choice it shows (measured on a hidden copy at its natural width: the table could
+/// scroll instead). One line per problem.
+pub(crate) const LAYOUT_PROBLEMS: &str = r#"
 const width = document.documentElement.clientWidth;
 const problems = [];
 if (document.documentElement.scrollWidth > width) {
@@ -1014,6 +1016,19 @@ for (const el of document.querySelectorAll('main *')) {
   const box = el.getBoundingClientRect();
   if (box.width > 0 && box.right > width + 1) problems.push('outside (' + Math.round(box.right) + '): ' + label(el));
   else if (clipped) problems.push('cut: ' + label(el));
+}
+for (const select of document.querySelectorAll('main .table-wrap select')) {
+  const shown = select.options[select.selectedIndex];
+  if (!shown || select.getClientRects().length === 0) continue;
+  const natural = select.cloneNode(false);
+  natural.appendChild(shown.cloneNode(true));
+  natural.style.cssText = 'position:absolute;visibility:hidden;width:auto;min-width:0;max-width:none';
+  select.parentNode.appendChild(natural);
+  const needed = natural.getBoundingClientRect().width;
+  natural.remove();
+  if (select.getBoundingClientRect().width + 1 < needed) {
+    problems.push('squeezed (' + Math.round(select.getBoundingClientRect().width) + ' of ' + Math.round(needed) + ' px): select "' + shown.text.trim().slice(0, 40) + '"');
+  }
 }
 return problems.slice(0, 5);
 "#;

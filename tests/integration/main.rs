@@ -7,6 +7,7 @@ mod common;
 
 mod backup;
 mod browser;
+mod browser_event_game;
 mod cli_engine;
 mod cli_pair;
 mod cli_ratings;

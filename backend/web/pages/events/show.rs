@@ -61,6 +61,29 @@ impl EventPage {
         crate::web::live_keys::round(self.data.rounds.iter())
     }
 
+    /// The line under the title: place, dates, variant and system, those there are,
+    /// one separator between each two (an event need not have a place or dates).
+    fn facts_line(&self) -> String {
+        let e = &self.data.event;
+        let dates = match (e.starts_on, e.ends_on) {
+            (Some(start), Some(end)) if start != end => {
+                format!("{} – {}", self.ctx.day(&start), self.ctx.day(&end))
+            }
+            (Some(day), _) | (None, Some(day)) => self.ctx.day(&day),
+            (None, None) => String::new(),
+        };
+        [
+            e.place.clone(),
+            dates,
+            self.ctx.variant_name(&e.variant),
+            self.ctx.t(&format!("system.{}", e.system)),
+        ]
+        .into_iter()
+        .filter(|fact| !fact.is_empty())
+        .collect::<Vec<_>>()
+        .join(" · ")
+    }
+
     fn can_self_register(&self) -> bool {
         self.data.may_self_register
     }
