@@ -108,8 +108,12 @@ impl GamePage {
     }
 
     /// The result as PDN writes it (`1-0`, `1/2-1/2`).
+    /// `1-0`, `½-½` or `0-1`, as the event's pages write a game's result.
     pub fn result_text(&self) -> String {
-        self.game.result.map(|r| r.to_string()).unwrap_or_default()
+        self.game
+            .result
+            .map(|r| r.shown(crate::store::values::ScoringDisplay::OneHalfZero, false))
+            .unwrap_or_default()
     }
 
     /// "White to move" / «Ход белых».

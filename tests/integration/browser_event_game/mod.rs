@@ -394,7 +394,7 @@ async fn play_the_game(alexei: &Client, elena: &Client, alexei_side: Color) -> R
     click(elena, r#"form[action$="/draw-offer/accept"] button"#).await?;
     for (c, lang) in [(elena, Lang::En), (alexei, Lang::Ru)] {
         let words = format!(
-            "1/2-1/2 · {}: {}",
+            "½-½ · {}: {}",
             lang.t("game.outcome.draw"),
             lang.t("game.reason.agreement")
         );
