@@ -7,6 +7,7 @@ mod common;
 
 mod authorization_table;
 mod backup;
+mod body_limits;
 mod browser;
 mod cli_engine;
 mod cli_pair;
