@@ -358,7 +358,6 @@ refusals! {
     OnlyOrganisersImportRatings => "only_organisers_import_ratings",
     /// A number (a decimal point allowed) was expected.
     NotANumber => "not_a_number",
-    RatingsCsvTooLarge { bytes: usize, limit: usize } => "ratings_csv_too_large",
     /// Bytes that are not UTF-8, at this offset of the file.
     RatingsCsvNotUtf8 { offset: usize } => "ratings_csv_not_utf8",
     /// Everything wrong with a ratings file, line by line; nothing was stored.
@@ -963,10 +962,6 @@ pub mod examples {
             Refusal::ImportProfilesChanged,
             Refusal::OnlyOrganisersImportRatings,
             Refusal::NotANumber,
-            Refusal::RatingsCsvTooLarge {
-                bytes: 2_000_000,
-                limit: 1_048_576,
-            },
             Refusal::RatingsCsvNotUtf8 { offset: 17 },
             Refusal::RatingsCsvInvalid {
                 problems: vec![

@@ -422,14 +422,12 @@ pub fn import_csv(conn: &mut DbConn, actor: &Actor, text: &str) -> AppResult<Imp
     if !actor.is_organiser() {
         return Err(AppError::forbidden(Refusal::OnlyOrganisersImportRatings));
     }
+    // 413 like every other body over its limit (the API's route refuses it before reading
+    // it whole; the page's form carries it URL-encoded and lands here).
     if text.len() > MAX_CSV_BYTES {
-        return Err(AppError::invalid(
-            "csv",
-            Refusal::RatingsCsvTooLarge {
-                bytes: text.len(),
-                limit: MAX_CSV_BYTES,
-            },
-        ));
+        return Err(AppError::PayloadTooLarge {
+            limit_bytes: MAX_CSV_BYTES,
+        });
     }
     conn.write_transaction(|conn| {
         let lines = match read_file(conn, text)? {
