@@ -17,6 +17,7 @@ mod concurrency;
 mod demo;
 mod game_clocks;
 mod game_races;
+mod hostile_parsers;
 mod hostile_xss;
 mod http_account_security;
 mod http_accounts;
