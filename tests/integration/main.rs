@@ -5,6 +5,7 @@
 //! a new `tests/*.rs` (which would become a binary of its own again).
 mod common;
 
+mod api_date_times;
 mod authorization_table;
 mod backup;
 mod body_limits;
