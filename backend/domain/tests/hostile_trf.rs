@@ -192,6 +192,10 @@ fn pathological_files_are_answered_quickly_without_panic() {
         format!("{}  {}\n", player(1), "0001 w 1  ".repeat(10_000)),
         format!("012 {}\n", "<script>".repeat(20_000)),
         "\r\r\r\n\n\r001".to_string(),
+        // Scores wider than the 162 record's four columns (found by the trf fuzz target):
+        // read, they were written back shifted and the file no longer read.
+        "012 x\nBBD 1151\n".to_string(),
+        "162  W9999    D 0.5\n".to_string(),
         "001 ".repeat(50_000),
     ];
     for text in texts {
