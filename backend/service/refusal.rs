@@ -303,6 +303,7 @@ refusals! {
     TrfInvalidRoundCount { text: String } => "trf_invalid_round_count",
     TrfInvalidFirstColour { text: String } => "trf_invalid_first_colour",
     TrfInvalidScore { text: String } => "trf_invalid_score",
+    TrfScoreTooLarge { text: String } => "trf_score_too_large",
     TrfPlayerTwice { player: u32 } => "trf_player_twice",
     TrfUnknownOpponent { opponent: u32 } => "trf_unknown_opponent",
     TrfEntryAfterUnpairedRound => "trf_entry_after_unpaired_round",
@@ -653,6 +654,7 @@ impl From<TrfError> for Refusal {
                 Refusal::TrfInvalidFirstColour { text: quoted(text) }
             }
             TrfProblem::InvalidScore(text) => Refusal::TrfInvalidScore { text: quoted(text) },
+            TrfProblem::ScoreTooLarge(text) => Refusal::TrfScoreTooLarge { text: quoted(text) },
             TrfProblem::PlayerTwice(player) => Refusal::TrfPlayerTwice { player },
             TrfProblem::UnknownOpponent(opponent) => Refusal::TrfUnknownOpponent { opponent },
             TrfProblem::EntryAfterUnpairedRound => Refusal::TrfEntryAfterUnpairedRound,
@@ -910,6 +912,9 @@ pub mod examples {
             },
             Refusal::TrfInvalidScore {
                 text: text("\"x\""),
+            },
+            Refusal::TrfScoreTooLarge {
+                text: text("\"1151\""),
             },
             Refusal::TrfPlayerTwice { player: 3 },
             Refusal::TrfUnknownOpponent { opponent: 40 },
