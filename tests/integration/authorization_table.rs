@@ -1390,7 +1390,7 @@ fn check_refusal(res: &Response, expected: u16, api: bool) -> Result<(), String>
                 res.content_type()
             ));
         }
-        if !res.json()["code"].as_str().is_some_and(|c| !c.is_empty()) {
+        if res.json()["code"].as_str().is_none_or(str::is_empty) {
             return Err(format!("refusal without a code: {}", res.body));
         }
     } else if !res.content_type().starts_with("text/html") {

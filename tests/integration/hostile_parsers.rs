@@ -713,7 +713,7 @@ async fn random_files_to_the_imports_get_a_clear_answer() {
     let edit = (any::<usize>(), any::<usize>(), "\\PC{0,6}");
     for i in 0..30 {
         let mut text: Vec<char> = trf_files[i % trf_files.len()].chars().collect();
-        for (at, cut, insert) in draw(&mut runner, &prop::collection::vec(edit.clone(), 1..6)) {
+        for (at, cut, insert) in draw(&mut runner, &prop::collection::vec(edit, 1..6)) {
             let at = at % (text.len() + 1);
             let end = (at + cut % 8).min(text.len());
             text.splice(at..end, insert.chars());
@@ -740,7 +740,7 @@ async fn random_files_to_the_imports_get_a_clear_answer() {
     let pdn = "[Event \"Hostile Open\"]\n[Board \"1\"]\n[Result \"1-0\"]\n\n1. c3-d4 f6-g5 {a comment} 2. g3-f4 1-0\n";
     for _ in 0..30 {
         let mut text: Vec<char> = pdn.chars().collect();
-        for (at, cut, insert) in draw(&mut runner, &prop::collection::vec(edit.clone(), 1..5)) {
+        for (at, cut, insert) in draw(&mut runner, &prop::collection::vec(edit, 1..5)) {
             let at = at % (text.len() + 1);
             let end = (at + cut % 6).min(text.len());
             text.splice(at..end, insert.chars());
