@@ -128,7 +128,8 @@ time_budget=()
 [[ -n ${MAX_TIME:-} ]] && time_budget=(--max-time "$MAX_TIME")
 echo "== schemathesis: every operation of $BASE/api/v1/openapi.json, $MAX_EXAMPLES examples each"
 status=0
-schemathesis --config-file "$WORK/schemathesis.toml" run "$BASE/api/v1/openapi.json" \
+# From the work directory, where schemathesis keeps its example database (.schemathesis/).
+(cd "$WORK" && schemathesis --config-file "$WORK/schemathesis.toml" run "$BASE/api/v1/openapi.json" \
   --url "$BASE" \
   --header "Authorization: Bearer $TOKEN" \
   --checks not_a_server_error,response_schema_conformance \
@@ -139,7 +140,7 @@ schemathesis --config-file "$WORK/schemathesis.toml" run "$BASE/api/v1/openapi.j
   --request-timeout 30 \
   --suppress-health-check all \
   --report ndjson --report-dir "$WORK/report" \
-  "${time_budget[@]}" 2>&1 | tee "$WORK/schemathesis.log" || status=$?
+  "${time_budget[@]}") 2>&1 | tee "$WORK/schemathesis.log" || status=$?
 
 # schemathesis' summary: "Test cases:" and, on the next line, "N generated, ...".
 cases=$(awk '/^ *Test cases:/ { getline; print $1 }' "$WORK/schemathesis.log" | tail -n 1)
