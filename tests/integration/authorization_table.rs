@@ -1599,3 +1599,57 @@ async fn every_route_refuses_every_role_it_should() {
         failures.join("\n")
     );
 }
+
+/// An event's arbiter (not its organiser) runs rounds and enters absences, but withdrawing
+/// a player is the organiser's: the entries tab offers them no withdrawal link, whose page
+/// and action would refuse them.
+#[actix_web::test]
+async fn an_arbiter_is_offered_only_what_they_may_do() {
+    let app = TestApp::new().await;
+    let mut organiser = app.user("org@t.org", Role::Organiser).await;
+    let mut api = organiser.api_client().await;
+    let mut arbiter = app.user("arbiter@t.org", Role::Player).await;
+    let made = api
+        .json(
+            Method::POST,
+            "/api/v1/events",
+            json!({"name": "Arbitrated", "system": "swiss", "rounds": 3}),
+        )
+        .await;
+    ok(&made, "event");
+    let event = made.json()["id"].as_i64().unwrap();
+    let entries = crate::common::enter_players(&mut api, event, 4).await;
+    let named = api
+        .json(
+            Method::POST,
+            &format!("/api/v1/events/{event}/arbiters"),
+            json!({"email": "arbiter@t.org"}),
+        )
+        .await;
+    ok(&named, "arbiter");
+
+    let page = arbiter.get(&format!("/events/{event}?tab=entries")).await;
+    assert_eq!(page.status.as_u16(), 200, "{}", page.body);
+    assert!(
+        page.body.contains("/absence"),
+        "the arbiter enters absences: {}",
+        clip(&page.body)
+    );
+    let withdraw = format!("/events/{event}/entries/{}/withdraw", entries[0]);
+    assert!(
+        !page.body.contains(&withdraw),
+        "the arbiter is offered a withdrawal they may not make"
+    );
+    assert_eq!(arbiter.get(&withdraw).await.status.as_u16(), 403);
+    assert_eq!(arbiter.post_form(&withdraw, &[]).await.status.as_u16(), 403);
+    let absence = arbiter
+        .post_form(
+            &format!("/events/{event}/entries/{}/absence", entries[0]),
+            &[("round", "1"), ("kind", "H")],
+        )
+        .await;
+    assert_eq!(absence.status.as_u16(), 303, "{}", clip(&absence.body));
+    // The organiser is offered the withdrawal.
+    let page = organiser.get(&format!("/events/{event}?tab=entries")).await;
+    assert!(page.body.contains(&withdraw));
+}
