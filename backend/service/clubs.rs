@@ -172,6 +172,7 @@ pub struct JoinRequestView {
     pub player_name: String,
     /// The display name of the account that asked.
     pub requested_by: String,
+    #[serde(serialize_with = "crate::service::utc_json::at")]
     pub requested_at: NaiveDateTime,
     /// `pending`, `accepted` or `declined`.
     pub status: String,

@@ -12,6 +12,7 @@ pub mod password_limits;
 pub mod players;
 pub mod ratings;
 pub mod refusal;
+pub mod utc_json;
 pub mod validate;
 
 pub use error::{AppError, AppResult};

@@ -303,6 +303,7 @@ refusals! {
     TrfInvalidRoundCount { text: String } => "trf_invalid_round_count",
     TrfInvalidFirstColour { text: String } => "trf_invalid_first_colour",
     TrfInvalidScore { text: String } => "trf_invalid_score",
+    TrfScoreTooLarge { text: String } => "trf_score_too_large",
     TrfPlayerTwice { player: u32 } => "trf_player_twice",
     TrfUnknownOpponent { opponent: u32 } => "trf_unknown_opponent",
     TrfEntryAfterUnpairedRound => "trf_entry_after_unpaired_round",
@@ -358,7 +359,6 @@ refusals! {
     OnlyOrganisersImportRatings => "only_organisers_import_ratings",
     /// A number (a decimal point allowed) was expected.
     NotANumber => "not_a_number",
-    RatingsCsvTooLarge { bytes: usize, limit: usize } => "ratings_csv_too_large",
     /// Bytes that are not UTF-8, at this offset of the file.
     RatingsCsvNotUtf8 { offset: usize } => "ratings_csv_not_utf8",
     /// Everything wrong with a ratings file, line by line; nothing was stored.
@@ -654,6 +654,7 @@ impl From<TrfError> for Refusal {
                 Refusal::TrfInvalidFirstColour { text: quoted(text) }
             }
             TrfProblem::InvalidScore(text) => Refusal::TrfInvalidScore { text: quoted(text) },
+            TrfProblem::ScoreTooLarge(text) => Refusal::TrfScoreTooLarge { text: quoted(text) },
             TrfProblem::PlayerTwice(player) => Refusal::TrfPlayerTwice { player },
             TrfProblem::UnknownOpponent(opponent) => Refusal::TrfUnknownOpponent { opponent },
             TrfProblem::EntryAfterUnpairedRound => Refusal::TrfEntryAfterUnpairedRound,
@@ -912,6 +913,9 @@ pub mod examples {
             Refusal::TrfInvalidScore {
                 text: text("\"x\""),
             },
+            Refusal::TrfScoreTooLarge {
+                text: text("\"1151\""),
+            },
             Refusal::TrfPlayerTwice { player: 3 },
             Refusal::TrfUnknownOpponent { opponent: 40 },
             Refusal::TrfEntryAfterUnpairedRound,
@@ -963,10 +967,6 @@ pub mod examples {
             Refusal::ImportProfilesChanged,
             Refusal::OnlyOrganisersImportRatings,
             Refusal::NotANumber,
-            Refusal::RatingsCsvTooLarge {
-                bytes: 2_000_000,
-                limit: 1_048_576,
-            },
             Refusal::RatingsCsvNotUtf8 { offset: 17 },
             Refusal::RatingsCsvInvalid {
                 problems: vec![

@@ -12,6 +12,11 @@ const GAME_JS: &str = include_str!("../../static/game.js");
 const LIVE_JS: &str = include_str!("../../static/live.js");
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
+    routes().register(cfg);
+}
+
+/// The static files' route table (listed by the authorisation table test).
+pub fn routes() -> Routes {
     let mut routes = Routes::default();
     routes
         .get("/static/style.css", style)
@@ -20,7 +25,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .get("/static/game.js", game_script)
         .get("/static/live.js", live_script)
         .get("/favicon.svg", favicon);
-    routes.register(cfg);
+    routes
 }
 
 async fn style() -> HttpResponse {

@@ -35,7 +35,7 @@ const VOLATILE_TABLES: [&str; 3] = ["sessions", "api_tokens", "sign_in_attempts"
 /// Every row of every table (except the volatile ones), each as one line of text, read
 /// through the columns schema.rs declares: two equal fingerprints mean nothing was
 /// written in between, on either database.
-async fn fingerprint(app: &TestApp) -> Vec<String> {
+pub(crate) async fn fingerprint(app: &TestApp) -> Vec<String> {
     #[derive(diesel::QueryableByName)]
     struct Line {
         #[diesel(sql_type = diesel::sql_types::Text)]

@@ -5,7 +5,10 @@
 //! a new `tests/*.rs` (which would become a binary of its own again).
 mod common;
 
+mod api_date_times;
+mod authorization_table;
 mod backup;
+mod body_limits;
 mod browser;
 mod browser_event_game;
 mod cli_engine;
@@ -16,6 +19,8 @@ mod concurrency;
 mod demo;
 mod game_clocks;
 mod game_races;
+mod hostile_parsers;
+mod hostile_xss;
 mod http_account_security;
 mod http_accounts;
 mod http_club_requests;

@@ -85,6 +85,9 @@ pub enum TrfProblem {
     /// A bbpPairings point record (`BBW`, ...) that is not a score.
     #[error("invalid score {0:?}")]
     InvalidScore(String),
+    /// A result's points that the `162` record's four columns cannot hold.
+    #[error("score {0:?} is more than a result can be worth ({MAX_RESULT_POINTS} at most)")]
+    ScoreTooLarge(String),
     #[error("player {0} appears twice")]
     PlayerTwice(StartNo),
     #[error("opponent {0} is not in the player list")]
@@ -195,6 +198,28 @@ fn opt_field(chars: &[char], from: usize, to: usize) -> Option<String> {
         None
     } else {
         Some(t.to_string())
+    }
+}
+
+/// The most a result (win, draw, bye...) may be worth: what `162` writes in four columns.
+pub const MAX_RESULT_POINTS: &str = "99.5";
+const MAX_RESULT_HALF_POINTS: u32 = 199;
+
+/// A result's points (a `162` or `BBx` record): at most [`MAX_RESULT_POINTS`].
+fn result_points(
+    value: HalfPoints,
+    text: &str,
+    line: usize,
+    column: usize,
+) -> Result<HalfPoints, TrfError> {
+    if value.0 > MAX_RESULT_HALF_POINTS {
+        Err(err(
+            line,
+            column,
+            TrfProblem::ScoreTooLarge(text.trim().to_string()),
+        ))
+    } else {
+        Ok(value)
     }
 }
 
@@ -439,6 +464,7 @@ fn parse_162(
                 TrfProblem::InvalidHalfPoints(value_text.trim().to_string()),
             )
         })?;
+        let value = result_points(value, &value_text, line, start + 2)?;
         match code {
             'W' => {
                 points.win = value;
@@ -527,6 +553,7 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Tournament, TrfE
                 let v = rest.trim();
                 let value = parse_points(v)
                     .ok_or_else(|| err(line, 5, TrfProblem::InvalidScore(v.to_string())))?;
+                let value = result_points(value, v, line, 5)?;
                 match prefix.as_str() {
                     "BBW" => {
                         t.points.win = value;

@@ -14,6 +14,7 @@ use crate::store::{DbConn, accounts, events, pairing_changes};
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct ChangeView {
+    #[serde(serialize_with = "crate::service::utc_json::at")]
     pub at: NaiveDateTime,
     /// The display name of the organiser or arbiter who made the change.
     pub by: String,

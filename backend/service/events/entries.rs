@@ -169,19 +169,27 @@ fn ensure_not_finished(event: &Event) -> AppResult<()> {
 }
 
 /// Removes an entry before the first round, or withdraws it from the next round on.
+/// Who may withdraw an entry: its own player, or the event's managers. The confirmation
+/// page asks the same.
+pub fn require_may_withdraw(actor: &Actor, event: &Event, entry_player_id: i64) -> AppResult<()> {
+    let own = actor
+        .user
+        .as_ref()
+        .is_some_and(|u| u.player_id == Some(entry_player_id));
+    if own {
+        Ok(())
+    } else {
+        require_manager(actor, event)
+    }
+}
+
 pub fn withdraw(conn: &mut DbConn, actor: &Actor, event_id: i64, entry_id: i64) -> AppResult<()> {
     super::write(conn, event_id, |conn, event| {
         let entry = events::entries(conn, event_id)?
             .into_iter()
             .find(|e| e.id == entry_id)
             .ok_or(AppError::NotFound { what: "entry" })?;
-        let own = actor
-            .user
-            .as_ref()
-            .is_some_and(|u| u.player_id == Some(entry.player_id));
-        if !own {
-            require_manager(actor, &event)?;
-        }
+        require_may_withdraw(actor, &event, entry.player_id)?;
         ensure_not_finished(&event)?;
         let rounds = events::rounds(conn, event_id)?.len() as i32;
         if rounds == 0 {

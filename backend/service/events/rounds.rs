@@ -363,6 +363,9 @@ pub fn set_round_results(
     results: &[(i64, String)],
 ) -> AppResult<usize> {
     let event = load(conn, event_id)?;
+    // Checked before anything is read: a form that changes nothing is still the officials'
+    // (each changed board is checked again where its result is written).
+    require_arbiter(conn, actor, &event)?;
     let history = history::load(conn, &event)?;
     let boards: Vec<&Pairing> = history.round_pairings(round_number).collect();
     if boards.is_empty() {

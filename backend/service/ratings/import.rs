@@ -21,6 +21,7 @@ use crate::store::models::PlayerRating;
 use crate::store::ratings::{self as stored, GlickoStartRow};
 use crate::store::values::{RatingSystem, Spelling, spellings};
 use crate::store::{DbConn, players};
+use damka_domain::csv::split_line;
 
 /// The largest file an import takes.
 pub const MAX_CSV_BYTES: usize = 1024 * 1024;
@@ -69,42 +70,6 @@ fn cell(line: usize, column: &str, problem: Refusal) -> Refusal {
         column: column.to_string(),
         problem: Box::new(problem),
     }
-}
-
-/// Splits a CSV line into fields (RFC 4180 quotes; a quoted field may hold commas and
-/// doubled quotes, not line breaks).
-fn split_line(line: &str) -> Option<Vec<String>> {
-    let mut fields = Vec::new();
-    let mut field = String::new();
-    let mut chars = line.chars().peekable();
-    let mut quoted = false;
-    let mut at_start = true;
-    while let Some(c) = chars.next() {
-        match c {
-            ' ' | '\t' if at_start && !quoted => continue,
-            '"' if at_start && !quoted => quoted = true,
-            '"' if quoted => {
-                if chars.peek() == Some(&'"') {
-                    chars.next();
-                    field.push('"');
-                } else {
-                    quoted = false;
-                }
-            }
-            ',' if !quoted => {
-                fields.push(std::mem::take(&mut field).trim().to_string());
-                at_start = true;
-                continue;
-            }
-            _ => field.push(c),
-        }
-        at_start = false;
-    }
-    if quoted {
-        return None;
-    }
-    fields.push(field.trim().to_string());
-    Some(fields)
 }
 
 fn number(text: &str) -> Option<f64> {
@@ -457,14 +422,12 @@ pub fn import_csv(conn: &mut DbConn, actor: &Actor, text: &str) -> AppResult<Imp
     if !actor.is_organiser() {
         return Err(AppError::forbidden(Refusal::OnlyOrganisersImportRatings));
     }
+    // 413 like every other body over its limit (the API's route refuses it before reading
+    // it whole; the page's form carries it URL-encoded and lands here).
     if text.len() > MAX_CSV_BYTES {
-        return Err(AppError::invalid(
-            "csv",
-            Refusal::RatingsCsvTooLarge {
-                bytes: text.len(),
-                limit: MAX_CSV_BYTES,
-            },
-        ));
+        return Err(AppError::PayloadTooLarge {
+            limit_bytes: MAX_CSV_BYTES,
+        });
     }
     conn.write_transaction(|conn| {
         let lines = match read_file(conn, text)? {
@@ -519,21 +482,6 @@ pub fn import_csv(conn: &mut DbConn, actor: &Actor, text: &str) -> AppResult<Imp
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn csv_lines_split_on_commas_outside_quotes() {
-        assert_eq!(
-            split_line(r#"12, "Иванов, Иван" ,"say ""hi""",,x"#),
-            Some(vec![
-                "12".into(),
-                "Иванов, Иван".into(),
-                "say \"hi\"".into(),
-                String::new(),
-                "x".into()
-            ])
-        );
-        assert_eq!(split_line(r#"1,"open"#), None);
-    }
 
     #[test]
     fn a_volatility_is_a_small_positive_number_of_a_glicko_line() {

@@ -16,7 +16,9 @@ pub struct TokenInfo {
     pub name: String,
     /// The first characters of the token, to recognise it.
     pub prefix: String,
+    #[serde(serialize_with = "crate::service::utc_json::at")]
     pub created_at: NaiveDateTime,
+    #[serde(serialize_with = "crate::service::utc_json::optional")]
     pub last_used_at: Option<NaiveDateTime>,
 }
 

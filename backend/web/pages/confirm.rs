@@ -139,11 +139,12 @@ pub async fn withdraw(
     let (name, from_round) = state
         .db(move |conn| {
             let event = ev::load(conn, id)?;
-            ev::require_arbiter(conn, &actor, &event)?;
+            actor.require_user()?;
             let history = ev::history::load(conn, &event)?;
             let entry = history
                 .entry(entry_id)
                 .ok_or(AppError::NotFound { what: "entry" })?;
+            ev::entries::require_may_withdraw(&actor, &event, entry.entry.player_id)?;
             Ok((entry.name.clone(), history.rounds.len() as i32 + 1))
         })
         .await?;

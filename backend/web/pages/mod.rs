@@ -21,6 +21,12 @@ use actix_web::web;
 use crate::web::routes::Routes;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
+    routes().register(cfg);
+}
+
+/// The pages' route table. Its own function so that the authorisation table test can check
+/// that it covers every route.
+pub fn routes() -> Routes {
     let mut routes = Routes::default();
     routes
         .get("/", home::home)
@@ -120,5 +126,5 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .post("/admin/ratings", admin::set_rating_systems)
         .post("/admin/invitations", admin::invite)
         .post("/admin/users/{id}/roles", admin::set_roles);
-    routes.register(cfg);
+    routes
 }
