@@ -811,14 +811,16 @@ fn a_move_on_one_instance_reaches_a_watcher_on_another() {
     back.assert_quiet(Duration::from_millis(500));
 
     // The listening connections are cut (as by a server restart): they reconnect by
-    // themselves, and the next move made through B still reaches the watcher on A.
+    // themselves (only this test's database's: other tests run instances on the same
+    // server at the same time), and the next move made through B still reaches the watcher on A.
     use diesel::Connection;
     use diesel::connection::SimpleConnection;
     let mut admin = diesel::PgConnection::establish(&url).unwrap();
     let listeners = |admin: &mut diesel::PgConnection| -> i64 {
         use diesel::RunQueryDsl;
         diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>(&format!(
-            "(SELECT count(*) FROM pg_stat_activity WHERE application_name = '{}')",
+            "(SELECT count(*) FROM pg_stat_activity WHERE application_name = '{}' \
+             AND datname = current_database())",
             damka::service::live::LISTENER_NAME
         )))
         .get_result(admin)
@@ -831,7 +833,8 @@ fn a_move_on_one_instance_reaches_a_watcher_on_another() {
     );
     admin
         .batch_execute(&format!(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '{}'",
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '{}' \
+             AND datname = current_database()",
             damka::service::live::LISTENER_NAME
         ))
         .unwrap();
