@@ -153,7 +153,7 @@ finish_load() { # name scenario database instances
   wait "$LOAD_PID" || status=$?
   [[ -s $WORK/$name.json ]] || { echo "bench-proof: damka-load printed nothing for $name:" >&2; cat "$WORK/$name.load.log" >&2; exit 1; }
   jq -r --arg s "$2" --arg d "$3" --arg i "$4" '[$s, $d, $i, .moves, .moves_per_sec, .latency_ms.p50,
-      .latency_ms.p99, ((.errors | add // 0) + .other_errors), .games_finished, .events,
+      .latency_ms.p99, (.non_201_or_failed + .other_errors), .games_finished, .events,
       .verify.acknowledged_moves, .verify.plies_replayed, .verify.games,
       (.verify.acknowledged_missing.count + .verify.illegal_games.count
        + .verify.wrong_status.count + .verify.results_missing.count
@@ -226,7 +226,7 @@ pg_crash() {
 
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 FAILED=
-echo "scenario|database|instances|moves|moves/s|p50 ms|p99 ms|failed requests|games finished|events|acknowledged checked|plies replayed|games checked|problems|verdict" >"$WORK/table"
+echo "scenario|database|instances|moves|moves/s|p50 ms|p99 ms|refused or failed|games finished|events|acknowledged checked|plies replayed|games checked|problems|verdict" >"$WORK/table"
 for scenario in $SCENARIOS; do
   case "$scenario" in
     steady) for db in $DATABASES; do steady "$db"; done ;;

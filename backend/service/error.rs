@@ -188,11 +188,15 @@ impl From<diesel::result::Error> for AppError {
             Error::DatabaseError(DatabaseErrorKind::ForeignKeyViolation, _) => {
                 AppError::conflict(Refusal::StillReferenced)
             }
-            Error::DatabaseError(DatabaseErrorKind::ClosedConnection, _) => AppError::Unavailable,
+            Error::DatabaseError(DatabaseErrorKind::ClosedConnection, _) => {
+                crate::store::connection_health::note_lost();
+                AppError::Unavailable
+            }
             // libpq reports a server that went away mid-request under other kinds: the
             // database is unavailable (503, try again), not broken (500).
             Error::DatabaseError(_, info) if is_connection_lost(info.message()) => {
                 tracing::warn!("database connection lost: {}", info.message());
+                crate::store::connection_health::note_lost();
                 AppError::Unavailable
             }
             // Writers queue for the lock; one that waited out the busy timeout (SQLite), or
@@ -247,6 +251,7 @@ fn is_busy(message: &str) -> bool {
 impl From<diesel::r2d2::PoolError> for AppError {
     fn from(err: diesel::r2d2::PoolError) -> AppError {
         tracing::warn!("database pool: {err}");
+        crate::store::connection_health::note_lost();
         AppError::Unavailable
     }
 }

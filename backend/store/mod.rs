@@ -3,6 +3,7 @@
 pub mod accounts;
 pub mod clubs;
 pub mod columns;
+pub mod connection_health;
 pub mod events;
 pub mod games;
 mod group_commit;
@@ -163,14 +164,25 @@ impl ManageConnection for DbManager {
         Ok(conn)
     }
 
+    /// Checked when a connection is drawn from the pool: pinged only for a while after a
+    /// connection was lost (`connection_health`), free otherwise.
     fn is_valid(&self, conn: &mut DbConn) -> Result<(), r2d2::Error> {
-        r2d2::R2D2Connection::ping(conn).map_err(r2d2::Error::QueryError)
+        if !connection_health::lost_lately() {
+            return Ok(());
+        }
+        r2d2::R2D2Connection::ping(conn).map_err(|err| {
+            connection_health::note_lost();
+            r2d2::Error::QueryError(err)
+        })
     }
 
-    /// Checked when a connection comes back to the pool: a connection whose server went
-    /// away, or that was left inside a failed transaction, is dropped instead of reused.
+    /// Checked when a connection comes back to the pool: a connection left inside a failed
+    /// transaction is dropped instead of reused, and so, after a loss, is one whose server
+    /// went away (diesel cannot tell that from the transaction state).
     fn has_broken(&self, conn: &mut DbConn) -> bool {
-        std::thread::panicking() || r2d2::R2D2Connection::is_broken(conn)
+        std::thread::panicking()
+            || r2d2::R2D2Connection::is_broken(conn)
+            || (connection_health::lost_lately() && self.is_valid(conn).is_err())
     }
 }
 
@@ -226,9 +238,10 @@ pub fn open(
         .max_size(pool_size)
         .min_idle(Some(1))
         .connection_timeout(Duration::from_secs(5))
-        // No `SELECT 1` round trip before every request: broken connections are caught
-        // when they are returned (`has_broken`), and idle ones are recycled.
-        .test_on_check_out(false)
+        // `is_valid` pings only for a while after a connection was lost: no `SELECT 1`
+        // round trip before every request, and no dead connection handed out after a
+        // PostgreSQL restart.
+        .test_on_check_out(true)
         .idle_timeout(Some(Duration::from_secs(300)))
         .build_unchecked(DbManager::new(url.clone()));
     let mut conn = connect_with_retry(&pool, url, retry)?;
