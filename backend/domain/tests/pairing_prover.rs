@@ -70,29 +70,38 @@ fn small_impossible_rounds_are_proven_and_possible_ones_paired() {
         scored_without_playing: true,
         ..player(id)
     };
-    assert!(is_impossible(&problem(vec![
-        no_bye(1),
-        no_bye(2),
-        no_bye(3)
-    ])));
+    let p = problem(vec![no_bye(1), no_bye(2), no_bye(3)]);
+    assert!(is_impossible(&p));
+    assert_eq!(
+        p.obstruction().as_deref(),
+        Some("3 players and none of them may have the bye")
+    );
     // ... but one who may have the bye is enough.
-    assert!(!is_impossible(&problem(vec![
-        no_bye(1),
-        no_bye(2),
-        player(3)
-    ])));
+    let p = problem(vec![no_bye(1), no_bye(2), player(3)]);
+    assert!(!is_impossible(&p));
+    assert_eq!(p.obstruction(), None);
 
     // Player 1 has met everybody else over the board.
     let met_all = PlayerFacts {
         met: vec![2, 3, 4],
         ..player(1)
     };
-    assert!(is_impossible(&problem(vec![
-        met_all.clone(),
-        player(2),
-        player(3),
-        player(4)
-    ])));
+    let p = problem(vec![met_all, player(2), player(3), player(4)]);
+    assert!(is_impossible(&p));
+    assert_eq!(p.obstruction().as_deref(), Some("player 1 may meet nobody"));
+
+    // Four players; 1 and 2 may only meet 3 (each has met 4, and they are a forbidden
+    // pair): nobody is stuck alone, only the search shows it.
+    let only_three = |id| PlayerFacts {
+        met: vec![4],
+        ..player(id)
+    };
+    let p = Problem {
+        forbidden: vec![(1, 2)],
+        ..problem(vec![only_three(1), only_three(2), player(3), player(4)])
+    };
+    assert!(is_impossible(&p));
+    assert_eq!(p.obstruction(), None);
 
     // Only the pair 1-2 is left, and it is forbidden; either order of the pair counts.
     let mut p = problem(vec![player(1), player(2)]);

@@ -258,6 +258,24 @@ impl Problem {
         }
     }
 
+    /// A short reason why no pairing exists, when a simple one does: a player nobody may
+    /// meet, or an odd number of players none of whom may have the bye. `None`: the reason
+    /// is a combination only the exhaustive search shows.
+    pub fn obstruction(&self) -> Option<String> {
+        let odd = !self.players.len().is_multiple_of(2);
+        if odd && !self.players.iter().any(|p| self.may_have_bye(p)) {
+            return Some(format!(
+                "{} players and none of them may have the bye",
+                self.players.len()
+            ));
+        }
+        self.players.iter().find_map(|p| {
+            let partners = self.players.iter().filter(|q| self.may_meet(p, q)).count();
+            let bye = odd && self.may_have_bye(p);
+            (partners == 0 && !bye).then(|| format!("player {} may meet nobody", p.id))
+        })
+    }
+
     /// The players and their facts, one line each, for a failure message.
     pub fn describe(&self) -> String {
         let mut out = format!(
