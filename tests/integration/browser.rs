@@ -828,30 +828,13 @@ fn a_move_clicked_in_one_browser_appears_in_another_without_reload() {
 
     // A game between two player profiles, made over the API by the arbiter.
     let token = crate::processes::api_token(server_port, ARBITER_EMAIL, ARBITER_PASSWORD);
-    let mut players = Vec::new();
-    for name in ["Ivanov", "Petrov"] {
-        let (status, body) = crate::processes::api(
-            server_port,
-            "POST",
-            "/api/v1/players",
-            &token,
-            &json!({ "name": name }),
-        );
-        assert_eq!(status, 201, "{body}");
-        players.push(serde_json::from_str::<serde_json::Value>(&body).unwrap()["id"].clone());
-    }
-    let (status, body) = crate::processes::api(
+    let players = crate::processes::api_players(server_port, &token, ["Ivanov", "Petrov"]);
+    let game = crate::processes::api_game(
         server_port,
-        "POST",
-        "/api/v1/games",
         &token,
-        &json!({"variant": "russian", "white_player_id": players[0],
-            "black_player_id": players[1], "clock": {"kind": "per_move", "base_s": 60}}),
+        &players,
+        json!({"clock": {"kind": "per_move", "base_s": 60}}),
     );
-    assert_eq!(status, 201, "{body}");
-    let game = serde_json::from_str::<serde_json::Value>(&body).unwrap()["id"]
-        .as_i64()
-        .unwrap();
 
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()

@@ -11,7 +11,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 use crate::common;
 use crate::processes::{
-    Server, create_admin, csrf_of, http, postgres_or_skip, register, remember, sign_in,
+    Server, api_game, api_players, create_admin, csrf_of, http, postgres_or_skip, register,
+    remember, sign_in,
 };
 
 use std::collections::BTreeMap;
@@ -444,31 +445,9 @@ fn three_instances_share_games_sessions_and_sign_in_limits() {
 
     // Two submissions for the same ply through different instances: one wins, one 409.
     let token = crate::processes::api_token(ports[0], ARBITER, PASSWORD);
-    let mut players = Vec::new();
-    for name in ["Race White", "Race Black"] {
-        let (status, body) = crate::processes::api(
-            ports[0],
-            "POST",
-            "/api/v1/players",
-            &token,
-            &serde_json::json!({ "name": name }),
-        );
-        assert_eq!(status, 201, "{body}");
-        players.push(serde_json::from_str::<serde_json::Value>(&body).unwrap()["id"].clone());
-    }
+    let players = api_players(ports[0], &token, ["Race White", "Race Black"]);
     for round in 0..20 {
-        let (status, body) = crate::processes::api(
-            ports[round % 3],
-            "POST",
-            "/api/v1/games",
-            &token,
-            &serde_json::json!({"variant": "russian", "white_player_id": players[0],
-                "black_player_id": players[1]}),
-        );
-        assert_eq!(status, 201, "{body}");
-        let game = serde_json::from_str::<serde_json::Value>(&body).unwrap()["id"]
-            .as_i64()
-            .unwrap();
+        let game = api_game(ports[round % 3], &token, &players, serde_json::json!({}));
         let path = format!("/api/v1/games/{game}/moves");
         let (first, second) = (ports[round % 3], ports[(round + 1) % 3]);
         let answers: Vec<(u16, String)> = std::thread::scope(|s| {

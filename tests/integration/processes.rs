@@ -589,6 +589,45 @@ pub(crate) fn api(
     (status, body.to_string())
 }
 
+/// Player profiles made over the API by the token's owner; their ids.
+pub(crate) fn api_players<const N: usize>(
+    port: u16,
+    token: &str,
+    names: [&str; N],
+) -> [serde_json::Value; N] {
+    names.map(|name| {
+        let (status, body) = api(
+            port,
+            "POST",
+            "/api/v1/players",
+            token,
+            &serde_json::json!({ "name": name }),
+        );
+        assert_eq!(status, 201, "{body}");
+        serde_json::from_str::<serde_json::Value>(&body).unwrap()["id"].clone()
+    })
+}
+
+/// A game of Russian draughts between two profiles made over the API, with `more` fields
+/// (e.g. a clock) in its body; its id.
+pub(crate) fn api_game(
+    port: u16,
+    token: &str,
+    [white, black]: &[serde_json::Value; 2],
+    more: serde_json::Value,
+) -> i64 {
+    let mut body = serde_json::json!({"variant": "russian", "white_player_id": white,
+        "black_player_id": black});
+    if let (Some(fields), Some(more)) = (body.as_object_mut(), more.as_object()) {
+        fields.extend(more.clone());
+    }
+    let (status, answer) = api(port, "POST", "/api/v1/games", token, &body);
+    assert_eq!(status, 201, "{answer}");
+    serde_json::from_str::<serde_json::Value>(&answer).unwrap()["id"]
+        .as_i64()
+        .unwrap()
+}
+
 /// An API token of the account `email`, got the way the load tool gets one (the sign-in
 /// form, then the token page).
 pub(crate) fn api_token(port: u16, email: &str, password: &str) -> String {
@@ -727,30 +766,8 @@ fn a_move_on_one_instance_reaches_a_watcher_on_another() {
     let b = Server::start(&url);
     create_admin(&url, "arbiter@club.org", "arbiter-password-1");
     let token = api_token(b.port, "arbiter@club.org", "arbiter-password-1");
-    let mut players = Vec::new();
-    for name in ["Ivanov", "Petrov"] {
-        let (status, body) = api(
-            b.port,
-            "POST",
-            "/api/v1/players",
-            &token,
-            &serde_json::json!({"name": name}),
-        );
-        assert_eq!(status, 201, "{body}");
-        players.push(serde_json::from_str::<serde_json::Value>(&body).unwrap()["id"].clone());
-    }
-    let (status, body) = api(
-        b.port,
-        "POST",
-        "/api/v1/games",
-        &token,
-        &serde_json::json!({"variant": "russian", "white_player_id": players[0],
-            "black_player_id": players[1]}),
-    );
-    assert_eq!(status, 201, "{body}");
-    let game = serde_json::from_str::<serde_json::Value>(&body).unwrap()["id"]
-        .as_i64()
-        .unwrap();
+    let players = api_players(b.port, &token, ["Ivanov", "Petrov"]);
+    let game = api_game(b.port, &token, &players, serde_json::json!({}));
     let stream = format!("/api/v1/games/{game}/stream");
     let line = ["c3-d4", "f6-g5", "g3-f4", "g7-f6", "b2-c3"];
     // The arbiter enters the moves of both sides through B.
@@ -868,30 +885,8 @@ fn stopping_the_server_ends_its_live_streams() {
     let mut server = Server::start(&url);
     create_admin(&url, "arbiter@club.org", "arbiter-password-1");
     let token = api_token(server.port, "arbiter@club.org", "arbiter-password-1");
-    let mut players = Vec::new();
-    for name in ["Ivanov", "Petrov"] {
-        let (status, body) = api(
-            server.port,
-            "POST",
-            "/api/v1/players",
-            &token,
-            &serde_json::json!({ "name": name }),
-        );
-        assert_eq!(status, 201, "{body}");
-        players.push(serde_json::from_str::<serde_json::Value>(&body).unwrap()["id"].clone());
-    }
-    let (status, body) = api(
-        server.port,
-        "POST",
-        "/api/v1/games",
-        &token,
-        &serde_json::json!({"variant": "russian", "white_player_id": players[0],
-            "black_player_id": players[1]}),
-    );
-    assert_eq!(status, 201, "{body}");
-    let game = serde_json::from_str::<serde_json::Value>(&body).unwrap()["id"]
-        .as_i64()
-        .unwrap();
+    let players = api_players(server.port, &token, ["Ivanov", "Petrov"]);
+    let game = api_game(server.port, &token, &players, serde_json::json!({}));
     let watcher = LiveClient::connect(server.port, &format!("/api/v1/games/{game}/stream"), None);
     watcher.expect("state", Duration::from_secs(5));
 

@@ -6,6 +6,7 @@
 //!
 //! Every step reads the event's rounds first and does only what is still missing, so a
 //! step cut short by a server crash is finished on the next attempt.
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
@@ -42,6 +43,8 @@ pub struct Coordinator {
     state: Mutex<State>,
     assignment: watch::Sender<Assignment>,
     events: std::sync::Mutex<Vec<i64>>,
+    /// Failed attempts to set up a round (the server away, an unexpected answer).
+    failures: AtomicU64,
 }
 
 #[derive(Deserialize)]
@@ -84,6 +87,7 @@ impl Coordinator {
             }),
             assignment: watch::Sender::new(Assignment::default()),
             events: std::sync::Mutex::new(Vec::new()),
+            failures: AtomicU64::new(0),
         };
         for index in 0..2 * boards {
             let body = serde_json::json!({ "name": format!("Load Player {}", index + 1) });
@@ -152,20 +156,30 @@ impl Coordinator {
                     self.assignment.send_replace(next.clone());
                     return Some(next);
                 }
-                Err(err) => {
-                    state.last_error = Some(format!("{err:#}"));
-                    // The event is over or cannot be paired: the next event.
-                    if err.downcast_ref::<EventOver>().is_some() {
-                        match self.new_event().await {
-                            Ok(event) => state.event = event,
-                            Err(err) => state.last_error = Some(format!("{err:#}")),
-                        }
+                // The event is over or cannot be paired: the next event.
+                Err(err) if err.downcast_ref::<EventOver>().is_some() => {
+                    match self.new_event().await {
+                        Ok(event) => state.event = event,
+                        Err(err) => self.failed(&mut state, &err),
                     }
+                }
+                Err(err) => {
+                    self.failed(&mut state, &err);
                     tokio::time::sleep(Duration::from_millis(100)).await;
                 }
             }
         }
         None
+    }
+
+    fn failed(&self, state: &mut State, err: &anyhow::Error) {
+        self.failures.fetch_add(1, Ordering::Relaxed);
+        state.last_error = Some(format!("{err:#}"));
+    }
+
+    /// How many attempts to set up a round failed.
+    pub fn failures(&self) -> u64 {
+        self.failures.load(Ordering::Relaxed)
     }
 
     /// The last error met while setting up a round, if any.

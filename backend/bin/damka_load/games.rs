@@ -563,10 +563,12 @@ pub async fn run(plan: Plan, json: bool) -> anyhow::Result<std::process::ExitCod
         total.acknowledged.extend(played.acknowledged);
         total.games.extend(played.games);
     }
-    if let Some(rounds) = &rounds
-        && let Some(err) = rounds.last_error().await
-    {
-        remember_error(&errors, format!("setting up a round: {err}"));
+    if let Some(rounds) = &rounds {
+        // Failed requests of the organiser's part count like any other failed request.
+        total.other_errors += rounds.failures();
+        if let Some(err) = rounds.last_error().await {
+            remember_error(&errors, format!("setting up a round: {err}"));
+        }
     }
     let samples = errors.lock().map(|kept| kept.clone()).unwrap_or_default();
     let live = match watching {
