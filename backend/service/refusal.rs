@@ -211,6 +211,12 @@ refusals! {
     /// The variant and the system are fixed once a round is paired.
     FixedOncePaired => "fixed_once_paired",
     FewerRoundsThanPaired => "fewer_rounds_than_paired",
+    /// An opening table that is not played in the event's variant.
+    BallotNotForVariant { ballot: String, variant: String } => "ballot_not_for_variant",
+    /// The organiser's own opening table, at the entry that cannot be used.
+    BadOpeningTable { line: usize, problem: Box<Refusal> } => "bad_opening_table",
+    /// The organiser's own opening table has no opening.
+    EmptyOpeningTable => "empty_opening_table",
     EventFinished => "event_finished",
     EventFinishedReopenToChange => "event_finished_reopen_to_change",
     EventFinishedReopenToCorrect => "event_finished_reopen_to_correct",
@@ -248,6 +254,9 @@ refusals! {
     ByeHasNoResult => "bye_has_no_result",
     PublishBeforeResults => "publish_before_results",
     OnlyLastRoundResultClears => "only_last_round_result_clears",
+    /// A micro-match's games have their own results; the pairing as a whole only a forfeit.
+    MicroMatchResultPerGame { games: i32 } => "micro_match_result_per_game",
+    NoSuchGameOfPairing { game: i32, games: i32 } => "no_such_game_of_pairing",
     NoValidPairing => "no_valid_pairing",
     RoundCountUnknown => "round_count_unknown",
     TooLargeToPair { bits: usize } => "too_large_to_pair",

@@ -12,8 +12,8 @@ use diesel::sqlite::Sqlite;
 
 use super::MultiBackend;
 use super::values::{
-    EventStatus, GameEnd, GameStatus, RatingSystem, ResultCode, ScoringDisplay, Spelling, System,
-    TimeCategory, parse,
+    BallotPer, EventStatus, GameEnd, GameStatus, MatchScoring, OpeningBallot, RatingSystem,
+    ResultCode, ScoringDisplay, Spelling, System, TimeCategory, parse,
 };
 use crate::store::models::LocalRules;
 use damka_domain::tournament::{ByeKind, Colour};
@@ -90,6 +90,9 @@ text_column!(
     GameStatus,
     GameEnd,
     RatingSystem,
+    MatchScoring,
+    OpeningBallot,
+    BallotPer,
     damka_engine::Color,
 );
 

@@ -43,6 +43,17 @@ pub struct GameRow {
     pub white_ms: Option<i64>,
     pub black_ms: Option<i64>,
     pub deadline: Option<NaiveDateTime>,
+    /// Which game of its pairing this is: 1, or 2 for a micro-match's return game.
+    pub game_no: i32,
+    /// How many of its first plies are a drawn opening's.
+    pub opening_plies: i32,
+}
+
+impl GameRow {
+    /// Whether a player has moved in it (a drawn opening's plies are nobody's).
+    pub fn has_moves(&self) -> bool {
+        self.ply > self.opening_plies
+    }
 }
 
 /// A game to create.
@@ -60,6 +71,8 @@ pub struct NewGame {
     pub created_by: i64,
     pub created_at: NaiveDateTime,
     pub clock: TimeControl,
+    /// 1, or 2 for the second game of a micro-match.
+    pub game_no: i32,
 }
 
 /// One stored ply.
@@ -184,6 +197,7 @@ pub fn insert(conn: &mut DbConn, game: &NewGame) -> QueryResult<i64> {
             games::clock.eq(TimeControlText::from(game.clock)),
             games::white_ms.eq(game.clock.start().map(|c| c.white_ms)),
             games::black_ms.eq(game.clock.start().map(|c| c.black_ms)),
+            games::game_no.eq(game.game_no),
         ))
         .returning(games::id)
         .get_result(conn)
@@ -325,10 +339,11 @@ impl StateColumns {
     }
 }
 
-/// The game of a board, if the board has one.
+/// The game of a board, if the board has one (a micro-match's first game).
 pub fn of_pairing(conn: &mut DbConn, pairing_id: i64) -> QueryResult<Option<GameRow>> {
     games::table
         .filter(games::pairing_id.eq(pairing_id))
+        .filter(games::game_no.eq(1))
         .select(GameRow::as_select())
         .get_result(conn)
         .optional()
@@ -353,12 +368,43 @@ pub fn of_event(conn: &mut DbConn, event_id: i64) -> QueryResult<Vec<(GameRow, i
         .load(conn)
 }
 
-/// (pairing, game) of an event's games, for the pairing tables.
-pub fn ids_by_pairing(conn: &mut DbConn, event_id: i64) -> QueryResult<Vec<(i64, i64)>> {
+/// (pairing, game number, game) of an event's games, for the pairing tables.
+pub fn ids_by_pairing(conn: &mut DbConn, event_id: i64) -> QueryResult<Vec<(i64, i32, i64)>> {
     games::table
         .filter(games::event_id.eq(event_id))
         .filter(games::pairing_id.is_not_null())
-        .select((games::pairing_id.assume_not_null(), games::id))
+        .select((games::pairing_id.assume_not_null(), games::game_no, games::id))
+        .load(conn)
+}
+
+/// A new game that starts with the `plies` of a drawn opening already stored as its moves.
+pub fn set_opening_plies(conn: &mut DbConn, game_id: i64, plies: i32) -> QueryResult<()> {
+    diesel::update(games::table.find(game_id))
+        .set((games::ply.eq(plies), games::opening_plies.eq(plies)))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// Game `game_no` of a board, if the board has it.
+pub fn of_pairing_game(
+    conn: &mut DbConn,
+    pairing_id: i64,
+    game_no: i32,
+) -> QueryResult<Option<GameRow>> {
+    games::table
+        .filter(games::pairing_id.eq(pairing_id))
+        .filter(games::game_no.eq(game_no))
+        .select(GameRow::as_select())
+        .get_result(conn)
+        .optional()
+}
+
+/// Every game of a board, in game order.
+pub fn all_of_pairing(conn: &mut DbConn, pairing_id: i64) -> QueryResult<Vec<GameRow>> {
+    games::table
+        .filter(games::pairing_id.eq(pairing_id))
+        .order(games::game_no)
+        .select(GameRow::as_select())
         .load(conn)
 }
 

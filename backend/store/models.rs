@@ -9,7 +9,10 @@ use serde::{Deserialize, Serialize};
 use super::columns::{LocalRulesJson, Spelled};
 use super::schema::*;
 use super::time_control::{self, TimeControlJson, TimeControlText};
-use super::values::{EventStatus, ResultCode, ScoringDisplay, System, TimeCategory, spelled};
+use super::values::{
+    BallotPer, EventStatus, MatchScoring, OpeningBallot, ResultCode, ScoringDisplay, System,
+    TimeCategory, spelled,
+};
 
 /// An account as everything above the store sees it: never with its password hash, which
 /// only the password check reads (`accounts::password_hash_of`), so no view, template or
@@ -178,6 +181,19 @@ pub struct Event {
     #[serde(with = "time_control::json")]
     #[schema(value_type = TimeControlJson)]
     pub clock: TimeControl,
+    /// 1, or 2: a micro-match, the second game with colours swapped.
+    pub games_per_pairing: i32,
+    /// How a micro-match scores: `game_points` or `match_points` (2/1/0).
+    #[schema(value_type = String)]
+    pub match_scoring: MatchScoring,
+    /// `none`, `idf64`, `fmjd64`, `basic150`, `english3` or `custom`.
+    #[schema(value_type = String)]
+    pub opening_ballot: OpeningBallot,
+    /// `pairing` (every board draws its own opening) or `round` (one for all boards).
+    #[schema(value_type = String)]
+    pub ballot_per: BallotPer,
+    /// The organiser's own table (`custom`): one opening a line, moves or a FEN.
+    pub custom_openings: String,
 }
 
 impl Event {
@@ -203,6 +219,11 @@ impl Event {
             late_entry_until_round: self.late_entry_until_round,
             club_id: self.club_id,
             clock: self.clock,
+            games_per_pairing: self.games_per_pairing,
+            match_scoring: self.match_scoring,
+            opening_ballot: self.opening_ballot,
+            ballot_per: self.ballot_per,
+            custom_openings: self.custom_openings.clone(),
         }
     }
 }
@@ -295,6 +316,43 @@ pub struct EventInput {
     #[schema(value_type = TimeControlJson)]
     #[diesel(serialize_as = TimeControlText)]
     pub clock: TimeControl,
+    /// 1 (default), or 2: each pairing plays a micro-match of two games, colours swapped
+    /// in the second.
+    #[serde(default = "default_games_per_pairing")]
+    pub games_per_pairing: i32,
+    /// How a micro-match scores: `game_points` (default: the games' points summed) or
+    /// `match_points` (2 for the match won, 1 drawn, 0 lost).
+    #[serde(default = "default_match_scoring")]
+    #[schema(value_type = String)]
+    #[diesel(serialize_as = Spelled<MatchScoring>)]
+    pub match_scoring: MatchScoring,
+    /// The table the openings are drawn from: `none` (default), `idf64`, `fmjd64`,
+    /// `basic150` (Russian and Brazilian), `english3` (English), `custom`.
+    #[serde(default = "default_opening_ballot")]
+    #[schema(value_type = String)]
+    #[diesel(serialize_as = Spelled<OpeningBallot>)]
+    pub opening_ballot: OpeningBallot,
+    /// `pairing` (default: every board draws its own) or `round` (one for every board).
+    #[serde(default = "default_ballot_per")]
+    #[schema(value_type = String)]
+    #[diesel(serialize_as = Spelled<BallotPer>)]
+    pub ballot_per: BallotPer,
+    /// With `custom`: one opening a line, `CODE: moves` or a FEN; `#` starts a comment.
+    #[serde(default)]
+    pub custom_openings: String,
+}
+
+fn default_games_per_pairing() -> i32 {
+    1
+}
+fn default_match_scoring() -> MatchScoring {
+    MatchScoring::GamePoints
+}
+fn default_opening_ballot() -> OpeningBallot {
+    OpeningBallot::None
+}
+fn default_ballot_per() -> BallotPer {
+    BallotPer::Pairing
 }
 
 fn default_time_control() -> TimeCategory {
@@ -338,6 +396,11 @@ impl Default for EventInput {
             late_entry_until_round: 0,
             club_id: None,
             clock: TimeControl::Untimed,
+            games_per_pairing: default_games_per_pairing(),
+            match_scoring: default_match_scoring(),
+            opening_ballot: default_opening_ballot(),
+            ballot_per: default_ballot_per(),
+            custom_openings: String::new(),
         }
     }
 }
@@ -364,6 +427,8 @@ pub struct Round {
     pub published: bool,
     pub paired_at: NaiveDateTime,
     pub published_at: Option<NaiveDateTime>,
+    /// The seed the round's openings were drawn with (none: no ballot).
+    pub ballot_seed: Option<i64>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
@@ -399,6 +464,8 @@ pub struct ResultChange {
     pub changed_at: NaiveDateTime,
     pub old_result: Option<ResultCode>,
     pub new_result: Option<ResultCode>,
+    /// The game of a micro-match the change was made in (`None`: the pairing as a whole).
+    pub game_no: Option<i32>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Identifiable)]

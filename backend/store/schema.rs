@@ -140,6 +140,11 @@ diesel::table! {
         created_at -> Timestamp,
         revision -> BigInt,
         clock -> Text,
+        games_per_pairing -> Integer,
+        match_scoring -> Text,
+        opening_ballot -> Text,
+        ballot_per -> Text,
+        custom_openings -> Text,
     }
 }
 
@@ -187,6 +192,7 @@ diesel::table! {
         published -> Bool,
         paired_at -> Timestamp,
         published_at -> Nullable<Timestamp>,
+        ballot_seed -> Nullable<BigInt>,
     }
 }
 
@@ -199,6 +205,19 @@ diesel::table! {
         black_entry_id -> Nullable<BigInt>,
         bye -> Nullable<Text>,
         result -> Nullable<Text>,
+        opening_index -> Nullable<Integer>,
+        opening_code -> Nullable<Text>,
+        opening_moves -> Nullable<Text>,
+        opening_start_fen -> Nullable<Text>,
+        opening_fen -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    pairing_games (pairing_id, game_no) {
+        pairing_id -> BigInt,
+        game_no -> Integer,
+        result -> Nullable<Text>,
     }
 }
 
@@ -210,6 +229,7 @@ diesel::table! {
         changed_at -> Timestamp,
         old_result -> Nullable<Text>,
         new_result -> Nullable<Text>,
+        game_no -> Nullable<Integer>,
     }
 }
 
@@ -265,6 +285,8 @@ diesel::table! {
         white_ms -> Nullable<BigInt>,
         black_ms -> Nullable<BigInt>,
         deadline -> Nullable<Timestamp>,
+        game_no -> Integer,
+        opening_plies -> Integer,
     }
 }
 
@@ -365,6 +387,7 @@ diesel::joinable!(entry_absences -> entries (entry_id));
 diesel::joinable!(rounds -> events (event_id));
 diesel::joinable!(pairings -> rounds (round_id));
 diesel::joinable!(result_changes -> pairings (pairing_id));
+diesel::joinable!(pairing_games -> pairings (pairing_id));
 diesel::joinable!(result_changes -> users (user_id));
 diesel::joinable!(pairing_changes -> rounds (round_id));
 diesel::joinable!(pairing_changes -> users (user_id));
@@ -401,6 +424,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     forbidden_pairs,
     rounds,
     pairings,
+    pairing_games,
     result_changes,
     pairing_changes,
     club_join_requests,

@@ -275,6 +275,20 @@ impl ResultCode {
         }
     }
 
+    /// The same result seen with the colours the other way round (`1-0` becomes `0-1`,
+    /// `+/-` becomes `-/+`): a micro-match's second game, whose White is the pairing's
+    /// Black.
+    pub fn swapped(self) -> ResultCode {
+        match self {
+            ResultCode::WhiteWins => ResultCode::BlackWins,
+            ResultCode::BlackWins => ResultCode::WhiteWins,
+            ResultCode::WhiteWinsByForfeit => ResultCode::BlackWinsByForfeit,
+            ResultCode::BlackWinsByForfeit => ResultCode::WhiteWinsByForfeit,
+            ResultCode::Draw => ResultCode::Draw,
+            ResultCode::DoubleForfeit => ResultCode::DoubleForfeit,
+        }
+    }
+
     /// Whether the game was played over the board.
     pub fn played(self) -> bool {
         matches!(
@@ -383,6 +397,76 @@ impl ResultCode {
             (false, true) => Some(ResultCode::BlackWinsByForfeit),
             (false, false) => Some(ResultCode::DoubleForfeit),
             (true, true) => None,
+        }
+    }
+}
+
+spelled_enum! {
+    /// How a micro-match (two games a pairing) scores in the standings.
+    pub enum MatchScoring ("match scoring") {
+        /// The points of the games, summed: 2-0, 1½-½, 1-1 ...
+        GamePoints = "game_points",
+        /// The match as a whole: 2 for a match won, 1 drawn, 0 lost.
+        MatchPoints = "match_points",
+    }
+}
+
+impl MatchScoring {
+    /// The domain's name for the same scoring.
+    pub fn domain(self) -> damka_domain::micro_match::MatchScoring {
+        match self {
+            MatchScoring::GamePoints => damka_domain::micro_match::MatchScoring::GamePoints,
+            MatchScoring::MatchPoints => damka_domain::micro_match::MatchScoring::MatchPoints,
+        }
+    }
+}
+
+spelled_enum! {
+    /// The table an event draws its openings from (`../shared/MATCHES.md`).
+    pub enum OpeningBallot ("opening ballot") {
+        /// Every game starts from the initial position.
+        None = "none",
+        /// The IDF "Drawing Table 64" (745 positions), Russian and Brazilian draughts.
+        Idf64 = "idf64",
+        /// FMJD's "Drawing Table 64" (736 positions in 46 groups).
+        Fmjd64 = "fmjd64",
+        /// The 150 basic positions of 1-3 plies.
+        Basic150 = "basic150",
+        /// The English 3-move deck of 156 openings (the 18 barred ones left out).
+        English3 = "english3",
+        /// The organiser's own table, given with the event.
+        Custom = "custom",
+    }
+}
+
+impl OpeningBallot {
+    /// The built-in table behind the choice (`None` for none and for the organiser's own).
+    pub fn table(self) -> Option<damka_domain::ballots::BallotTable> {
+        use damka_domain::ballots::BallotTable;
+        match self {
+            OpeningBallot::Idf64 => Some(BallotTable::Idf64),
+            OpeningBallot::Fmjd64 => Some(BallotTable::Fmjd64),
+            OpeningBallot::Basic150 => Some(BallotTable::Basic150),
+            OpeningBallot::English3 => Some(BallotTable::English3Move),
+            OpeningBallot::None | OpeningBallot::Custom => None,
+        }
+    }
+}
+
+spelled_enum! {
+    /// Whether every board draws its own opening or one opening serves the whole round.
+    pub enum BallotPer ("ballot per") {
+        Pairing = "pairing",
+        Round = "round",
+    }
+}
+
+impl BallotPer {
+    /// The domain's name for the same choice.
+    pub fn domain(self) -> damka_domain::ballots::BallotPer {
+        match self {
+            BallotPer::Pairing => damka_domain::ballots::BallotPer::Pairing,
+            BallotPer::Round => damka_domain::ballots::BallotPer::Round,
         }
     }
 }

@@ -22,7 +22,7 @@ use super::api;
         api::events::forbid, api::events::forbidden_pairs, api::events::allow, api::events::add_arbiter, api::events::rounds, api::events::pair,
         api::events::repair, api::events::publish, api::events::result, api::events::standings,
         api::events::finish, api::events::reopen, api::events::crosstable, api::events::card, api::events::export_trf,
-        api::event_import::import,
+        api::event_import::import, api::ballots::list, api::ballots::game_result,
         api::games::list, api::games::create, api::games::get, api::games::play_move,
         api::games::offer_draw, api::games::accept_draw, api::games::decline_draw, api::games::resign,
         api::games::set_result, api::games::take_back, api::games::start_clock, api::games::start_round_clocks,

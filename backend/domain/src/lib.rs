@@ -1,10 +1,12 @@
 //! Pure domain logic of damka: pairing, scoring, tie-breaks, ratings, TRF, CSV lines. No
 //! I/O: every function takes plain structs and returns plain structs, so it is tested with
 //! tables of cases and no database.
+pub mod ballots;
 pub mod berger;
 pub mod clock;
 pub mod csv;
 pub mod dutch;
+pub mod micro_match;
 pub mod names;
 pub mod pairing_check;
 pub mod ratings;

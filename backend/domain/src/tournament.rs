@@ -233,6 +233,10 @@ pub struct Player {
     pub birth_date: Option<String>,
     /// One entry per round played so far (index 0 = round 1).
     pub rounds: Vec<RoundEntry>,
+    /// TRF `XXA`: points added to the player's score for pairing in each round.
+    pub accelerations: Vec<HalfPoints>,
+    /// What each round really gave when it differs from the point system's value.
+    pub round_scores: Vec<Option<HalfPoints>>,
 }
 
 /// A requested bye or absence for the round about to be paired.

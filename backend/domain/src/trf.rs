@@ -440,6 +440,7 @@ fn parse_player_line(chars: &[char], line: usize) -> Result<RawPlayer, TrfError>
             federation_id: opt_field(chars, 57, 68),
             birth_date: opt_field(chars, 69, 79),
             rounds: Vec::new(),
+            ..Player::default()
         },
         cells,
         line,

@@ -6,7 +6,10 @@ use damka_domain::tournament::{
 };
 
 use crate::service::{AppError, AppResult};
+use super::micro_match;
+use crate::store::micro_matches::{self, DrawnOpening};
 use crate::store::models::{Entry, Event, Pairing, Player as Profile, Round};
+use crate::store::values::ResultCode;
 use crate::store::{DbConn, events, players};
 
 /// An entry with its player's name and the profile fields a TRF carries.
@@ -27,8 +30,15 @@ pub struct History {
     /// (entry id, round, kind) requested byes and absences.
     pub absences: Vec<(i64, i32, ByeKind)>,
     pub forbidden: Vec<(i64, i64)>,
-    /// The game of each board that has one: pairing id to game id.
+    /// The game of each board that has one: pairing id to game id (a micro-match's first
+    /// game).
     pub games: HashMap<i64, i64>,
+    /// Every game of the event's boards: (pairing id, game number) to game id.
+    pub game_ids: HashMap<(i64, i32), i64>,
+    /// The opening drawn for each board that has one.
+    pub openings: HashMap<i64, DrawnOpening>,
+    /// In a micro-match event: each board's games and their results, in game order.
+    pub game_results: HashMap<i64, Vec<(i32, Option<ResultCode>)>>,
 }
 
 pub fn load(conn: &mut DbConn, event: &Event) -> AppResult<History> {
@@ -54,10 +64,31 @@ pub fn load(conn: &mut DbConn, event: &Event) -> AppResult<History> {
         pairings: events::pairings(conn, event.id)?,
         absences: events::absences(conn, event.id)?,
         forbidden: events::forbidden_pairs(conn, event.id)?,
-        games: crate::store::games::ids_by_pairing(conn, event.id)?
+        games: HashMap::new(),
+        game_ids: crate::store::games::ids_by_pairing(conn, event.id)?
+            .into_iter()
+            .map(|(pairing, game_no, id)| ((pairing, game_no), id))
+            .collect(),
+        openings: micro_matches::openings(conn, event.id)?
             .into_iter()
             .collect(),
+        game_results: HashMap::new(),
     };
+    history.games = history
+        .game_ids
+        .iter()
+        .filter(|((_, game_no), _)| *game_no == 1)
+        .map(|((pairing, _), id)| (*pairing, *id))
+        .collect();
+    if event.games_per_pairing > 1 {
+        for (pairing, game_no, result) in micro_matches::game_results(conn, event.id)? {
+            history
+                .game_results
+                .entry(pairing)
+                .or_default()
+                .push((game_no, result));
+        }
+    }
     if history.rounds.is_empty() {
         history.number_by_starting_rank();
     }
@@ -176,6 +207,9 @@ impl History {
                 .ok_or_else(|| AppError::internal(format!("pairing refers to unknown entry {id}")))
         };
         let mut pending_games = Vec::new();
+        // A micro-match event: what each round really gave each player.
+        let micro = self.event.games_per_pairing > 1;
+        let mut scores: HashMap<i64, Vec<Option<HalfPoints>>> = HashMap::new();
         for (round, pairing) in &self.pairings {
             let index = (*round - 1) as usize;
             let (white, black) = match pairing.black_entry_id {
@@ -187,6 +221,17 @@ impl History {
                         && index < rounds.len()
                     {
                         rounds[index] = RoundEntry::Bye(kind);
+                        if micro {
+                            let score = micro_match::bye_score(
+                                self.event.match_scoring,
+                                kind,
+                                self.points_system().pab.0,
+                                self.event.games_per_pairing as u32,
+                            );
+                            scores
+                                .entry(pairing.white_entry_id)
+                                .or_insert_with(|| vec![None; played])[index] = Some(score);
+                        }
                     }
                     continue;
                 }
@@ -215,6 +260,17 @@ impl History {
                     && index < rounds.len()
                 {
                     rounds[index] = value;
+                }
+            }
+            if let (Some(result), Some(games)) =
+                (pairing.result, self.game_results.get(&pairing.id))
+                && index < played
+            {
+                let (w_score, b_score) =
+                    micro_match::round_scores(self.event.match_scoring, games, result);
+                for (entry, score) in [(white, w_score), (black, b_score)] {
+                    scores.entry(entry).or_insert_with(|| vec![None; played])[index] =
+                        Some(score);
                 }
             }
         }
@@ -247,7 +303,7 @@ impl History {
             .iter()
             .map(|(a, b)| Ok((no(*a)?, no(*b)?)))
             .collect::<AppResult<Vec<_>>>()?;
-        Ok(Tournament {
+        let mut tournament = Tournament {
             name: self.event.name.clone(),
             total_rounds: if self.event.system.is_round_robin() {
                 self.event.rounds.max(played as i32) as u32
@@ -264,13 +320,19 @@ impl History {
                     name: row.name.clone(),
                     rating: row.entry.rating.and_then(|r| u32::try_from(r).ok()),
                     rounds: by_entry.remove(&row.entry.id).unwrap_or_default(),
+                    round_scores: scores.remove(&row.entry.id).unwrap_or_default(),
                     ..trf_fields(row.profile.as_ref())
                 })
                 .collect(),
             forbidden_pairs,
             next_round_absences,
             pending_games,
-        })
+        };
+        if micro {
+            // Paired on the real totals, as bbpPairings pairs the PlayStrategy TRF.
+            damka_domain::micro_match::set_pairing_accelerations(&mut tournament);
+        }
+        Ok(tournament)
     }
 }
 
@@ -365,6 +427,9 @@ mod tests {
             absences: Vec::new(),
             forbidden: Vec::new(),
             games: HashMap::new(),
+            game_ids: HashMap::new(),
+            openings: HashMap::new(),
+            game_results: HashMap::new(),
         };
         let tournament = history.tournament().unwrap();
         assert!(tournament.pending_games.is_empty());

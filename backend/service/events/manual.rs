@@ -134,6 +134,7 @@ pub fn change(
                 .collect();
             games::event_games::prepare_replacement(conn, number, round_id, &boards)?;
             pairing_changes::replace_round_pairings(conn, round_id, &new)?;
+            super::ballot::complete_round(conn, event, round_id)?;
             games::event_games::create_missing(conn, event, round_id, user.id)?;
             let warnings_json =
                 serde_json::to_string(&plan.warnings).map_err(AppError::internal)?;

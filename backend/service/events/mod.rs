@@ -2,10 +2,12 @@
 //! rules live in `damka-domain`; this module loads an event's history from storage, hands
 //! it to the domain and stores what comes back.
 pub mod audit;
+pub mod ballot;
 pub mod entries;
 pub mod history;
 pub mod import;
 pub mod manual;
+pub mod micro_match;
 pub mod overview;
 pub mod reports;
 pub mod rounds;

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use damka_domain::tournament::ByeKind;
 use serde::{Deserialize, Serialize};
 
+use super::ballot::OpeningView;
 use super::history;
 use super::{entries, load, require_arbiter};
 use crate::service::{Actor, AppError, AppResult, Refusal};
@@ -32,8 +33,27 @@ pub struct BoardView {
     pub bye: Option<ByeKind>,
     #[schema(value_type = Option<String>)]
     pub result: Option<ResultCode>,
-    /// The game played on this board (`/api/v1/games/{id}`), once the round is published.
+    /// The game played on this board (`/api/v1/games/{id}`), once the round is published
+    /// (a micro-match's first game).
     pub game_id: Option<i64>,
+    /// The games of the pairing: one, or two in a micro-match (the second with colours
+    /// swapped), each with its own result in its own colours; none for a bye.
+    pub games: Vec<BoardGameView>,
+    /// The opening drawn for the board, which both its games start from.
+    pub opening: Option<OpeningView>,
+}
+
+/// One game of a board.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct BoardGameView {
+    /// `/api/v1/games/{id}`, once the round is published and the game is played on the site.
+    pub game_id: Option<i64>,
+    /// The entry playing White in this game.
+    pub white: i64,
+    /// The entry playing Black in this game.
+    pub black: i64,
+    #[schema(value_type = Option<String>)]
+    pub result: Option<ResultCode>,
 }
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -72,6 +92,11 @@ pub fn views_of(history: &history::History, show_drafts: bool) -> Vec<RoundView>
                     bye: p.bye,
                     result: p.result,
                     game_id: history.games.get(&p.id).copied(),
+                    games: board_games(history, p),
+                    opening: history
+                        .openings
+                        .get(&p.id)
+                        .map(|o| OpeningView::of(history, o)),
                 }
             })
             .collect();
@@ -82,6 +107,38 @@ pub fn views_of(history: &history::History, show_drafts: bool) -> Vec<RoundView>
         });
     }
     out
+}
+
+/// The games of board `p`: in a micro-match each game with its colours and its own result.
+fn board_games(history: &history::History, p: &Pairing) -> Vec<BoardGameView> {
+    let Some(black) = p.black_entry_id else {
+        return Vec::new();
+    };
+    let games = history.event.games_per_pairing.max(1);
+    (1..=games)
+        .map(|game_no| {
+            let (white, black) = if game_no % 2 == 1 {
+                (p.white_entry_id, black)
+            } else {
+                (black, p.white_entry_id)
+            };
+            let result = if games == 1 {
+                p.result
+            } else {
+                history
+                    .game_results
+                    .get(&p.id)
+                    .and_then(|g| g.iter().find(|(no, _)| *no == game_no))
+                    .and_then(|(_, r)| *r)
+            };
+            BoardGameView {
+                game_id: history.game_ids.get(&(p.id, game_no)).copied(),
+                white,
+                black,
+                result,
+            }
+        })
+        .collect()
 }
 
 /// Pairs the next round: from the Berger tables in a round-robin, with the FIDE Dutch
@@ -184,6 +241,8 @@ fn store_round(conn: &mut DbConn, event: &Event, plan: &NextRound) -> AppResult<
     }
     let round = events::insert_round(conn, event.id, plan.number, store::now())?;
     events::insert_pairings(conn, &new_pairings(round.id, &plan.boards))?;
+    // The openings are drawn with the pairing, so the draft shows them for review.
+    super::ballot::complete_round(conn, event, round.id)?;
     Ok(plan.number)
 }
 
@@ -403,7 +462,9 @@ pub fn set_round_results(
 }
 
 /// Enters or corrects a result. Every change is kept (who, when, old, new); standings and
-/// later pairings are computed from the stored results, so they follow at once.
+/// later pairings are computed from the stored results, so they follow at once. In a
+/// micro-match event the pairing as a whole takes only a forfeit (given to each of its
+/// games) or nothing (clearing them all); a game's result goes through `set_game_result`.
 pub fn set_result(
     conn: &mut DbConn,
     actor: &Actor,
@@ -411,18 +472,25 @@ pub fn set_result(
     pairing_id: i64,
     input: &ResultInput,
 ) -> AppResult<()> {
-    let user = actor.require_user()?;
-    let code = ResultCode::from_spelling(input.result.trim());
-    let result = match input.result.trim() {
-        "" => None,
-        _ if code.is_some() => code,
-        _ => {
+    let result = parse_result_input(input)?;
+    let event = load(conn, event_id)?;
+    if event.games_per_pairing > 1 {
+        if result.is_some_and(ResultCode::played) {
             return Err(AppError::invalid(
                 "result",
-                Refusal::not_one_of(&["1-0", "1/2-1/2", "0-1", "+/-", "-/+", "-/-"]),
+                Refusal::MicroMatchResultPerGame {
+                    games: event.games_per_pairing,
+                },
             ));
         }
-    };
+        for game_no in 1..=event.games_per_pairing {
+            // The second game's White is the pairing's Black: the forfeit turns with it.
+            let in_game_colours = result.map(|r| if game_no % 2 == 0 { r.swapped() } else { r });
+            set_game_result_code(conn, actor, &event, pairing_id, game_no, in_game_colours)?;
+        }
+        return Ok(());
+    }
+    let user = actor.require_user()?;
     // A board with a game takes its result through the game (which locks the game, then
     // the event), so the game and the board never disagree.
     if let Some(game) = crate::store::games::of_pairing(conn, pairing_id)?
@@ -438,19 +506,116 @@ pub fn set_result(
     Ok(())
 }
 
-/// Writes a board's result and keeps the change (who, when, old, new): the one path every
-/// result takes, whether an arbiter enters it or a game played on the site ends. Runs
-/// inside the event's write (`super::write`).
-pub fn record_result(
+fn parse_result_input(input: &ResultInput) -> AppResult<Option<ResultCode>> {
+    let code = ResultCode::from_spelling(input.result.trim());
+    match input.result.trim() {
+        "" => Ok(None),
+        _ if code.is_some() => Ok(code),
+        _ => Err(AppError::invalid(
+            "result",
+            Refusal::not_one_of(&["1-0", "1/2-1/2", "0-1", "+/-", "-/+", "-/-"]),
+        )),
+    }
+}
+
+/// Enters or corrects the result of game `game_no` of a micro-match pairing, in that
+/// game's colours (`PUT /events/{id}/pairings/{pairing}/games/{n}/result`). A game played
+/// on the site takes it through the game, as a single game's board does.
+pub fn set_game_result(
+    conn: &mut DbConn,
+    actor: &Actor,
+    event_id: i64,
+    pairing_id: i64,
+    game_no: i32,
+    input: &ResultInput,
+) -> AppResult<()> {
+    let result = parse_result_input(input)?;
+    let event = load(conn, event_id)?;
+    set_game_result_code(conn, actor, &event, pairing_id, game_no, result)
+}
+
+fn set_game_result_code(
+    conn: &mut DbConn,
+    actor: &Actor,
+    event: &Event,
+    pairing_id: i64,
+    game_no: i32,
+    result: Option<ResultCode>,
+) -> AppResult<()> {
+    let user = actor.require_user()?;
+    if !(1..=event.games_per_pairing).contains(&game_no) {
+        return Err(AppError::NotFound { what: "game" });
+    }
+    if let Some(game) = crate::store::games::of_pairing_game(conn, pairing_id, game_no)?
+        .filter(|game| game.event_id == Some(event.id))
+    {
+        return crate::service::games::arbiter::result_from_board(conn, actor, game, result);
+    }
+    super::write(conn, event.id, |conn, event| {
+        require_arbiter(conn, actor, &event)?;
+        record_board_result(conn, &event, pairing_id, game_no, result, user.id)
+    })?;
+    crate::service::live::event_changed(conn, event.id);
+    Ok(())
+}
+
+/// The one path of a game's result to its board: the board's result in a one-game event,
+/// the game's own result (and from it the pairing's) in a micro-match. Runs inside the
+/// event's write.
+pub fn record_board_result(
     conn: &mut DbConn,
     event: &Event,
     pairing_id: i64,
+    game_no: i32,
     result: Option<ResultCode>,
     user_id: i64,
 ) -> AppResult<()> {
-    let event_id = event.id;
+    if event.games_per_pairing <= 1 {
+        return record_result(conn, event, pairing_id, result, user_id);
+    }
+    let (pairing, round) = checked_board(conn, event, pairing_id)?;
+    crate::store::micro_matches::ensure_games(conn, pairing_id, event.games_per_pairing)?;
+    let games = crate::store::micro_matches::results_of_pairing(conn, pairing_id)?;
+    let old = games
+        .iter()
+        .find(|(no, _)| *no == game_no)
+        .ok_or(AppError::NotFound { what: "game" })?
+        .1;
+    if old == result {
+        return Ok(());
+    }
+    if result.is_none() {
+        check_clearable(conn, event, round.number)?;
+    }
+    crate::store::micro_matches::set_game_result(conn, pairing_id, game_no, result)?;
+    crate::store::micro_matches::record_game_result_change(
+        conn,
+        pairing_id,
+        game_no,
+        user_id,
+        store::now(),
+        old,
+        result,
+    )?;
+    let games = crate::store::micro_matches::results_of_pairing(conn, pairing_id)?;
+    let combined = super::micro_match::combined_result(&games, event.games_per_pairing);
+    if combined != pairing.result {
+        events::set_result(conn, pairing_id, combined)?;
+    }
+    if event.rated {
+        crate::service::ratings::recompute::recompute(conn, event.variant)?;
+    }
+    Ok(())
+}
+
+/// The board `pairing_id` of `event`, if a result may be written on it now.
+fn checked_board(
+    conn: &mut DbConn,
+    event: &Event,
+    pairing_id: i64,
+) -> AppResult<(Pairing, crate::store::models::Round)> {
     let (pairing, round) = events::pairing_with_event(conn, pairing_id)?
-        .filter(|(_, round)| round.event_id == event_id)
+        .filter(|(_, round)| round.event_id == event.id)
         .ok_or(AppError::NotFound { what: "board" })?;
     if pairing.black_entry_id.is_none() {
         return Err(AppError::invalid("result", Refusal::ByeHasNoResult));
@@ -461,17 +626,37 @@ pub fn record_result(
     if event.status == EventStatus::Finished {
         return Err(AppError::conflict(Refusal::EventFinishedReopenToCorrect));
     }
+    Ok((pairing, round))
+}
+
+/// A result may be cleared only in the last round (a later round was paired on it).
+fn check_clearable(conn: &mut DbConn, event: &Event, round: i32) -> AppResult<()> {
+    let last = events::rounds(conn, event.id)?.pop().map(|r| r.number);
+    if last != Some(round) {
+        return Err(AppError::invalid(
+            "result",
+            Refusal::OnlyLastRoundResultClears,
+        ));
+    }
+    Ok(())
+}
+
+/// Writes a board's result and keeps the change (who, when, old, new): the one path every
+/// result takes, whether an arbiter enters it or a game played on the site ends. Runs
+/// inside the event's write (`super::write`).
+pub fn record_result(
+    conn: &mut DbConn,
+    event: &Event,
+    pairing_id: i64,
+    result: Option<ResultCode>,
+    user_id: i64,
+) -> AppResult<()> {
+    let (pairing, round) = checked_board(conn, event, pairing_id)?;
     if pairing.result == result {
         return Ok(());
     }
     if result.is_none() {
-        let last = events::rounds(conn, event_id)?.pop().map(|r| r.number);
-        if last != Some(round.number) {
-            return Err(AppError::invalid(
-                "result",
-                Refusal::OnlyLastRoundResultClears,
-            ));
-        }
+        check_clearable(conn, event, round.number)?;
     }
     events::set_result(conn, pairing_id, result)?;
     events::record_result_change(

@@ -85,6 +85,17 @@ fn fields(conn: &mut DbConn, input: &EventInput) -> AppResult<EventInput> {
     {
         return Err(AppError::invalid("club_id", Refusal::NoSuchClub));
     }
+    if !(1..=2).contains(&input.games_per_pairing) {
+        return Err(AppError::invalid(
+            "games_per_pairing",
+            Refusal::NotBetween { min: 1, max: 2 },
+        ));
+    }
+    let custom_openings = super::ballot::check_setting(
+        input.variant,
+        input.opening_ballot,
+        &input.custom_openings,
+    )?;
     Ok(EventInput {
         name,
         place,
@@ -112,6 +123,11 @@ fn fields(conn: &mut DbConn, input: &EventInput) -> AppResult<EventInput> {
             input.late_entry_until_round
         },
         club_id: input.club_id,
+        games_per_pairing: input.games_per_pairing,
+        match_scoring: input.match_scoring,
+        opening_ballot: input.opening_ballot,
+        ballot_per: input.ballot_per,
+        custom_openings,
     })
 }
 
@@ -155,6 +171,13 @@ pub fn update(
             }
             if fields.system != event.system {
                 return Err(AppError::invalid("system", Refusal::FixedOncePaired));
+            }
+            // The games a pairing plays decide what every result of the event means.
+            if fields.games_per_pairing != event.games_per_pairing {
+                return Err(AppError::invalid(
+                    "games_per_pairing",
+                    Refusal::FixedOncePaired,
+                ));
             }
             if fields.system.is_round_robin() {
                 fields.rounds = event.rounds;

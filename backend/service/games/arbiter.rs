@@ -27,9 +27,9 @@ pub fn store_state(
     if old_result != state.result
         && let (Some(event_id), Some(pairing_id)) = (loaded.row.event_id, loaded.row.pairing_id)
     {
-        let result = state.result;
+        let (result, game_no) = (state.result, loaded.row.game_no);
         crate::service::events::write(conn, event_id, |conn, event| {
-            rounds::record_result(conn, &event, pairing_id, result, user_id)
+            rounds::record_board_result(conn, &event, pairing_id, game_no, result, user_id)
         })?;
     } else if old_result != state.result && loaded.row.rated && loaded.row.event_id.is_none() {
         crate::service::ratings::recompute::recompute(conn, loaded.row.variant)?;
@@ -160,14 +160,15 @@ pub fn result_from_board(
         let user_id = require_arbiter(conn, actor, &loaded.row)?;
         match result {
             Some(code) if !code.played() => {
-                if loaded.row.ply > 0 {
+                if loaded.row.has_moves() {
                     return Err(AppError::conflict(Refusal::GameHasMoves {
-                        plies: loaded.row.ply,
+                        plies: loaded.row.ply - loaded.row.opening_plies,
                     }));
                 }
                 stored::delete(conn, loaded.row.id)?;
+                let game_no = loaded.row.game_no;
                 crate::service::events::write(conn, event_id, |conn, event| {
-                    rounds::record_result(conn, &event, pairing_id, Some(code), user_id)
+                    rounds::record_board_result(conn, &event, pairing_id, game_no, Some(code), user_id)
                 })
             }
             _ => apply_result(conn, &mut loaded, result, GameEnd::Arbiter, user_id),
@@ -182,6 +183,10 @@ pub fn result_from_board(
 pub fn take_back(conn: &mut DbConn, actor: &Actor, game_id: i64) -> AppResult<GameView> {
     let loaded = super::write(conn, game_id, |conn, mut loaded| {
         let user_id = require_arbiter(conn, actor, &loaded.row)?;
+        // A drawn opening's plies are the event's, not a player's: they stay.
+        if !loaded.row.has_moves() {
+            return Err(AppError::conflict(Refusal::NothingToTakeBack));
+        }
         let Some(last) = loaded.moves.pop() else {
             return Err(AppError::conflict(Refusal::NothingToTakeBack));
         };

@@ -118,7 +118,7 @@ pub fn settle(state: &mut GameState, row: &GameRow, to_move: Color, now: NaiveDa
         if clocks.running() {
             set_clocks(state, clocks.stopped(side(to_move), now));
         }
-    } else if row.status == GameStatus::Finished && state.ply > 0 {
+    } else if row.status == GameStatus::Finished && state.ply > row.opening_plies {
         set_clocks(state, clocks.started(side(to_move), now));
     }
 }
@@ -141,7 +141,7 @@ pub fn after_takeback(state: &mut GameState, loaded: &Loaded, now: NaiveDateTime
             }
         }
     }
-    if state.status == GameStatus::Ongoing && state.ply > 0 {
+    if state.status == GameStatus::Ongoing && state.ply > loaded.row.opening_plies {
         clocks = clocks.started(side(loaded.game.side_to_move()), millis(now));
     }
     set_clocks(state, clocks);

@@ -125,6 +125,7 @@ pub fn create(conn: &mut DbConn, actor: &Actor, input: &NewGameInput) -> AppResu
                 black_player_id: input.black_player_id,
                 event_id: None,
                 pairing_id: None,
+                game_no: 1,
                 rated: input.rated,
                 draw_offer_min_moves: min_moves,
                 created_by: user.id,

@@ -7,11 +7,14 @@ use std::collections::{HashMap, HashSet};
 use super::create::start_fen;
 use crate::service::{AppError, AppResult, Refusal};
 use crate::store::games::{self as stored, NewGame};
+use crate::store::micro_matches::{self, DrawnOpening};
 use crate::store::models::Event;
 use crate::store::{self, DbConn, events};
 
 /// Creates the missing games of a published round: every board with two players and no
-/// result that has no game yet. Runs inside the event's write.
+/// result that lacks one of its games (one, or two for a micro-match: the second with
+/// colours swapped). A board with a drawn opening starts its games from the opening's
+/// position, with the opening's moves as their first plies. Runs inside the event's write.
 pub fn create_missing(
     conn: &mut DbConn,
     event: &Event,
@@ -25,19 +28,23 @@ pub fn create_missing(
     if !round.published {
         return Ok(0);
     }
+    crate::service::events::ballot::complete_round(conn, event, round_id)?;
     let player_of: HashMap<i64, i64> = events::entries(conn, event.id)?
         .into_iter()
         .map(|e| (e.id, e.player_id))
         .collect();
-    let have: HashSet<i64> = stored::of_round(conn, round_id)?
+    let have: HashSet<(i64, i32)> = stored::of_round(conn, round_id)?
         .into_iter()
-        .filter_map(|g| g.pairing_id)
+        .filter_map(|g| g.pairing_id.map(|p| (p, g.game_no)))
         .collect();
-    let fen = start_fen(event.variant, &event.local_rules);
+    let openings: HashMap<i64, DrawnOpening> = micro_matches::openings(conn, event.id)?
+        .into_iter()
+        .collect();
+    let initial = start_fen(event.variant, &event.local_rules);
     let now = store::now();
     let mut created = 0;
     for (number, pairing) in events::pairings(conn, event.id)? {
-        if number != round.number || have.contains(&pairing.id) || pairing.result.is_some() {
+        if number != round.number || pairing.result.is_some() {
             continue;
         }
         let Some(black_entry) = pairing.black_entry_id else {
@@ -49,26 +56,86 @@ pub fn create_missing(
                 .copied()
                 .ok_or_else(|| AppError::internal(format!("no entry {entry}")))
         };
-        stored::insert(
-            conn,
-            &NewGame {
-                variant: event.variant,
-                local_rules: event.local_rules.clone(),
-                start_fen: fen.clone(),
-                white_player_id: player(pairing.white_entry_id)?,
-                black_player_id: player(black_entry)?,
-                event_id: Some(event.id),
-                pairing_id: Some(pairing.id),
-                rated: event.rated,
-                draw_offer_min_moves: event.draw_offer_min_moves,
-                created_by: user_id,
-                created_at: now,
-                clock: event.clock,
-            },
-        )?;
-        created += 1;
+        let (first_white, first_black) = (player(pairing.white_entry_id)?, player(black_entry)?);
+        let opening = openings.get(&pairing.id);
+        for game_no in 1..=event.games_per_pairing {
+            if have.contains(&(pairing.id, game_no)) {
+                continue;
+            }
+            // The second game of a micro-match: colours swapped.
+            let (white, black) = if game_no % 2 == 1 {
+                (first_white, first_black)
+            } else {
+                (first_black, first_white)
+            };
+            let game_id = stored::insert(
+                conn,
+                &NewGame {
+                    variant: event.variant,
+                    local_rules: event.local_rules.clone(),
+                    start_fen: opening
+                        .and_then(|o| o.start_fen.clone())
+                        .unwrap_or_else(|| initial.clone()),
+                    white_player_id: white,
+                    black_player_id: black,
+                    event_id: Some(event.id),
+                    pairing_id: Some(pairing.id),
+                    rated: event.rated,
+                    draw_offer_min_moves: event.draw_offer_min_moves,
+                    created_by: user_id,
+                    created_at: now,
+                    clock: event.clock,
+                    game_no,
+                },
+            )?;
+            if let Some(opening) = opening {
+                play_opening(conn, event, game_id, opening, now)?;
+            }
+            created += 1;
+        }
     }
     Ok(created)
+}
+
+/// Stores the drawn opening's moves as the game's first plies, checked by the engine under
+/// the event's rules (a table entry its local rules do not allow is refused, naming it).
+/// They are nobody's moves and untimed: the first move a player makes is the first timed.
+fn play_opening(
+    conn: &mut DbConn,
+    event: &Event,
+    game_id: i64,
+    opening: &DrawnOpening,
+    now: chrono::NaiveDateTime,
+) -> AppResult<()> {
+    let rules = super::engine_rules(event.variant, &event.local_rules);
+    let start = match &opening.start_fen {
+        Some(fen) => damka_engine::Position::from_fen(rules, fen).map_err(|e| {
+            AppError::conflict(Refusal::BadOpeningTable {
+                line: opening.index as usize + 1,
+                problem: Box::new(Refusal::UnreadableRequest {
+                    message: format!("{}: {e}", opening.code),
+                }),
+            })
+        })?,
+        None => damka_engine::Position::start(rules),
+    };
+    let mut game = damka_engine::Game::from_position(start);
+    for (i, text) in opening.moves.iter().enumerate() {
+        let notation = game
+            .play_str(text)
+            .map(|mv| mv.notation())
+            .map_err(|e| {
+                AppError::conflict(Refusal::BadOpeningTable {
+                    line: opening.index as usize + 1,
+                    problem: Box::new(Refusal::UnreadableRequest {
+                        message: format!("{} ply {}: {e}", opening.code, i + 1),
+                    }),
+                })
+            })?;
+        stored::insert_move(conn, game_id, i as i32 + 1, &notation, None, now, None)?;
+    }
+    stored::set_opening_plies(conn, game_id, opening.moves.len() as i32)?;
+    Ok(())
 }
 
 /// Before a round is thrown away (paired again): refuses if a game of it has a move, and
@@ -131,7 +198,7 @@ fn remove_games(
 
 /// Refuses when one of `games` has a move.
 fn ensure_unplayed(conn: &mut DbConn, round: i32, games: &[stored::GameRow]) -> AppResult<()> {
-    let Some(game) = games.iter().find(|g| g.ply > 0) else {
+    let Some(game) = games.iter().find(|g| g.has_moves()) else {
         return Ok(());
     };
     let board = match game.pairing_id {

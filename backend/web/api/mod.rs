@@ -3,6 +3,7 @@
 //! can never be used for cross-site requests here. Errors are `application/problem+json`.
 pub(crate) mod admin;
 pub(crate) mod auth;
+pub(crate) mod ballots;
 pub(crate) mod clubs;
 pub(crate) mod event_import;
 pub(crate) mod event_pairing;
@@ -82,6 +83,11 @@ pub fn routes() -> Routes {
             event_pairing::check,
         )
         .put("/events/{id}/pairings/{pairing}/result", events::result)
+        .put(
+            "/events/{id}/pairings/{pairing}/games/{n}/result",
+            ballots::game_result,
+        )
+        .get("/ballots", ballots::list)
         .get("/events/{id}/changes", event_pairing::changes)
         .get("/events/{id}/standings", events::standings)
         .get("/events/{id}/crosstable", events::crosstable)

@@ -8,7 +8,10 @@ use serde::Deserialize;
 use crate::service::clubs::{self, ClubView};
 use crate::service::events::{self as ev, EventInput, LocalRules, settings};
 use crate::service::{AppError, AppResult, Refusal};
-use crate::store::values::{ScoringDisplay, Spelling, System, TimeCategory, spellings};
+use crate::store::values::{
+    BallotPer, MatchScoring, OpeningBallot, ScoringDisplay, Spelling, System, TimeCategory,
+    spellings,
+};
 use crate::web::ctx::Ctx;
 use crate::web::form::{CsrfForm, optional_number};
 use crate::web::render::{self, FormErrors};
@@ -77,6 +80,16 @@ pub struct EventForm {
     /// The club the event belongs to; empty: none.
     #[serde(default)]
     club_id: String,
+    #[serde(default)]
+    games_per_pairing: String,
+    #[serde(default)]
+    match_scoring: String,
+    #[serde(default)]
+    opening_ballot: String,
+    #[serde(default)]
+    ballot_per: String,
+    #[serde(default)]
+    custom_openings: String,
     /// A preset's stored form (`none`, `fischer:5400+30`, ...) or `custom`.
     #[serde(default)]
     clock: String,
@@ -210,6 +223,11 @@ impl EventForm {
             move_limit: optional_text(e.local_rules.move_limit),
             lone_kings_limit: optional_text(e.local_rules.lone_kings_limit),
             club_id: optional_text(e.club_id),
+            games_per_pairing: e.games_per_pairing.to_string(),
+            match_scoring: e.match_scoring.spelling().to_string(),
+            opening_ballot: e.opening_ballot.spelling().to_string(),
+            ballot_per: e.ballot_per.spelling().to_string(),
+            custom_openings: e.custom_openings.clone(),
             clock: if TimeControl::PRESETS.contains(&e.clock) {
                 e.clock.to_string()
             } else {
@@ -287,6 +305,16 @@ impl EventForm {
             .unwrap_or(0),
             club_id: optional_number("club_id", &self.club_id)?,
             clock: clock_of(self)?,
+            games_per_pairing: optional_number("games_per_pairing", &self.games_per_pairing)?
+                .unwrap_or(defaults.games_per_pairing),
+            match_scoring: choice("match_scoring", &self.match_scoring, defaults.match_scoring)?,
+            opening_ballot: choice(
+                "opening_ballot",
+                &self.opening_ballot,
+                defaults.opening_ballot,
+            )?,
+            ballot_per: choice("ballot_per", &self.ballot_per, defaults.ballot_per)?,
+            custom_openings: self.custom_openings.clone(),
         })
     }
 }
@@ -428,6 +456,18 @@ impl FormPage {
 
     fn colours(&self) -> Vec<&'static str> {
         spellings::<Colour>()
+    }
+
+    fn match_scorings(&self) -> Vec<&'static str> {
+        spellings::<MatchScoring>()
+    }
+
+    fn ballots(&self) -> Vec<&'static str> {
+        spellings::<OpeningBallot>()
+    }
+
+    fn ballot_pers(&self) -> Vec<&'static str> {
+        spellings::<BallotPer>()
     }
 }
 

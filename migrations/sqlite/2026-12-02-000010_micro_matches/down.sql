@@ -1,0 +1,15 @@
+ALTER TABLE result_changes DROP COLUMN game_no;
+DROP TABLE pairing_games;
+ALTER TABLE games DROP COLUMN opening_plies;
+ALTER TABLE games DROP COLUMN game_no;
+ALTER TABLE pairings DROP COLUMN opening_fen;
+ALTER TABLE pairings DROP COLUMN opening_start_fen;
+ALTER TABLE pairings DROP COLUMN opening_moves;
+ALTER TABLE pairings DROP COLUMN opening_code;
+ALTER TABLE pairings DROP COLUMN opening_index;
+ALTER TABLE rounds DROP COLUMN ballot_seed;
+ALTER TABLE events DROP COLUMN custom_openings;
+ALTER TABLE events DROP COLUMN ballot_per;
+ALTER TABLE events DROP COLUMN opening_ballot;
+ALTER TABLE events DROP COLUMN match_scoring;
+ALTER TABLE events DROP COLUMN games_per_pairing;
