@@ -1,6 +1,7 @@
 //! Pure domain logic of damka: pairing, scoring, tie-breaks, ratings, TRF, CSV lines. No
 //! I/O: every function takes plain structs and returns plain structs, so it is tested with
 //! tables of cases and no database.
+pub mod ballots;
 pub mod berger;
 pub mod clock;
 pub mod csv;
