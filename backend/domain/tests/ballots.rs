@@ -31,6 +31,15 @@ fn tables_have_their_documented_sizes_and_unique_codes() {
     for (t, size, relocations) in expected {
         let openings = table(t);
         assert_eq!(openings.len(), size, "{}", t.code());
+        let ends = openings.first().zip(openings.last());
+        let ends = ends.map(|(a, b)| (a.code.as_str(), b.code.as_str()));
+        let expected_ends = match t {
+            BallotTable::Idf64 => ("I-1", "XXXIII-9"),
+            BallotTable::Fmjd64 => ("1-I", "46-XVI"),
+            BallotTable::Basic150 => ("1-I", "15-X"),
+            BallotTable::English3Move => ("001", "174"),
+        };
+        assert_eq!(ends, Some(expected_ends));
         let set_up = openings.iter().filter(|o| o.start_fen.is_some()).count();
         assert_eq!(set_up, relocations, "{} relocation starts", t.code());
         // A set-up start has no moves, and a move sequence starts from the initial position.

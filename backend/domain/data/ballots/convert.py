@@ -199,6 +199,15 @@ def main():
 
     idf = json.loads(git_show(pydraughts, ballots + "russian.json"))
     assert idf["standard"] == list(idf["all"]), "every IDF entry is in play"
+    # Cross-check: every IDF position is also in strategygames' copy of the IDF table.
+    idf_scala = git_show(strategygames, "src/main/scala/draughts/opening/DrawTablesIDF.scala")
+    idf_scala_positions = {
+        (side, frozenset(board.items()))
+        for side, board in (parse_fen(fen) for _, fen, _, _ in scala_positions(idf_scala))
+    }
+    for key, fen in idf["all"].items():
+        side, board = parse_fen(fen)
+        assert (side, frozenset(board.items())) in idf_scala_positions, f"IDF {key} unconfirmed"
     idf_brazilian = json.loads(git_show(pydraughts, ballots + "brazilian.json"))["all"]
     assert all(idf["all"].get(k) == fen for k, fen in idf_brazilian.items())
     write(out_dir, "idf64.tsv",
