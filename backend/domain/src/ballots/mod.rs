@@ -1,97 +1,52 @@
-//! STUB (replaced by the `ballots` branch at merge): the interface the service codes against.
-use std::collections::HashMap;
+//! Opening ballots: the tables of drawn openings (issue 15) and the draw itself.
+//!
+//! A micro-match starts from a drawn opening: a few compulsory plies, or for the 64-square
+//! tables' "relocation" entries a set-up position. The built-in tables are data files in
+//! `data/ballots/` converted from permissively licensed public files (see
+//! `data/ballots/ATTRIBUTION.md`); every entry is replayed by the engine when a table is first
+//! used, so a bad entry is an error naming it rather than an impossible game. An organiser may
+//! also upload a table ([`parse_custom_table`]), which is checked the same way.
+//!
+//! Modules: [`tables`] (the built-in tables), [`custom`] (uploaded tables), [`replay`] (what
+//! both use to check an entry), [`draw`] (the reproducible draw), [`error`].
 
-use damka_engine::Variant;
+pub mod custom;
+pub mod draw;
+pub mod error;
+pub mod replay;
+pub mod tables;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum BallotTable {
-    Idf64,
-    Fmjd64,
-    Basic150,
-    English3Move,
-}
+pub use custom::{MAX_CODE_CHARS, MAX_ENTRIES, MAX_PLIES, MAX_TEXT_BYTES, parse_custom_table};
+pub use draw::{BallotPer, SplitMix64, draw};
+pub use error::BallotError;
+pub use tables::BallotTable;
 
-impl BallotTable {
-    pub const ALL: [BallotTable; 4] = [
-        BallotTable::Idf64,
-        BallotTable::Fmjd64,
-        BallotTable::Basic150,
-        BallotTable::English3Move,
-    ];
-    pub fn code(self) -> &'static str {
-        match self {
-            BallotTable::Idf64 => "idf64",
-            BallotTable::Fmjd64 => "fmjd64",
-            BallotTable::Basic150 => "basic150",
-            BallotTable::English3Move => "english3",
-        }
-    }
-    pub fn from_code(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|t| t.code() == s)
-    }
-    pub fn variants(self) -> &'static [Variant] {
-        match self {
-            BallotTable::English3Move => &[Variant::English],
-            _ => &[Variant::Russian, Variant::Brazilian],
-        }
-    }
-    pub fn openings(self) -> Result<&'static [Opening], BallotError> {
-        Ok(&[])
-    }
-    pub fn openings_for(self, _variant: Variant) -> Result<&'static [Opening], BallotError> {
-        Ok(&[])
-    }
-    pub fn source(self) -> &'static str {
-        ""
-    }
-}
-
+/// One opening of a table.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Opening {
+    /// The code the table gives it: "12-IV" (FMJD), "I-1" (IDF), "001" (ACF), or for an
+    /// uploaded table the organiser's code or the entry's ordinal.
     pub code: String,
+    /// Each ply in the engine's notation (`Move::notation`), to be played from the start
+    /// position (or `start_fen`) as the game's first plies.
     pub moves: Vec<String>,
+    /// The set-up position the game starts from, for relocation starts and FEN entries; `None`
+    /// when the game starts from the variant's initial position.
     pub start_fen: Option<String>,
+    /// The position after the moves, as the engine writes FEN.
     pub fen: String,
 }
 
 impl Opening {
+    /// Text for display: "1-I: a3-b4 b6-a5 ...", "II-1: position" for a set-up position,
+    /// "5-VII: start position" for the free opening (no moves).
     pub fn label(&self) -> String {
-        format!("{}: {}", self.code, self.moves.join(" "))
+        if !self.moves.is_empty() {
+            format!("{}: {}", self.code, self.moves.join(" "))
+        } else if self.start_fen.is_some() {
+            format!("{}: position", self.code)
+        } else {
+            format!("{}: start position", self.code)
+        }
     }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum BallotError {
-    #[error("line {line}: {reason}")]
-    BadEntry { line: usize, reason: String },
-}
-
-impl BallotError {
-    pub fn code(&self) -> &'static str {
-        "ballot_bad_entry"
-    }
-}
-
-pub fn parse_custom_table(_variant: Variant, _text: &str) -> Result<Vec<Opening>, BallotError> {
-    Ok(Vec::new())
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum BallotPer {
-    Pairing,
-    Round,
-}
-
-pub fn draw(
-    seed: u64,
-    table_len: usize,
-    pairs: &[(i64, i64)],
-    _used: &HashMap<(i64, i64), Vec<usize>>,
-    _per: BallotPer,
-) -> Vec<usize> {
-    pairs
-        .iter()
-        .enumerate()
-        .map(|(i, _)| (seed as usize + i) % table_len.max(1))
-        .collect()
 }
