@@ -217,6 +217,17 @@ refusals! {
     BadOpeningTable { line: usize, problem: Box<Refusal> } => "bad_opening_table",
     /// The organiser's own opening table has no opening.
     EmptyOpeningTable => "empty_opening_table",
+    OpeningTableTooLarge { bytes: usize, limit: usize } => "opening_table_too_large",
+    OpeningTableTooMany { limit: usize } => "opening_table_too_many",
+    OpeningTooLong { code: String, plies: usize, limit: usize } => "opening_too_long",
+    OpeningCodeTooLong { code: String, limit: usize } => "opening_code_too_long",
+    /// A move of an opening the engine refuses: the opening, its ply, the move as written
+    /// and the engine's reason.
+    OpeningBadMove { code: String, ply: usize, text: String, reason: Box<Refusal> } => "opening_bad_move",
+    OpeningBadFen { code: String, reason: String } => "opening_bad_fen",
+    /// The opening leaves no game to play (over after `ply` plies; 0: its position).
+    OpeningGameOver { code: String, ply: usize } => "opening_game_over",
+    OpeningCodeTwice { code: String, first_line: usize } => "opening_code_twice",
     EventFinished => "event_finished",
     EventFinishedReopenToChange => "event_finished_reopen_to_change",
     EventFinishedReopenToCorrect => "event_finished_reopen_to_correct",

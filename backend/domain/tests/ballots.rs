@@ -271,7 +271,7 @@ fn custom_table_errors_name_the_line_code_and_reason() {
             code: "X1".into(),
             ply: 3,
             text: "d4-e6".into(),
-            reason: "\"e6\" is not a square of this board".into(),
+            reason: damka_engine::MoveError::NotASquare { text: "e6".into() },
         }
     );
     assert_eq!(

@@ -47,13 +47,59 @@ pub fn check_setting(variant: Variant, ballot: OpeningBallot, custom: &str) -> A
     }
 }
 
-/// A table's problem as a refusal naming the entry.
+/// A table's problem as a refusal naming the entry (its line, when it has one).
 fn refusal_of(error: &BallotError) -> Refusal {
-    Refusal::BadOpeningTable {
-        line: 0,
-        problem: Box::new(Refusal::UnreadableRequest {
+    let at = |line: usize, problem: Refusal| Refusal::BadOpeningTable {
+        line,
+        problem: Box::new(problem),
+    };
+    match error.clone() {
+        BallotError::TooLarge { size, limit } => Refusal::OpeningTableTooLarge {
+            bytes: size,
+            limit,
+        },
+        BallotError::TooMany { line, limit } => at(line, Refusal::OpeningTableTooMany { limit }),
+        BallotError::TooLong {
+            line,
+            code,
+            plies,
+            limit,
+        } => at(line, Refusal::OpeningTooLong { code, plies, limit }),
+        BallotError::CodeTooLong { line, code, limit } => {
+            at(line, Refusal::OpeningCodeTooLong { code, limit })
+        }
+        BallotError::BadMove {
+            line,
+            code,
+            ply,
+            text,
+            reason,
+        } => at(
+            line,
+            Refusal::OpeningBadMove {
+                code,
+                ply,
+                text,
+                reason: Box::new(crate::service::games::play::move_refusal(reason)),
+            },
+        ),
+        BallotError::BadFen { line, code, reason } => {
+            at(line, Refusal::OpeningBadFen { code, reason })
+        }
+        BallotError::GameOver { line, code, ply } => at(line, Refusal::OpeningGameOver { code, ply }),
+        BallotError::DuplicateCode {
+            line,
+            code,
+            first_line,
+        } => at(line, Refusal::OpeningCodeTwice { code, first_line }),
+        BallotError::Empty => Refusal::EmptyOpeningTable,
+        BallotError::WrongVariant { table, variant } => Refusal::BallotNotForVariant {
+            ballot: table.to_string(),
+            variant: variant.to_string(),
+        },
+        BallotError::BadBuiltin { .. } => Refusal::UnreadableRequest {
             message: error.to_string(),
-        }),
+        },
     }
 }
 

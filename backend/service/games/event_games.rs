@@ -112,8 +112,9 @@ fn play_opening(
         Some(fen) => damka_engine::Position::from_fen(rules, fen).map_err(|e| {
             AppError::conflict(Refusal::BadOpeningTable {
                 line: opening.index as usize + 1,
-                problem: Box::new(Refusal::UnreadableRequest {
-                    message: format!("{}: {e}", opening.code),
+                problem: Box::new(Refusal::OpeningBadFen {
+                    code: opening.code.clone(),
+                    reason: e.to_string(),
                 }),
             })
         })?,
@@ -127,8 +128,11 @@ fn play_opening(
             .map_err(|e| {
                 AppError::conflict(Refusal::BadOpeningTable {
                     line: opening.index as usize + 1,
-                    problem: Box::new(Refusal::UnreadableRequest {
-                        message: format!("{} ply {}: {e}", opening.code, i + 1),
+                    problem: Box::new(Refusal::OpeningBadMove {
+                        code: opening.code.clone(),
+                        ply: i + 1,
+                        text: text.clone(),
+                        reason: Box::new(super::play::move_refusal(e)),
                     }),
                 })
             })?;

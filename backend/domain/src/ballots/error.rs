@@ -1,6 +1,6 @@
 //! Why a table or one of its entries was refused.
 
-use damka_engine::Variant;
+use damka_engine::{MoveError, Variant};
 
 /// A refused table or entry. Messages name the entry (line and code) and the problem;
 /// [`BallotError::code`] gives a stable identifier for the service's problem codes.
@@ -30,7 +30,8 @@ pub enum BallotError {
         /// 1-based.
         ply: usize,
         text: String,
-        reason: String,
+        /// The engine's reason, as it refuses a move in a game.
+        reason: MoveError,
     },
     #[error("line {line}, opening {code}: bad FEN: {reason}")]
     BadFen {

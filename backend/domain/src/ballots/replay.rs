@@ -1,6 +1,6 @@
 //! Replaying one entry with the engine: the check every table entry goes through.
 
-use damka_engine::{Game, Position, Variant};
+use damka_engine::{Game, Position, Variant, MoveError};
 
 /// What is wrong with an entry; the caller adds the line and the code.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -10,7 +10,7 @@ pub enum Fault {
     BadMove {
         ply: usize,
         text: String,
-        reason: String,
+        reason: MoveError,
     },
     /// The game is over after `ply` plies (0: at the start position).
     GameOver {
@@ -51,7 +51,7 @@ pub fn replay(
         let played = game.play_str(text).map_err(|e| Fault::BadMove {
             ply,
             text: (*text).to_string(),
-            reason: e.to_string(),
+            reason: e,
         })?;
         canonical.push(played.notation());
         if game.status().is_over() {
