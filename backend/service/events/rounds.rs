@@ -461,6 +461,50 @@ pub fn set_round_results(
     Ok(changes.len())
 }
 
+/// A micro-match round's results as an arbiter types them: (board, game, result) for
+/// each game whose result differs from the stored one, each entered as `set_game_result`
+/// does. Every code is checked before anything is stored; the first refusal stops the rest.
+pub fn set_round_game_results(
+    conn: &mut DbConn,
+    actor: &Actor,
+    event_id: i64,
+    round_number: i32,
+    results: &[(i64, i32, String)],
+) -> AppResult<usize> {
+    let event = load(conn, event_id)?;
+    require_arbiter(conn, actor, &event)?;
+    let history = history::load(conn, &event)?;
+    let boards: Vec<&Pairing> = history.round_pairings(round_number).collect();
+    if boards.is_empty() {
+        return Err(AppError::NotFound { what: "round" });
+    }
+    let mut changes = Vec::new();
+    for (pairing_id, game_no, text) in results {
+        let board = boards
+            .iter()
+            .find(|p| p.id == *pairing_id)
+            .ok_or(AppError::NotFound { what: "board" })?;
+        if !(1..=event.games_per_pairing).contains(game_no) {
+            return Err(AppError::NotFound { what: "game" });
+        }
+        let wanted = parse_result_input(&ResultInput {
+            result: text.clone(),
+        })?;
+        let stored = history
+            .game_results
+            .get(pairing_id)
+            .and_then(|g| g.iter().find(|(no, _)| no == game_no))
+            .and_then(|(_, r)| *r);
+        if board.black_entry_id.is_some() && wanted != stored {
+            changes.push((*pairing_id, *game_no, wanted));
+        }
+    }
+    for (pairing_id, game_no, result) in &changes {
+        set_game_result_code(conn, actor, &event, *pairing_id, *game_no, *result)?;
+    }
+    Ok(changes.len())
+}
+
 /// Enters or corrects a result. Every change is kept (who, when, old, new); standings and
 /// later pairings are computed from the stored results, so they follow at once. In a
 /// micro-match event the pairing as a whole takes only a forfeit (given to each of its
