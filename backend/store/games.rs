@@ -373,7 +373,11 @@ pub fn ids_by_pairing(conn: &mut DbConn, event_id: i64) -> QueryResult<Vec<(i64,
     games::table
         .filter(games::event_id.eq(event_id))
         .filter(games::pairing_id.is_not_null())
-        .select((games::pairing_id.assume_not_null(), games::game_no, games::id))
+        .select((
+            games::pairing_id.assume_not_null(),
+            games::game_no,
+            games::id,
+        ))
         .load(conn)
 }
 

@@ -92,6 +92,7 @@ async fn game_from_fen(
                 created_by: creator.id,
                 created_at: damka::store::now(),
                 clock: Default::default(),
+                game_no: 1,
             },
         )
         .unwrap()

@@ -1116,6 +1116,7 @@ mod tests {
             federation_id: Some("14100018".to_string()),
             birth_date: Some("1985".to_string()),
             rounds: vec![RoundEntry::Bye(ByeKind::PairingAllocated)],
+            ..Player::default()
         }
     }
 

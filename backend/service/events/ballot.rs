@@ -54,10 +54,9 @@ fn refusal_of(error: &BallotError) -> Refusal {
         problem: Box::new(problem),
     };
     match error.clone() {
-        BallotError::TooLarge { size, limit } => Refusal::OpeningTableTooLarge {
-            bytes: size,
-            limit,
-        },
+        BallotError::TooLarge { size, limit } => {
+            Refusal::OpeningTableTooLarge { bytes: size, limit }
+        }
         BallotError::TooMany { line, limit } => at(line, Refusal::OpeningTableTooMany { limit }),
         BallotError::TooLong {
             line,
@@ -86,7 +85,9 @@ fn refusal_of(error: &BallotError) -> Refusal {
         BallotError::BadFen { line, code, reason } => {
             at(line, Refusal::OpeningBadFen { code, reason })
         }
-        BallotError::GameOver { line, code, ply } => at(line, Refusal::OpeningGameOver { code, ply }),
+        BallotError::GameOver { line, code, ply } => {
+            at(line, Refusal::OpeningGameOver { code, ply })
+        }
         BallotError::DuplicateCode {
             line,
             code,
@@ -156,8 +157,9 @@ pub fn complete_round(conn: &mut DbConn, event: &Event, round_id: i64) -> AppRes
             seed
         }
     };
-    let drawn: HashMap<i64, DrawnOpening> =
-        micro_matches::openings(conn, event.id)?.into_iter().collect();
+    let drawn: HashMap<i64, DrawnOpening> = micro_matches::openings(conn, event.id)?
+        .into_iter()
+        .collect();
     // What each pair of players already had in this event (boards of this round that keep
     // their opening included), in the order they had it.
     let mut used: HashMap<(i64, i64), Vec<usize>> = HashMap::new();

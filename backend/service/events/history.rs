@@ -5,8 +5,8 @@ use damka_domain::tournament::{
     ByeKind, HalfPoints, NextRoundAbsence, PendingGame, Player, PointSystem, RoundEntry, Tournament,
 };
 
-use crate::service::{AppError, AppResult};
 use super::micro_match;
+use crate::service::{AppError, AppResult};
 use crate::store::micro_matches::{self, DrawnOpening};
 use crate::store::models::{Entry, Event, Pairing, Player as Profile, Round};
 use crate::store::values::ResultCode;
@@ -269,8 +269,7 @@ impl History {
                 let (w_score, b_score) =
                     micro_match::round_scores(self.event.match_scoring, games, result);
                 for (entry, score) in [(white, w_score), (black, b_score)] {
-                    scores.entry(entry).or_insert_with(|| vec![None; played])[index] =
-                        Some(score);
+                    scores.entry(entry).or_insert_with(|| vec![None; played])[index] = Some(score);
                 }
             }
         }
@@ -384,6 +383,11 @@ mod tests {
             created_at: chrono::NaiveDateTime::default(),
             revision: 0,
             clock: Default::default(),
+            games_per_pairing: 1,
+            match_scoring: crate::store::values::MatchScoring::GamePoints,
+            opening_ballot: crate::store::values::OpeningBallot::None,
+            ballot_per: crate::store::values::BallotPer::Pairing,
+            custom_openings: String::new(),
         }
     }
 

@@ -42,7 +42,9 @@ pub fn combined_result(results: &[(i32, Option<ResultCode>)], games: i32) -> Opt
     if results.len() < games as usize || results.iter().any(|(_, r)| r.is_none()) {
         return None;
     }
-    let played = results.iter().any(|(_, r)| r.is_some_and(ResultCode::played));
+    let played = results
+        .iter()
+        .any(|(_, r)| r.is_some_and(ResultCode::played));
     let (white, black) = game_points(results);
     Some(match (played, white.cmp(&black)) {
         (true, std::cmp::Ordering::Greater) => ResultCode::WhiteWins,
@@ -108,7 +110,10 @@ mod tests {
             game_points(&games(WhiteWins, BlackWins)),
             (HalfPoints(4), HalfPoints(0))
         );
-        assert_eq!(combined_result(&games(WhiteWins, BlackWins), 2), Some(WhiteWins));
+        assert_eq!(
+            combined_result(&games(WhiteWins, BlackWins), 2),
+            Some(WhiteWins)
+        );
         // Each wins with White: level, a drawn match.
         assert_eq!(combined_result(&games(WhiteWins, WhiteWins), 2), Some(Draw));
         // A win and a draw: 1½-½.
@@ -135,10 +140,7 @@ mod tests {
             combined_result(&games(DoubleForfeit, DoubleForfeit), 2),
             Some(DoubleForfeit)
         );
-        assert_eq!(
-            combined_result(&games(Draw, DoubleForfeit), 2),
-            Some(Draw)
-        );
+        assert_eq!(combined_result(&games(Draw, DoubleForfeit), 2), Some(Draw));
     }
 
     #[test]
@@ -163,13 +165,22 @@ mod tests {
     #[test]
     fn byes_are_worth_the_games_they_stand_for() {
         let pab = ByeKind::PairingAllocated;
-        assert_eq!(bye_score(MatchScoring::GamePoints, pab, 2, 2), HalfPoints(4));
-        assert_eq!(bye_score(MatchScoring::GamePoints, pab, 1, 2), HalfPoints(2));
+        assert_eq!(
+            bye_score(MatchScoring::GamePoints, pab, 2, 2),
+            HalfPoints(4)
+        );
+        assert_eq!(
+            bye_score(MatchScoring::GamePoints, pab, 1, 2),
+            HalfPoints(2)
+        );
         assert_eq!(
             bye_score(MatchScoring::GamePoints, ByeKind::HalfPoint, 2, 2),
             HalfPoints(2)
         );
-        assert_eq!(bye_score(MatchScoring::MatchPoints, pab, 2, 2), HalfPoints(4));
+        assert_eq!(
+            bye_score(MatchScoring::MatchPoints, pab, 2, 2),
+            HalfPoints(4)
+        );
         assert_eq!(
             bye_score(MatchScoring::MatchPoints, ByeKind::ZeroPoint, 2, 2),
             HalfPoints(0)

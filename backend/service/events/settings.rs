@@ -91,11 +91,8 @@ fn fields(conn: &mut DbConn, input: &EventInput) -> AppResult<EventInput> {
             Refusal::NotBetween { min: 1, max: 2 },
         ));
     }
-    let custom_openings = super::ballot::check_setting(
-        input.variant,
-        input.opening_ballot,
-        &input.custom_openings,
-    )?;
+    let custom_openings =
+        super::ballot::check_setting(input.variant, input.opening_ballot, &input.custom_openings)?;
     Ok(EventInput {
         name,
         place,

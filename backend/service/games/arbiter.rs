@@ -168,7 +168,14 @@ pub fn result_from_board(
                 stored::delete(conn, loaded.row.id)?;
                 let game_no = loaded.row.game_no;
                 crate::service::events::write(conn, event_id, |conn, event| {
-                    rounds::record_board_result(conn, &event, pairing_id, game_no, Some(code), user_id)
+                    rounds::record_board_result(
+                        conn,
+                        &event,
+                        pairing_id,
+                        game_no,
+                        Some(code),
+                        user_id,
+                    )
                 })
             }
             _ => apply_result(conn, &mut loaded, result, GameEnd::Arbiter, user_id),

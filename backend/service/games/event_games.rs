@@ -122,20 +122,17 @@ fn play_opening(
     };
     let mut game = damka_engine::Game::from_position(start);
     for (i, text) in opening.moves.iter().enumerate() {
-        let notation = game
-            .play_str(text)
-            .map(|mv| mv.notation())
-            .map_err(|e| {
-                AppError::conflict(Refusal::BadOpeningTable {
-                    line: opening.index as usize + 1,
-                    problem: Box::new(Refusal::OpeningBadMove {
-                        code: opening.code.clone(),
-                        ply: i + 1,
-                        text: text.clone(),
-                        reason: Box::new(super::play::move_refusal(e)),
-                    }),
-                })
-            })?;
+        let notation = game.play_str(text).map(|mv| mv.notation()).map_err(|e| {
+            AppError::conflict(Refusal::BadOpeningTable {
+                line: opening.index as usize + 1,
+                problem: Box::new(Refusal::OpeningBadMove {
+                    code: opening.code.clone(),
+                    ply: i + 1,
+                    text: text.clone(),
+                    reason: Box::new(super::play::move_refusal(e)),
+                }),
+            })
+        })?;
         stored::insert_move(conn, game_id, i as i32 + 1, &notation, None, now, None)?;
     }
     stored::set_opening_plies(conn, game_id, opening.moves.len() as i32)?;

@@ -93,15 +93,28 @@ pub struct GameView {
     pub draw_offer: Option<DrawOffer>,
     /// The clocks as of this answer; null for a game played without a clock.
     pub clock: Option<ClockView>,
+    /// Which game of its pairing this is: 1, or 2 for a micro-match's return game.
+    pub game_no: i32,
+    /// The other game of its micro-match, if it is one.
+    pub other_game_id: Option<i64>,
+    /// The drawn opening it started with (its code in the event's table), if any.
+    pub opening_code: Option<String>,
+    /// How many of its first plies are that opening's (nobody's moves, never taken back).
+    pub opening_plies: i32,
+}
+
+/// What a game's board adds to its view: the round and board, the other game of a
+/// micro-match, the drawn opening.
+#[derive(Debug, Clone, Default)]
+pub struct BoardContext {
+    pub round_board: Option<(i32, i32)>,
+    pub other_game_id: Option<i64>,
+    pub opening_code: Option<String>,
 }
 
 impl GameView {
-    pub fn of(
-        loaded: &Loaded,
-        names: &Names,
-        round_board: Option<(i32, i32)>,
-        now: NaiveDateTime,
-    ) -> GameView {
+    pub fn of(loaded: &Loaded, names: &Names, board: BoardContext, now: NaiveDateTime) -> GameView {
+        let round_board = board.round_board;
         let row = &loaded.row;
         let game = &loaded.game;
         let mut legal: Vec<String> = if row.status == GameStatus::Finished {
@@ -150,6 +163,10 @@ impl GameView {
             draw_offer_min_moves: row.draw_offer_min_moves,
             draw_offer: pending_offer(row),
             clock: super::clock::view(row, game.side_to_move(), now),
+            game_no: row.game_no,
+            other_game_id: board.other_game_id,
+            opening_code: board.opening_code,
+            opening_plies: row.opening_plies,
         }
     }
 }
@@ -222,12 +239,26 @@ pub fn view_of(conn: &mut DbConn, loaded: &Loaded) -> AppResult<GameView> {
 
 /// The view of a loaded game whose players' names are already read (reads the board).
 pub fn view_with_names(conn: &mut DbConn, loaded: &Loaded, names: &Names) -> AppResult<GameView> {
-    let round_board = match loaded.row.pairing_id {
-        Some(pairing) => stored::round_and_board(conn, pairing)?,
-        None => None,
-    };
+    let board = board_context(conn, &loaded.row)?;
     let now = conn.now();
-    Ok(GameView::of(loaded, names, round_board, now))
+    Ok(GameView::of(loaded, names, board, now))
+}
+
+/// The board a game is played on, as its view shows it.
+pub fn board_context(conn: &mut DbConn, row: &GameRow) -> AppResult<BoardContext> {
+    let Some(pairing) = row.pairing_id else {
+        return Ok(BoardContext::default());
+    };
+    let other_game_id = stored::all_of_pairing(conn, pairing)?
+        .into_iter()
+        .find(|g| g.id != row.id)
+        .map(|g| g.id);
+    Ok(BoardContext {
+        round_board: stored::round_and_board(conn, pairing)?,
+        other_game_id,
+        opening_code: crate::store::micro_matches::opening_of_pairing(conn, pairing)?
+            .map(|o| o.code),
+    })
 }
 
 /// One game, as anyone may see it (games are public, as the event's pairings are).

@@ -1,5 +1,8 @@
 ALTER TABLE result_changes DROP COLUMN game_no;
 DROP TABLE pairing_games;
+ALTER TABLE games DROP CONSTRAINT games_pairing_game;
+DELETE FROM games WHERE game_no > 1;
+ALTER TABLE games ADD CONSTRAINT games_pairing_id_key UNIQUE (pairing_id);
 ALTER TABLE games DROP COLUMN opening_plies;
 ALTER TABLE games DROP COLUMN game_no;
 ALTER TABLE pairings DROP COLUMN opening_fen;

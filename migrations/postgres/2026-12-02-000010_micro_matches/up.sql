@@ -31,6 +31,9 @@ ALTER TABLE games ADD COLUMN game_no INTEGER NOT NULL DEFAULT 1;
 -- How many of its first plies are the drawn opening's (nobody's moves: not taken back,
 -- and they do not make a game "played" that is still only set up).
 ALTER TABLE games ADD COLUMN opening_plies INTEGER NOT NULL DEFAULT 0;
+-- A board has one game or two: unique per game number, no longer alone.
+ALTER TABLE games DROP CONSTRAINT games_pairing_id_key;
+ALTER TABLE games ADD CONSTRAINT games_pairing_game UNIQUE (pairing_id, game_no);
 
 -- Each game's own result in a micro-match, in that game's colours (its White first). The
 -- pairing's `result` holds the collapsed result once every game has one.

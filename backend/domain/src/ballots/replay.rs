@@ -1,6 +1,6 @@
 //! Replaying one entry with the engine: the check every table entry goes through.
 
-use damka_engine::{Game, Position, Variant, MoveError};
+use damka_engine::{Game, MoveError, Position, Variant};
 
 /// What is wrong with an entry; the caller adds the line and the code.
 #[derive(Debug, Clone, PartialEq, Eq)]

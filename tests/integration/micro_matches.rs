@@ -1,0 +1,316 @@
+//! Micro-matches and opening ballots over HTTP: two games a pairing with colours swapped,
+//! both starting after the opening drawn for the board; each game's own result, the
+//! pairing's collapsed from them; game points and match points in the standings.
+#![allow(clippy::unwrap_used)]
+use crate::common;
+
+use actix_web::http::Method;
+use common::{Client, TestApp, create_event, enter_players, organiser_api};
+use serde_json::{Value, json};
+
+fn boards_with_games(round: &Value) -> Vec<Value> {
+    round["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|b| !b["black_entry_id"].is_null())
+        .cloned()
+        .collect()
+}
+
+async fn pair_and_publish(api: &mut Client<'_>, event: i64) -> Value {
+    let paired = api.post(&format!("/api/v1/events/{event}/rounds")).await;
+    assert_eq!(paired.status.as_u16(), 201, "{}", paired.body);
+    let published = api
+        .post(&format!("/api/v1/events/{event}/rounds/publish"))
+        .await;
+    assert_eq!(published.status.as_u16(), 204, "{}", published.body);
+    let rounds = api
+        .get(&format!("/api/v1/events/{event}/rounds"))
+        .await
+        .json();
+    rounds.as_array().unwrap().last().unwrap().clone()
+}
+
+async fn game_result(api: &mut Client<'_>, event: i64, pairing: i64, game: i32, result: &str) {
+    let put = api
+        .json(
+            Method::PUT,
+            &format!("/api/v1/events/{event}/pairings/{pairing}/games/{game}/result"),
+            json!({ "result": result }),
+        )
+        .await;
+    assert_eq!(put.status.as_u16(), 204, "{}", put.body);
+}
+
+#[actix_web::test]
+async fn a_micro_match_plays_two_games_from_the_drawn_opening() {
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+    let event = create_event(
+        &mut org,
+        json!({"name": "Cup", "system": "swiss", "rounds": 3, "games_per_pairing": 2,
+               "opening_ballot": "idf64"}),
+    )
+    .await;
+    let settings = org.get(&format!("/api/v1/events/{event}")).await.json();
+    assert_eq!(settings["games_per_pairing"], 2);
+    assert_eq!(
+        settings["match_scoring"], "game_points",
+        "the default scoring"
+    );
+    assert_eq!(settings["opening_ballot"], "idf64");
+    assert_eq!(
+        settings["ballot_per"], "pairing",
+        "drawn per pairing by default"
+    );
+    enter_players(&mut org, event, 4).await;
+
+    let round = pair_and_publish(&mut org, event).await;
+    let boards = boards_with_games(&round);
+    assert_eq!(boards.len(), 2);
+    for board in &boards {
+        let opening = &board["opening"];
+        assert_eq!(opening["table"], "idf64", "{board}");
+        assert!(!opening["code"].as_str().unwrap().is_empty());
+        let moves: Vec<&str> = opening["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        let games = board["games"].as_array().unwrap();
+        assert_eq!(games.len(), 2, "{board}");
+        assert_eq!(games[0]["white"], board["white_entry_id"]);
+        assert_eq!(games[0]["black"], board["black_entry_id"]);
+        assert_eq!(
+            games[1]["white"], board["black_entry_id"],
+            "colours swapped"
+        );
+        assert_eq!(games[1]["black"], board["white_entry_id"]);
+        assert_eq!(board["game_id"], games[0]["game_id"]);
+        for (n, game) in games.iter().enumerate() {
+            let view = org
+                .get(&format!("/api/v1/games/{}", game["game_id"]))
+                .await
+                .json();
+            assert_eq!(view["game_no"], n as i64 + 1);
+            assert_eq!(view["opening_code"], opening["code"]);
+            assert_eq!(view["opening_plies"], moves.len() as i64);
+            let other = &games[1 - n]["game_id"];
+            assert_eq!(&view["other_game_id"], other);
+            let played: Vec<&str> = view["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["move"].as_str().unwrap())
+                .collect();
+            assert_eq!(
+                played, moves,
+                "the opening's moves are the game's first plies"
+            );
+            if opening["moves"].as_array().unwrap().is_empty() {
+                assert_eq!(view["start_fen"], opening["fen"]);
+            }
+            assert_eq!(
+                view["fen"], opening["fen"],
+                "the players take over after them"
+            );
+        }
+    }
+
+    // Board 1: the pairing's White wins game 1 and draws game 2: 1½-½, a won match.
+    let first = &boards[0];
+    let pairing = first["pairing_id"].as_i64().unwrap();
+    game_result(&mut org, event, pairing, 1, "1-0").await;
+    let rounds = org
+        .get(&format!("/api/v1/events/{event}/rounds"))
+        .await
+        .json();
+    let board = &rounds[0]["boards"][0];
+    assert_eq!(board["games"][0]["result"], "1-0");
+    assert!(board["games"][1]["result"].is_null());
+    assert!(
+        board["result"].is_null(),
+        "no result before both games have one"
+    );
+    game_result(&mut org, event, pairing, 2, "1/2-1/2").await;
+    let rounds = org
+        .get(&format!("/api/v1/events/{event}/rounds"))
+        .await
+        .json();
+    assert_eq!(rounds[0]["boards"][0]["result"], "1-0", "collapsed: 1½-½");
+    // Board 2: each wins with White: a drawn match.
+    let second = boards[1]["pairing_id"].as_i64().unwrap();
+    game_result(&mut org, event, second, 1, "1-0").await;
+    game_result(&mut org, event, second, 2, "1-0").await;
+
+    let standings = org
+        .get(&format!("/api/v1/events/{event}/standings"))
+        .await
+        .json();
+    let points = |entry: &Value| {
+        standings["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| &r["entry_id"] == entry)
+            .unwrap()["half_points"]
+            .as_i64()
+            .unwrap()
+    };
+    assert_eq!(points(&first["white_entry_id"]), 3, "1½ game points");
+    assert_eq!(points(&first["black_entry_id"]), 1, "½");
+    assert_eq!(points(&boards[1]["white_entry_id"]), 2);
+    assert_eq!(points(&boards[1]["black_entry_id"]), 2);
+
+    // The pairing as a whole takes no played result, only per game.
+    let whole = org
+        .json(
+            Method::PUT,
+            &format!("/api/v1/events/{event}/pairings/{second}/result"),
+            json!({"result": "1-0"}),
+        )
+        .await;
+    whole.assert_refusal(422, "micro_match_result_per_game");
+    let third = org
+        .json(
+            Method::PUT,
+            &format!("/api/v1/events/{event}/pairings/{second}/games/3/result"),
+            json!({"result": "1-0"}),
+        )
+        .await;
+    assert_eq!(third.status.as_u16(), 404, "{}", third.body);
+}
+
+#[actix_web::test]
+async fn match_points_score_the_match_not_the_games() {
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+    let event = create_event(
+        &mut org,
+        json!({"name": "Match points", "system": "swiss", "rounds": 3,
+               "games_per_pairing": 2, "match_scoring": "match_points"}),
+    )
+    .await;
+    enter_players(&mut org, event, 5).await;
+    let round = pair_and_publish(&mut org, event).await;
+    let boards = boards_with_games(&round);
+    let bye = round["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["bye"] == "U")
+        .unwrap()
+        .clone();
+    let (a, b) = (
+        boards[0]["pairing_id"].as_i64().unwrap(),
+        boards[1]["pairing_id"].as_i64().unwrap(),
+    );
+    // 1½-½ is a match won: 2 match points, not 1½.
+    game_result(&mut org, event, a, 1, "1-0").await;
+    game_result(&mut org, event, a, 2, "1/2-1/2").await;
+    // Both games drawn: 1 each.
+    game_result(&mut org, event, b, 1, "1/2-1/2").await;
+    game_result(&mut org, event, b, 2, "1/2-1/2").await;
+    let standings = org
+        .get(&format!("/api/v1/events/{event}/standings"))
+        .await
+        .json();
+    let points = |entry: &Value| {
+        standings["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| &r["entry_id"] == entry)
+            .unwrap()["half_points"]
+            .as_i64()
+            .unwrap()
+    };
+    assert_eq!(points(&boards[0]["white_entry_id"]), 4, "2 match points");
+    assert_eq!(points(&boards[0]["black_entry_id"]), 0);
+    assert_eq!(points(&boards[1]["white_entry_id"]), 2);
+    assert_eq!(points(&bye["white_entry_id"]), 4, "the bye is a match won");
+}
+
+#[actix_web::test]
+async fn ballot_settings_are_checked_against_the_variant() {
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+    let english_on_russian = org
+        .json(
+            Method::POST,
+            "/api/v1/events",
+            json!({"name": "x", "system": "swiss", "rounds": 3, "opening_ballot": "english3"}),
+        )
+        .await;
+    let problem = english_on_russian.assert_refusal(422, "ballot_not_for_variant");
+    assert_eq!(problem["field"], "opening_ballot");
+    let three_games = org
+        .json(
+            Method::POST,
+            "/api/v1/events",
+            json!({"name": "x", "system": "swiss", "rounds": 3, "games_per_pairing": 3}),
+        )
+        .await;
+    three_games.assert_refusal(422, "not_between");
+    let bad_table = org
+        .json(
+            Method::POST,
+            "/api/v1/events",
+            json!({"name": "x", "system": "swiss", "rounds": 3, "opening_ballot": "custom",
+                   "custom_openings": "A: c3-d4 f6-g5\nB: c3-d4 d4-e5"}),
+        )
+        .await;
+    let problem = bad_table.assert_refusal(422, "bad_opening_table");
+    assert_eq!(problem["field"], "custom_openings");
+    assert!(
+        problem["detail"].as_str().unwrap().contains("B"),
+        "names the entry: {problem}"
+    );
+    let empty_table = org
+        .json(
+            Method::POST,
+            "/api/v1/events",
+            json!({"name": "x", "system": "swiss", "rounds": 3, "opening_ballot": "custom",
+                   "custom_openings": "# nothing\n"}),
+        )
+        .await;
+    empty_table.assert_refusal(422, "empty_opening_table");
+    let english = org
+        .json(
+            Method::POST,
+            "/api/v1/events",
+            json!({"name": "x", "system": "swiss", "rounds": 3, "variant": "english",
+                   "opening_ballot": "english3", "games_per_pairing": 2}),
+        )
+        .await;
+    assert_eq!(english.status.as_u16(), 201, "{}", english.body);
+}
+
+#[actix_web::test]
+async fn the_ballots_lists_the_built_in_tables_with_their_sizes() {
+    let app = TestApp::new().await;
+    let ballots = app.client().get("/api/v1/ballots").await;
+    assert_eq!(ballots.status.as_u16(), 200, "{}", ballots.body);
+    let ballots = ballots.json();
+    let size = |table: &str, variant: &str| {
+        ballots
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["table"] == table)
+            .unwrap_or_else(|| panic!("{table} in {ballots}"))["variants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["variant"] == variant)
+            .unwrap()["openings"]
+            .as_u64()
+            .unwrap()
+    };
+    assert_eq!(size("idf64", "russian"), 745);
+    assert_eq!(size("fmjd64", "russian"), 736);
+    assert_eq!(size("english3", "english"), 156);
+    assert_eq!(size("basic150", "russian"), 149);
+}
