@@ -439,7 +439,7 @@ fn parse_player_line(chars: &[char], line: usize) -> Result<RawPlayer, TrfError>
             federation: opt_field(chars, 53, 56),
             federation_id: opt_field(chars, 57, 68),
             birth_date: opt_field(chars, 69, 79),
-            rounds: Vec::new(),
+            ..Player::default()
         },
         cells,
         line,
@@ -1115,6 +1115,7 @@ mod tests {
             federation_id: Some("14100018".to_string()),
             birth_date: Some("1985".to_string()),
             rounds: vec![RoundEntry::Bye(ByeKind::PairingAllocated)],
+            ..Player::default()
         }
     }
 

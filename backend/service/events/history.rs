@@ -270,6 +270,7 @@ impl History {
             forbidden_pairs,
             next_round_absences,
             pending_games,
+            ..Tournament::default()
         })
     }
 }
