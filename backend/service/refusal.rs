@@ -693,6 +693,16 @@ impl From<TrfError> for Refusal {
             TrfProblem::ForbiddenPairUnknownPlayer(player) => {
                 Refusal::TrfForbiddenPairUnknownPlayer { player }
             }
+            // Until the catalogue has texts of their own: the nearest existing refusals.
+            TrfProblem::AccelerationUnknownPlayer(player) => Refusal::TrfInvalidPlayerNumber {
+                text: quoted(player.to_string()),
+            },
+            TrfProblem::TooManyAccelerations {
+                entries, rounds, ..
+            } => Refusal::TrfMoreRoundsThanXxr {
+                played: entries,
+                total: u32::try_from(rounds).unwrap_or(u32::MAX),
+            },
         };
         let problem = Box::new(problem);
         match (err.line, err.column) {

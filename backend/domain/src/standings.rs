@@ -317,7 +317,7 @@ pub fn crosstable(t: &Tournament, standings: &Standings) -> Result<Crosstable, S
                     opponent_place: opp.and_then(|o| ctx.index_of(o)).map(|j| place_of[j]),
                     colour: colour_of(&e),
                     result: ResultCode::of(&e),
-                    points: t.points.points(&e),
+                    points: ctx.points(i, r),
                 }
             })
             .collect();
@@ -484,7 +484,7 @@ pub fn player_card(
     let rounds = (0..ctx.rounds)
         .map(|r| {
             let e = ctx.entry(i, r);
-            let pts = t.points.points(&e);
+            let pts = ctx.points(i, r);
             running += pts;
             let opp = e
                 .opponent()
@@ -512,7 +512,7 @@ pub fn player_card(
         rated_games: ratings.len() as u32,
         rated_score,
         average_opponent_rating: average_rating(&ratings),
-        performance: performance(&ratings, rated_score, t.points.win),
+        performance: performance(&ratings, rated_score, t.round_win_points()),
     })
 }
 

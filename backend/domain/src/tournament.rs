@@ -2,6 +2,8 @@
 //! each round, and the points each outcome is worth. Pairing, tie-breaks, standings and TRF
 //! import/export all read and write these plain structs.
 
+use crate::micro_match::MicroMatch;
+
 /// A player's starting number in the event, 1-based (the TRF "start rank").
 pub type StartNo = u32;
 
@@ -231,12 +233,47 @@ pub struct Player {
     pub federation: Option<String>,
     pub federation_id: Option<String>,
     pub birth_date: Option<String>,
-    /// One entry per round played so far (index 0 = round 1).
+    /// One entry per round played so far (index 0 = round 1). In a micro-match the entry
+    /// holds the collapsed result of the pairing (see [`crate::micro_match::collapse`]).
     pub rounds: Vec<RoundEntry>,
-    /// TRF `XXA`: points added to the player's score for pairing in each round.
+    /// Pairing accelerations (TRF `XXA`), index 0 = round 1: added to the score when the
+    /// round of that index is paired, and when earlier floats are judged, exactly as
+    /// bbpPairings uses them. Standings and tie-breaks never see them. Missing entries
+    /// are zero.
     pub accelerations: Vec<HalfPoints>,
-    /// What each round really gave when it differs from the point system's value.
+    /// What each round really gave the player, where that differs from
+    /// `PointSystem::points` of the round's entry (index 0 = round 1): in a micro-match
+    /// the summed game points or the match points. `None` or a missing entry: the point
+    /// system's value. Standings and tie-breaks count these points.
     pub round_scores: Vec<Option<HalfPoints>>,
+}
+
+impl Player {
+    /// The player's entry in round `round_index` (0-based); `NotPaired` past the end.
+    pub fn entry(&self, round_index: usize) -> RoundEntry {
+        self.rounds
+            .get(round_index)
+            .copied()
+            .unwrap_or(RoundEntry::NotPaired)
+    }
+
+    /// The points round `round_index` (0-based) really gave: the recorded round score
+    /// when there is one, else what `points` gives the entry.
+    pub fn round_points(&self, points: &PointSystem, round_index: usize) -> HalfPoints {
+        self.round_scores
+            .get(round_index)
+            .copied()
+            .flatten()
+            .unwrap_or_else(|| points.points(&self.entry(round_index)))
+    }
+
+    /// The acceleration used when round `round_index` (0-based) is paired (0 if none).
+    pub fn acceleration(&self, round_index: usize) -> HalfPoints {
+        self.accelerations
+            .get(round_index)
+            .copied()
+            .unwrap_or(HalfPoints::ZERO)
+    }
 }
 
 /// A requested bye or absence for the round about to be paired.
@@ -263,6 +300,30 @@ pub struct Tournament {
     /// Games paired and not yet played (no result): they count nowhere yet, but they are
     /// not absences either, and the next round cannot be paired before they have a result.
     pub pending_games: Vec<PendingGame>,
+    /// Set when each pairing plays several games (a micro-match): what a won or drawn
+    /// round is worth in real points then (tie-breaks need it). `None`: one game each.
+    pub micro_match: Option<MicroMatch>,
+}
+
+impl Tournament {
+    /// The points `player`'s round `round_index` (0-based) really gave (see
+    /// [`Player::round_points`]).
+    pub fn round_points(&self, player: &Player, round_index: usize) -> HalfPoints {
+        player.round_points(&self.points, round_index)
+    }
+
+    /// What a won round is worth in real points: a win, or in a micro-match a pairing won
+    /// in every game (game points) or the match points of a win.
+    pub fn round_win_points(&self) -> HalfPoints {
+        self.micro_match
+            .map_or(self.points.win, |m| m.round_win(&self.points))
+    }
+
+    /// What a drawn round is worth in real points (see [`Tournament::round_win_points`]).
+    pub fn round_draw_points(&self) -> HalfPoints {
+        self.micro_match
+            .map_or(self.points.draw, |m| m.round_draw(&self.points))
+    }
 }
 
 /// A game of a paired round that has no result yet.

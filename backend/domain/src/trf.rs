@@ -4,7 +4,10 @@
 //! Reading produces the shared [`Tournament`] model. Records understood: `012` (name),
 //! `XXR`/`142` (number of rounds), `XXC`/`152` (colour of the first player in round 1),
 //! `162` (points per result), `XXP` (forbidden pairs), `BBW BBD BBL BBZ BBF BBU` (bbpPairings'
-//! point records) and `001` player lines. Other records are ignored. A player's cell in the
+//! point records), `XXA` (accelerations, as bbpPairings and PlayStrategy write them) and
+//! `001` player lines. Other records are ignored. The points column of a player line is
+//! not checked against the results: bbpPairings accepts there the plain sum or the sum
+//! plus the acceleration, and so does this reader. A player's cell in the
 //! column after the last paired round holding `0000 - H`, `0000 - Z` or `0000 - F` is a
 //! requested bye or absence for the round about to be paired. A game paired and not played
 //! yet is written as JaVaFo and the TRF-2026 draft write it, with the opponent and colour
@@ -105,6 +108,18 @@ pub enum TrfProblem {
     },
     #[error("forbidden pair names unknown player {0}")]
     ForbiddenPairUnknownPlayer(StartNo),
+    /// An `XXA` line for a start number without a `001` line.
+    #[error("acceleration (XXA) for player {0}, who is not in the player list")]
+    AccelerationUnknownPlayer(StartNo),
+    /// bbpPairings refuses more acceleration entries than the event has rounds.
+    #[error(
+        "player {player} has {entries} accelerations (XXA), more than the {rounds} rounds of the event"
+    )]
+    TooManyAccelerations {
+        player: StartNo,
+        entries: usize,
+        rounds: usize,
+    },
     /// The file is readable but holds more than [`Limits`] allow.
     #[error("the file has {found} {}, more than the {limit} allowed", what.noun())]
     TooMany {
@@ -439,7 +454,6 @@ fn parse_player_line(chars: &[char], line: usize) -> Result<RawPlayer, TrfError>
             federation: opt_field(chars, 53, 56),
             federation_id: opt_field(chars, 57, 68),
             birth_date: opt_field(chars, 69, 79),
-            rounds: Vec::new(),
             ..Player::default()
         },
         cells,
@@ -510,6 +524,7 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Tournament, TrfE
     let mut raw_players: Vec<RawPlayer> = Vec::new();
     let mut pab_set = false;
     let mut forbidden_groups: Vec<(usize, Vec<StartNo>)> = Vec::new();
+    let mut acceleration_lines: Vec<(usize, Vec<char>)> = Vec::new();
     let normalised = text.replace("\r\n", "\n").replace('\r', "\n");
     for (idx, raw_line) in normalised.split('\n').enumerate() {
         let line = idx + 1;
@@ -577,6 +592,7 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Tournament, TrfE
                     }
                 }
             }
+            "XXA" => acceleration_lines.push((line, chars)),
             "XXP" => {
                 let mut group = Vec::new();
                 let mut col = 4;
@@ -663,6 +679,13 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Tournament, TrfE
         ));
     }
     pending_games(&raw_players, &mut t)?;
+    // bbpPairings counts the entries against XXR; without XXR, against the rounds paired
+    // and the one about to be.
+    let acceleration_rounds = match t.total_rounds {
+        0 => played + 1,
+        total => total as usize,
+    };
+    accelerations(&acceleration_lines, &mut raw_players, acceleration_rounds)?;
     for raw in raw_players {
         let mut player = raw.player;
         for r in 0..played {
@@ -737,6 +760,107 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Tournament, TrfE
         }
     }
     Ok(t)
+}
+
+/// Reads one acceleration as bbpPairings does: one token of digits with at most one
+/// decimal (`1.5`, `.5`, `2`); damka keeps half-points, so `0.3` is refused.
+fn parse_acceleration(field: &[char], line: usize, column: usize) -> Result<HalfPoints, TrfError> {
+    let text: String = field.iter().collect();
+    let token = text.trim();
+    let malformed = || err(line, column, TrfProblem::InvalidScore(token.to_string()));
+    let (int_part, frac_part) = token.split_once('.').unwrap_or((token, ""));
+    let well_formed = !token.is_empty()
+        && int_part.chars().all(|c| c.is_ascii_digit())
+        && frac_part.chars().all(|c| c.is_ascii_digit())
+        && frac_part.len() <= 1
+        && (!token.contains('.') || !frac_part.is_empty());
+    if !well_formed {
+        return Err(malformed());
+    }
+    let int: u32 = if int_part.is_empty() {
+        0
+    } else {
+        int_part.parse().map_err(|_| malformed())?
+    };
+    let half = match frac_part {
+        "" | "0" => 0,
+        "5" => 1,
+        _ => {
+            return Err(err(
+                line,
+                column,
+                TrfProblem::InvalidHalfPoints(token.to_string()),
+            ));
+        }
+    };
+    // Four characters hold at most 9999: no overflow.
+    Ok(HalfPoints(int * 2 + half))
+}
+
+/// The `XXA` lines: `XXA`, the start number in columns 5-8, then one acceleration per
+/// round in columns 10-13, 15-18, ... (the first for round 1), as bbpPairings reads them.
+/// Stricter than bbpPairings where it would read something else silently: a character
+/// between two fields, a blank field before the last, a second line for one player and a
+/// line for a player without a `001` line are errors.
+fn accelerations(
+    lines: &[(usize, Vec<char>)],
+    raw_players: &mut [RawPlayer],
+    rounds: usize,
+) -> Result<(), TrfError> {
+    let mut seen = HashSet::with_capacity(lines.len());
+    for (line, chars) in lines {
+        let line = *line;
+        let mut end = chars.len();
+        while end > 0 && chars[end - 1].is_whitespace() {
+            end -= 1;
+        }
+        let chars = &chars[..end];
+        if chars.len() < 8 {
+            return Err(err(line, 5, TrfProblem::LineTooShort));
+        }
+        let start_no = parse_start_no(&slice(chars, 4, 8), line, 5)?;
+        let Ok(index) = raw_players.binary_search_by_key(&start_no, |p| p.player.start_no) else {
+            return Err(err(
+                line,
+                5,
+                TrfProblem::AccelerationUnknownPlayer(start_no),
+            ));
+        };
+        if !seen.insert(start_no) {
+            return Err(err(line, 5, TrfProblem::PlayerTwice(start_no)));
+        }
+        let mut values = Vec::new();
+        let mut start = 9;
+        while start < chars.len() {
+            if chars[start - 1] != ' ' {
+                return Err(err(line, start, TrfProblem::CharacterBetweenCells));
+            }
+            let field = &chars[start..(start + 4).min(chars.len())];
+            if field.len() < 4 {
+                let text: String = field.iter().collect();
+                return Err(err(
+                    line,
+                    start + 1,
+                    TrfProblem::InvalidScore(text.trim().to_string()),
+                ));
+            }
+            if values.len() == rounds {
+                return Err(err(
+                    line,
+                    start + 1,
+                    TrfProblem::TooManyAccelerations {
+                        player: start_no,
+                        entries: (chars.len() - 9).div_ceil(5),
+                        rounds,
+                    },
+                ));
+            }
+            values.push(parse_acceleration(field, line, start + 1)?);
+            start += 5;
+        }
+        raw_players[index].player.accelerations = values;
+    }
+    Ok(())
 }
 
 /// The games paired and not played yet, each once (from White's line); both lines of a
@@ -989,7 +1113,35 @@ pub fn write(t: &Tournament) -> String {
         line.truncate(if last_pending { line.len() } else { kept });
         let _ = writeln!(out, "{line}");
     }
+    write_accelerations(t, &mut out);
     out
+}
+
+/// An acceleration in the four columns bbpPairings reads: `1.5`, `12.0`, and from 100
+/// points on the whole number (`100`) where the decimal no longer fits.
+fn acceleration_text(a: HalfPoints) -> String {
+    let text = format_points(a);
+    if text.len() > 4 && a.0.is_multiple_of(2) {
+        (a.0 / 2).to_string()
+    } else {
+        text
+    }
+}
+
+/// `XXA` lines as PlayStrategy writes them: one per player once any player has an
+/// acceleration (an empty list gives a line with the number only), the start number
+/// ending at column 8, round n's value ending at column 13 + 5(n - 1).
+fn write_accelerations(t: &Tournament, out: &mut String) {
+    if t.players.iter().all(|p| p.accelerations.is_empty()) {
+        return;
+    }
+    for pl in &t.players {
+        let _ = write!(out, "XXA {:>4}", pl.start_no);
+        for &a in &pl.accelerations {
+            let _ = write!(out, " {:>4}", acceleration_text(a));
+        }
+        out.push('\n');
+    }
 }
 
 #[cfg(test)]
@@ -1255,6 +1407,189 @@ mod tests {
         );
         assert!(parse_with_limits(&players(3), &limits).is_ok());
         assert!(parse(&format!("XXR 51\n{}", players(2))).is_err());
+    }
+
+    /// Two players who met in round 1 of 3; `xxa` lines follow.
+    fn with_xxa(xxa: &str) -> String {
+        format!(
+            "XXR 3\n{}\n{}\n{xxa}",
+            line("001    1      A", &["   2 w 1"]),
+            line("001    2      B", &["   1 b 0"])
+        )
+    }
+
+    fn problem_of(text: &str) -> (usize, usize, TrfProblem) {
+        let e = parse(text).expect_err("refused");
+        (e.line, e.column, e.problem)
+    }
+
+    #[test]
+    fn xxa_lines_are_read_as_bbp_pairings_reads_them() {
+        let t = parse(&with_xxa("XXA    1  0.0  1.0\nXXA    2  0.0   .5\n")).expect("parse");
+        assert_eq!(t.players[0].accelerations, [HalfPoints(0), HalfPoints(2)]);
+        assert_eq!(t.players[1].accelerations, [HalfPoints(0), HalfPoints(1)]);
+        // Before the player lines, with trailing blanks, a whole number: all fine.
+        let text = format!("XXA    2  0.0    3  \n{}", with_xxa(""));
+        let t = parse(&text).expect("parse");
+        assert_eq!(t.players[1].accelerations, [HalfPoints(0), HalfPoints(6)]);
+        assert!(t.players[0].accelerations.is_empty());
+        // As many entries as XXR rounds is the most.
+        let t = parse(&with_xxa("XXA    1  0.0  1.0  1.5\n")).expect("three rounds");
+        assert_eq!(t.players[0].accelerations.len(), 3);
+    }
+
+    #[test]
+    fn bad_xxa_lines_are_refused_with_line_and_column() {
+        let at = |xxa: &str| problem_of(&with_xxa(xxa));
+        assert_eq!(
+            at("XXA    1  0.0  0.3\n"),
+            (4, 15, TrfProblem::InvalidHalfPoints("0.3".into()))
+        );
+        for bad in ["1.50", "-1.0", "1.", "abc", "1 5", "."] {
+            assert_eq!(
+                at(&format!("XXA    1 {bad:>4}\n")),
+                (4, 10, TrfProblem::InvalidScore(bad.trim().to_string())),
+                "{bad:?}"
+            );
+        }
+        assert_eq!(
+            at("XXA    1  0.0      1.0\n"),
+            (4, 15, TrfProblem::InvalidScore(String::new()))
+        );
+        assert_eq!(
+            at("XXA    1  0.0  1\n"),
+            (4, 15, TrfProblem::InvalidScore("1".into()))
+        );
+        assert_eq!(
+            at("XXA    1  0.0x 1.0\n"),
+            (4, 14, TrfProblem::CharacterBetweenCells)
+        );
+        assert_eq!(
+            at("XXA    1  0.0  1.0  1.5  2.0\n"),
+            (
+                4,
+                25,
+                TrfProblem::TooManyAccelerations {
+                    player: 1,
+                    entries: 4,
+                    rounds: 3
+                }
+            )
+        );
+        assert_eq!(
+            at("XXA    9  0.0\n"),
+            (4, 5, TrfProblem::AccelerationUnknownPlayer(9))
+        );
+        assert_eq!(
+            at("XXA    1  0.0\nXXA    1  1.0\n"),
+            (5, 5, TrfProblem::PlayerTwice(1))
+        );
+        assert_eq!(
+            at("XXA    x  0.0\n"),
+            (4, 5, TrfProblem::InvalidPlayerNumber("x".into()))
+        );
+        assert_eq!(at("XXA 1\n"), (4, 5, TrfProblem::LineTooShort));
+        let e = parse(&with_xxa("XXA    9  0.0\n")).expect_err("unknown");
+        assert!(e.to_string().contains("player 9"), "{e}");
+    }
+
+    /// Player 1 won round 1 2-0 and drew round 2 1-1 (two games each, game points); player 2
+    /// lost both.
+    fn micro_event() -> Tournament {
+        use crate::micro_match::{MatchScoring, MicroMatch};
+        let game = |opponent, colour, outcome| RoundEntry::Played {
+            opponent,
+            colour,
+            outcome,
+            rated: true,
+        };
+        Tournament {
+            total_rounds: 4,
+            micro_match: Some(MicroMatch {
+                games: 2,
+                scoring: MatchScoring::GamePoints,
+            }),
+            players: vec![
+                Player {
+                    start_no: 1,
+                    rounds: vec![
+                        game(2, Colour::White, Outcome::Win),
+                        game(3, Colour::Black, Outcome::Draw),
+                    ],
+                    round_scores: vec![Some(HalfPoints(4)), Some(HalfPoints(2))],
+                    ..Player::default()
+                },
+                Player {
+                    start_no: 2,
+                    rounds: vec![
+                        game(1, Colour::Black, Outcome::Loss),
+                        RoundEntry::Bye(ByeKind::PairingAllocated),
+                    ],
+                    round_scores: vec![Some(HalfPoints(0)), Some(HalfPoints(4))],
+                    ..Player::default()
+                },
+                Player {
+                    start_no: 3,
+                    rounds: vec![
+                        RoundEntry::Bye(ByeKind::HalfPoint),
+                        game(1, Colour::White, Outcome::Draw),
+                    ],
+                    round_scores: vec![Some(HalfPoints(2)), Some(HalfPoints(2))],
+                    ..Player::default()
+                },
+            ],
+            ..Tournament::default()
+        }
+    }
+
+    #[test]
+    fn xxa_is_written_in_playstrategys_columns_and_reads_back() {
+        let mut t = micro_event();
+        crate::micro_match::set_pairing_accelerations(&mut t).expect("accelerations");
+        let text = write(&t);
+        let xxa: Vec<&str> = text.lines().filter(|l| l.starts_with("XXA")).collect();
+        assert_eq!(
+            xxa,
+            [
+                "XXA    1  0.0  1.0  1.5",
+                "XXA    2  0.0  0.0  1.0",
+                "XXA    3  0.0  0.5  1.0"
+            ]
+        );
+        // The points column holds the collapsed total, as PlayStrategy writes it.
+        let first = text.lines().find(|l| l.starts_with("001")).expect("line");
+        assert_eq!(columns(first, 81, 84), "1.5");
+        let back = parse(&text).expect("reparse");
+        for (a, b) in back.players.iter().zip(&t.players) {
+            assert_eq!(a.accelerations, b.accelerations, "player {}", a.start_no);
+            assert_eq!(a.rounds, b.rounds);
+        }
+        // bbpPairings also accepts the points column holding the sum plus the
+        // acceleration: so does this reader.
+        let accelerated = text.replacen(
+            &format!("{:>4}{:>5}", "1.5", 1),
+            &format!("{:>4}{:>5}", "3.0", 1),
+            1,
+        );
+        assert_ne!(accelerated, text);
+        assert_eq!(parse(&accelerated).expect("accepted"), back);
+    }
+
+    #[test]
+    fn no_xxa_lines_without_accelerations_and_large_ones_fit_four_columns() {
+        let t = micro_event();
+        assert!(!write(&t).contains("XXA"));
+        assert_eq!(acceleration_text(HalfPoints(199)), "99.5");
+        assert_eq!(acceleration_text(HalfPoints(200)), "100");
+        let mut t = micro_event();
+        t.players[0].accelerations = vec![HalfPoints(0), HalfPoints(250)];
+        t.players[1].accelerations.clear();
+        let text = write(&t);
+        assert!(text.contains("XXA    1  0.0  125\n"), "{text}");
+        assert!(text.contains("XXA    2\n"), "{text}");
+        let back = parse(&text).expect("reparse");
+        assert_eq!(back.players[0].accelerations, t.players[0].accelerations);
+        assert!(back.players[1].accelerations.is_empty());
     }
 
     #[test]

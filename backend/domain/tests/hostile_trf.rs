@@ -197,6 +197,15 @@ fn pathological_files_are_answered_quickly_without_panic() {
         "012 x\nBBD 1151\n".to_string(),
         "162  W9999    D 0.5\n".to_string(),
         "001 ".repeat(50_000),
+        // Accelerations: a line of 200,000 values is refused at the first one past XXR,
+        // a line per unknown player at the first, the largest value reads back.
+        format!(
+            "XXR 5\n{}\nXXA    1{}\n",
+            player(1),
+            "  1.5".repeat(200_000)
+        ),
+        format!("{}\n{}", player(1), "XXA 9999  1.0\n".repeat(6000)),
+        format!("XXR 5\n{}\nXXA    1 9999 99.5   .5\n", player(1)),
     ];
     for text in texts {
         check(&text).unwrap();

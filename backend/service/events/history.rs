@@ -326,10 +326,15 @@ impl History {
             forbidden_pairs,
             next_round_absences,
             pending_games,
+            micro_match: micro.then(|| damka_domain::micro_match::MicroMatch {
+                games: self.event.games_per_pairing as u32,
+                scoring: self.event.match_scoring.domain(),
+            }),
         };
         if micro {
             // Paired on the real totals, as bbpPairings pairs the PlayStrategy TRF.
-            damka_domain::micro_match::set_pairing_accelerations(&mut tournament);
+            damka_domain::micro_match::set_pairing_accelerations(&mut tournament)
+                .map_err(AppError::internal)?;
         }
         Ok(tournament)
     }

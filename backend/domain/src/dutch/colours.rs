@@ -3,9 +3,16 @@
 use super::players::{PlayerState, RoundContext};
 use crate::tournament::Colour;
 
-/// Whether `a` is ranked above `b`: higher score, then smaller pairing number.
+/// Whether `a` is ranked above `b`: higher score for pairing (accelerated), then smaller
+/// pairing number.
 pub fn ranked_above(a: &PlayerState, b: &PlayerState) -> bool {
     (a.score, std::cmp::Reverse(a.rank)) > (b.score, std::cmp::Reverse(b.rank))
+}
+
+/// [`ranked_above`] on the scores without acceleration (the order of the boards).
+pub fn ranked_above_unaccelerated(a: &PlayerState, b: &PlayerState) -> bool {
+    (a.unaccelerated_score, std::cmp::Reverse(a.rank))
+        > (b.unaccelerated_score, std::cmp::Reverse(b.rank))
 }
 
 /// The colours of the most recent round, counted in games played by each, in which the two

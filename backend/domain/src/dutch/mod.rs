@@ -5,6 +5,13 @@
 //! Modules: [`players`] (scores, colour preferences, floats, bye eligibility), [`weights`]
 //! (the criteria as edge weights), [`blossom`] (maximum-weight matching), [`brackets`] (the
 //! bracket-by-bracket procedure), [`colours`] (colour allocation), [`bigint`] (wide integers).
+//!
+//! Accelerations (TRF `XXA`, [`crate::tournament::Player::accelerations`]) are used as
+//! bbpPairings uses them: the score every criterion, bracket, bye and colour rule sees is
+//! the score plus the acceleration of the round being paired; a past round's float is
+//! judged on the scores that round was paired on (score before it plus its acceleration);
+//! only the order of the boards uses the scores without acceleration. A micro-match event
+//! pairs on its real totals this way (see [`crate::micro_match`]).
 
 pub mod bigint;
 pub mod blossom;
@@ -136,17 +143,17 @@ pub fn pair_next_round(t: &Tournament) -> Result<RoundPairing, PairingError> {
         })
         .collect();
     // Board order: higher player's score, then lower player's score, then the higher
-    // player's pairing number.
+    // player's pairing number; scores without acceleration, as bbpPairings publishes.
     let key = |&(w, b): &(usize, usize)| {
         let (pw, pb) = (&round.players[w], &round.players[b]);
-        let (hi, lo) = if colours::ranked_above(pw, pb) {
+        let (hi, lo) = if colours::ranked_above_unaccelerated(pw, pb) {
             (pw, pb)
         } else {
             (pb, pw)
         };
         (
-            std::cmp::Reverse(hi.score),
-            std::cmp::Reverse(lo.score),
+            std::cmp::Reverse(hi.unaccelerated_score),
+            std::cmp::Reverse(lo.unaccelerated_score),
             hi.rank,
         )
     };

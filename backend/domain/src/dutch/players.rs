@@ -18,8 +18,12 @@ pub struct PlayerState {
     pub start_no: StartNo,
     /// Effective pairing number, 0-based, among the players still in the event.
     pub rank: usize,
-    /// Score in half-points.
+    /// Score for pairing in half-points: the score plus the round's acceleration (TRF
+    /// `XXA`), which is what bbpPairings pairs, floats and allocates colours on.
     pub score: u32,
+    /// Score without acceleration: only the order of the boards uses it, as in
+    /// bbpPairings.
+    pub unaccelerated_score: u32,
     pub played_games: u32,
     /// Colours played over the board, oldest first.
     pub colours: Vec<Colour>,
@@ -127,6 +131,11 @@ pub fn build(t: &Tournament) -> RoundContext {
     // Score after the first `k` rounds.
     let score_after =
         |p: usize, k: usize| -> u32 { (0..k).map(|r| t.points.points(&entry_at(t, p, r)).0).sum() };
+    // The score round `k` (0-based) was or is paired on: bbpPairings'
+    // scoreWithAcceleration, the score after the rounds before it plus that round's
+    // acceleration.
+    let pairing_score =
+        |p: usize, k: usize| -> u32 { score_after(p, k) + t.players[p].acceleration(k).0 };
     let mut players = Vec::new();
     for &p in &order {
         let pl = &t.players[p];
@@ -179,8 +188,10 @@ pub fn build(t: &Tournament) -> RoundContext {
             let e = entry_at(t, p, r);
             *f = match e {
                 RoundEntry::Played { opponent, .. } => {
-                    let own = score_after(p, r);
-                    let opp = by_start.get(&opponent).map_or(own, |&o| score_after(o, r));
+                    let own = pairing_score(p, r);
+                    let opp = by_start
+                        .get(&opponent)
+                        .map_or(own, |&o| pairing_score(o, r));
                     if own > opp {
                         Float::Down
                     } else if own < opp {
@@ -201,7 +212,8 @@ pub fn build(t: &Tournament) -> RoundContext {
         players.push(PlayerState {
             start_no: pl.start_no,
             rank: rank_of[p],
-            score: score_after(p, played),
+            score: pairing_score(p, played),
+            unaccelerated_score: score_after(p, played),
             played_games: colours.len() as u32,
             colours,
             preference,

@@ -37,7 +37,7 @@ pub fn contributions(ctx: &Context<'_>, i: usize, weighted: bool) -> Vec<Contrib
         };
         let score = i64::from(score.0);
         let value = if weighted {
-            score * i64::from(ctx.tournament.points.points(&entry).0)
+            score * i64::from(ctx.points(i, r).0)
         } else {
             score
         };

@@ -1,6 +1,10 @@
 //! Counting tie-breaks (C.07 Article 7).
 //! - WIN: rounds in which the player got as many points as a win, played or not
-//!   (forfeit wins, full-point byes, a PAB worth a win).
+//!   (forfeit wins, full-point byes, a PAB worth a win). In a micro-match: the pairings
+//!   won (the collapsed result, more than half the pairing's game points), since the
+//!   round score of a pairing says how much, not whether, it was won.
+//! - WON and BPG in a micro-match likewise count pairings: won over the board, and
+//!   played with Black in the first game (the pairing colour).
 //! - WON: games won over the board (`Played` with `rated`; a `W` of under one move does not
 //!   count, as the shared model defines it).
 //! - BPG: games played with Black over the board (same rule).

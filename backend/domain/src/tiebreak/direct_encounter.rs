@@ -61,7 +61,7 @@ fn score_within(ctx: &Context<'_>, group: &[usize], sub: &[usize], member: usize
                 _ => false,
             };
             if counts && e.opponent().and_then(|o| ctx.index_of(o)) == Some(j) {
-                points += i64::from(ctx.tournament.points.points(&e).0);
+                points += i64::from(ctx.points(i, r).0);
                 games += 1;
             }
         }
@@ -79,7 +79,8 @@ fn split(ctx: &Context<'_>, group: &[usize], sub: &[usize], base: i64, place: &m
         return;
     }
     let others = sub.len() as i64 - 1;
-    let win = i64::from(ctx.tournament.points.win.0) * SCALE;
+    // What an encounter not played yet could still give: a won round.
+    let win = i64::from(ctx.tournament.round_win_points().0) * SCALE;
     let mut rows: Vec<(usize, i64, i64)> = sub
         .iter()
         .map(|&m| {

@@ -10,6 +10,11 @@
 //! - [`rating`]: ARO and TPR with the FIDE dp table,
 //! - [`labels`]: display names per language and naming (FIDE or Russian draughts).
 //!
+//! Every figure counts the points each round really gave ([`Context::points`]): in a
+//! micro-match the summed game points or match points, with a won or drawn round worth
+//! [`Tournament::round_win_points`] / [`Tournament::round_draw_points`]; only WIN counts
+//! the collapsed results (won pairings).
+//!
 //! Where the C.07 text leaves room, the figures follow FIDE's reference calculator
 //! (TieBreakServer, rules of 2026-03-01); tests say which figures were cross-checked.
 
@@ -485,11 +490,7 @@ impl<'a> Context<'a> {
             adjusted: Vec::new(),
         };
         ctx.score = (0..tournament.players.len())
-            .map(|i| {
-                (0..rounds)
-                    .map(|r| tournament.points.points(&ctx.entry(i, r)))
-                    .sum()
-            })
+            .map(|i| (0..rounds).map(|r| ctx.points(i, r)).sum())
             .collect();
         ctx.adjusted = (0..tournament.players.len())
             .map(|i| unplayed::adjusted_score(&ctx, i))
@@ -522,6 +523,13 @@ impl<'a> Context<'a> {
             .get(r as usize)
             .copied()
             .unwrap_or(RoundEntry::NotPaired)
+    }
+
+    /// The points player `i`'s round `r` (0-based) really gave: in a micro-match the
+    /// round score, not the collapsed result (see [`Tournament::round_points`]).
+    pub fn points(&self, i: usize, r: u32) -> HalfPoints {
+        self.tournament
+            .round_points(&self.tournament.players[i], r as usize)
     }
 
     /// The figure of one tie-break for every player, except DE, which needs the groups of

@@ -4,7 +4,8 @@
 //! Only games over the board count (`RoundEntry::Played` with `rated`), as in C.07: byes,
 //! forfeits and games of under one move (`W D L`) are left out. An opponent without a
 //! rating counts with `Context::unrated_rating` when the organiser set one, else is left
-//! out. Both figures are rounded half up to whole rating points.
+//! out. Both figures are rounded half up to whole rating points. In a micro-match a
+//! pairing is one "game" of TPR, its percentage the real points over a won round's points.
 
 use super::{Context, TieBreakValue};
 use crate::tournament::{HalfPoints, RoundEntry};
@@ -54,7 +55,7 @@ pub(crate) fn rated_games(ctx: &Context<'_>, i: usize) -> (Vec<u32>, HalfPoints)
                 .or(ctx.options.unrated_rating);
             if let Some(rating) = rating {
                 ratings.push(rating);
-                score += ctx.tournament.points.points(&entry);
+                score += ctx.points(i, r);
             }
         }
     }
@@ -85,7 +86,11 @@ pub fn performance(ratings: &[u32], score: HalfPoints, win: HalfPoints) -> Optio
 
 pub(crate) fn tpr(ctx: &Context<'_>, i: usize) -> TieBreakValue {
     let (ratings, score) = rated_games(ctx, i);
-    TieBreakValue::integer(performance(&ratings, score, ctx.tournament.points.win))
+    TieBreakValue::integer(performance(
+        &ratings,
+        score,
+        ctx.tournament.round_win_points(),
+    ))
 }
 
 #[cfg(test)]

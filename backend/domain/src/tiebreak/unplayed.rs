@@ -11,6 +11,8 @@
 //! - Own unplayed round in a Swiss (16.4): a game against a dummy opponent whose score is
 //!   the player's own score, capped: after a forfeit (win, loss or double) at the scheduled
 //!   opponent's adjusted score, after a bye at the draw points times the rounds so far.
+//! - A round's points are what it really gave ([`super::Context::points`]); a "draw" is a
+//!   drawn round, in a micro-match all its games drawn (or a drawn match's match points).
 //! - Round-robin: a forfeit counts as a game against the scheduled opponent; byes (odd
 //!   numbers of players) do not enter BH/SB.
 //! - Cut-n (16.5): the lowest VUR contribution is cut before any other (see `buchholz`).
@@ -65,17 +67,17 @@ pub fn rounds_until_last_non_vur(ctx: &Context<'_>, i: usize) -> u32 {
 /// Player `i`'s score as their opponents see it (16.3).
 pub fn adjusted_score(ctx: &Context<'_>, i: usize) -> HalfPoints {
     let last = rounds_until_last_non_vur(ctx, i);
-    let points = &ctx.tournament.points;
+    // A draw here is a drawn round: in a micro-match all its games drawn.
     let no_opponent = if ctx.is_round_robin() {
         HalfPoints::ZERO
     } else {
-        points.draw
+        ctx.tournament.round_draw_points()
     };
     (0..ctx.rounds)
         .map(|r| {
             let entry = ctx.entry(i, r);
             if r < last || entry.opponent().is_some() {
-                points.points(&entry)
+                ctx.points(i, r)
             } else {
                 no_opponent
             }
@@ -90,7 +92,12 @@ pub fn dummy_score(ctx: &Context<'_>, i: usize, scheduled: Option<usize>) -> Hal
     let own = ctx.score[i];
     let cap = match scheduled {
         Some(j) => ctx.adjusted[j],
-        None => HalfPoints(ctx.tournament.points.draw.0 * ctx.rounds),
+        None => HalfPoints(
+            ctx.tournament
+                .round_draw_points()
+                .0
+                .saturating_mul(ctx.rounds),
+        ),
     };
     own.min(cap)
 }

@@ -132,6 +132,10 @@ pub fn before_round(full: &Tournament, r: usize) -> Tournament {
             });
         }
         p.rounds.truncate(r - 1);
+        p.round_scores.truncate(r - 1);
+        // Round r is paired on the accelerations of rounds 1..=r (XXA of a finished event
+        // holds all rounds).
+        p.accelerations.truncate(r);
     }
     t
 }
@@ -150,12 +154,24 @@ pub fn expected_rounds(text: &str) -> Vec<(u32, String)> {
 }
 
 pub fn corpus_dir() -> std::path::PathBuf {
-    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/dutch")
+    corpus_dir_named("dutch")
 }
 
-/// The corpus's TRF files, sorted, whose names contain `filter`.
+/// A corpus folder of `tests/data` (`dutch`, `micro`).
+pub fn corpus_dir_named(name: &str) -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/data")
+        .join(name)
+}
+
+/// The Dutch corpus's TRF files, sorted, whose names contain `filter`.
 pub fn corpus_files(filter: &str) -> Vec<std::path::PathBuf> {
-    let mut files: Vec<_> = std::fs::read_dir(corpus_dir())
+    corpus_files_in("dutch", filter)
+}
+
+/// The TRF files of corpus `name`, sorted, whose names contain `filter`.
+pub fn corpus_files_in(name: &str, filter: &str) -> Vec<std::path::PathBuf> {
+    let mut files: Vec<_> = std::fs::read_dir(corpus_dir_named(name))
         .expect("corpus directory")
         .map(|e| e.expect("dir entry").path())
         .filter(|p| p.extension().is_some_and(|e| e == "trf"))
