@@ -7,8 +7,8 @@ use diesel::prelude::*;
 
 use super::columns::Spelled;
 use super::schema::{
-    clubs, entries, events, games, glicko2_starts, pairings, player_ratings, players,
-    rating_changes, rating_variants, ratings, result_changes, rounds,
+    clubs, entries, events, games, glicko2_starts, pairing_games, pairings, player_ratings,
+    players, rating_changes, rating_variants, ratings, result_changes, rounds,
 };
 use super::values::{GameStatus, RatingSystem, ResultCode};
 use super::{DbConn, QueryResult};
@@ -52,6 +52,9 @@ pub fn counted_boards(conn: &mut DbConn, variant: Variant) -> QueryResult<Vec<Bo
         .inner_join(rounds::table.inner_join(events::table))
         .filter(events::variant.eq(Spelled(variant)))
         .filter(events::rated.eq(true))
+        // A micro-match's games count each on its own (`counted_micro_games`), never the
+        // pairing's collapsed result.
+        .filter(events::games_per_pairing.eq(1))
         .filter(rounds::published.eq(true))
         .filter(pairings::black_entry_id.is_not_null())
         .filter(pairings::result.is_not_null())
@@ -68,6 +71,108 @@ pub fn counted_boards(conn: &mut DbConn, variant: Variant) -> QueryResult<Vec<Bo
     Ok(rows
         .into_iter()
         .filter(|row| row.result.is_some_and(ResultCode::played))
+        .collect())
+}
+
+/// One game of a micro-match of a rated event with a result, in that game's colours.
+#[derive(Debug, Clone)]
+pub struct MicroGameRow {
+    pub pairing_id: i64,
+    pub event_id: i64,
+    pub game_no: i32,
+    pub white_entry_id: i64,
+    pub black_entry_id: i64,
+    pub result: ResultCode,
+    pub paired_at: NaiveDateTime,
+    pub published_at: Option<NaiveDateTime>,
+}
+
+/// The games of micro-matches of published rounds of the variant's rated events that have
+/// a played result, each in its own colours (the second game's White is the pairing's
+/// Black), in pairing and game order.
+pub fn counted_micro_games(conn: &mut DbConn, variant: Variant) -> QueryResult<Vec<MicroGameRow>> {
+    let rows: Vec<(
+        i64,
+        i64,
+        i32,
+        i64,
+        Option<i64>,
+        Option<ResultCode>,
+        NaiveDateTime,
+        Option<NaiveDateTime>,
+    )> = pairing_games::table
+        .inner_join(pairings::table.inner_join(rounds::table.inner_join(events::table)))
+        .filter(events::variant.eq(Spelled(variant)))
+        .filter(events::rated.eq(true))
+        .filter(rounds::published.eq(true))
+        .filter(pairing_games::result.is_not_null())
+        .order((pairing_games::pairing_id, pairing_games::game_no))
+        .select((
+            pairings::id,
+            events::id,
+            pairing_games::game_no,
+            pairings::white_entry_id,
+            pairings::black_entry_id,
+            pairing_games::result,
+            rounds::paired_at,
+            rounds::published_at,
+        ))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(
+            |(
+                pairing_id,
+                event_id,
+                game_no,
+                first_white,
+                first_black,
+                result,
+                paired_at,
+                published_at,
+            )| {
+                let result = result.filter(|r| r.played())?;
+                let first_black = first_black?;
+                let (white_entry_id, black_entry_id) = if game_no % 2 == 1 {
+                    (first_white, first_black)
+                } else {
+                    (first_black, first_white)
+                };
+                Some(MicroGameRow {
+                    pairing_id,
+                    event_id,
+                    game_no,
+                    white_entry_id,
+                    black_entry_id,
+                    result,
+                    paired_at,
+                    published_at,
+                })
+            },
+        )
+        .collect())
+}
+
+/// The last change of each micro-match game's result: ((pairing, game), when).
+pub fn last_game_result_changes(
+    conn: &mut DbConn,
+    variant: Variant,
+) -> QueryResult<Vec<((i64, i32), Option<NaiveDateTime>)>> {
+    let rows: Vec<(i64, Option<i32>, Option<NaiveDateTime>)> = result_changes::table
+        .inner_join(pairings::table.inner_join(rounds::table.inner_join(events::table)))
+        .filter(events::variant.eq(Spelled(variant)))
+        .filter(events::rated.eq(true))
+        .filter(result_changes::game_no.is_not_null())
+        .group_by((result_changes::pairing_id, result_changes::game_no))
+        .select((
+            result_changes::pairing_id,
+            result_changes::game_no,
+            diesel::dsl::max(result_changes::changed_at),
+        ))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(pairing, game_no, at)| Some(((pairing, game_no?), at)))
         .collect())
 }
 
@@ -98,12 +203,15 @@ pub fn last_result_changes(
         .load(conn)
 }
 
-/// (pairing id, game id) of the variant's event games.
-pub fn board_games(conn: &mut DbConn, variant: Variant) -> QueryResult<Vec<(Option<i64>, i64)>> {
+/// (pairing id, game number, game id) of the variant's event games.
+pub fn board_games(
+    conn: &mut DbConn,
+    variant: Variant,
+) -> QueryResult<Vec<(Option<i64>, i32, i64)>> {
     games::table
         .filter(games::variant.eq(Spelled(variant)))
         .filter(games::pairing_id.is_not_null())
-        .select((games::pairing_id, games::id))
+        .select((games::pairing_id, games::game_no, games::id))
         .load(conn)
 }
 

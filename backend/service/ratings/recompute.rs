@@ -81,9 +81,9 @@ pub fn gather(conn: &mut DbConn, variant: Variant) -> QueryResult<LedgerInput> {
         .into_iter()
         .filter_map(|(pairing, at)| at.map(|at| (pairing, at)))
         .collect();
-    let games_of_boards: HashMap<i64, i64> = stored::board_games(conn, variant)?
+    let games_of_boards: HashMap<(i64, i32), i64> = stored::board_games(conn, variant)?
         .into_iter()
-        .filter_map(|(pairing, game)| pairing.map(|pairing| (pairing, game)))
+        .filter_map(|(pairing, game_no, game)| pairing.map(|pairing| ((pairing, game_no), game)))
         .collect();
     let mut results = Vec::new();
     for board in stored::counted_boards(conn, variant)? {
@@ -109,7 +109,42 @@ pub fn gather(conn: &mut DbConn, variant: Variant) -> QueryResult<LedgerInput> {
             origin: Origin::Board {
                 event_id: board.event_id,
                 pairing_id: board.pairing_id,
-                game_id: games_of_boards.get(&board.pairing_id).copied(),
+                game_id: games_of_boards.get(&(board.pairing_id, 1)).copied(),
+            },
+            white,
+            black,
+            white_score: score,
+        });
+    }
+    // Every game of a micro-match is rated on its own, in its own colours.
+    let last_game_changes: HashMap<(i64, i32), NaiveDateTime> =
+        stored::last_game_result_changes(conn, variant)?
+            .into_iter()
+            .filter_map(|(key, at)| at.map(|at| (key, at)))
+            .collect();
+    for game in stored::counted_micro_games(conn, variant)? {
+        let Some(score) = white_score(game.result) else {
+            continue;
+        };
+        let (Some(&white), Some(&black)) = (
+            players_of_entries.get(&game.white_entry_id),
+            players_of_entries.get(&game.black_entry_id),
+        ) else {
+            continue;
+        };
+        let key = (game.pairing_id, game.game_no);
+        let at = last_game_changes
+            .get(&key)
+            .copied()
+            .or(game.published_at)
+            .unwrap_or(game.paired_at);
+        results.push(CountedResult {
+            at: micros(at),
+            month: month_of(at),
+            origin: Origin::Board {
+                event_id: game.event_id,
+                pairing_id: game.pairing_id,
+                game_id: games_of_boards.get(&key).copied(),
             },
             white,
             black,
