@@ -314,3 +314,117 @@ async fn the_ballots_lists_the_built_in_tables_with_their_sizes() {
     assert_eq!(size("english3", "english"), 156);
     assert_eq!(size("basic150", "russian"), 149);
 }
+
+/// The player profile behind an entry.
+async fn player_of(api: &mut Client<'_>, event: i64, entry: &Value) -> i64 {
+    let entries = api.get(&format!("/api/v1/events/{event}/entries")).await.json();
+    entries
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| &e["id"] == entry)
+        .unwrap()["player_id"]
+        .as_i64()
+        .unwrap()
+}
+
+#[actix_web::test]
+async fn each_game_of_a_micro_match_is_rated_and_written_with_its_opening_and_its_twin() {
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+    // A table of one relocation start (FMJD 14-I): every board draws it, and its games
+    // start from that position, not after moves.
+    let relocation = "W:Wd4,c3,e3,g3,b2,d2,f2,h2,a1,c1,e1,g1:Bb8,d8,f8,h8,a7,c7,e7,g7,b6,d6,h6,a3";
+    let event = create_event(
+        &mut org,
+        json!({"name": "Rated cup", "system": "swiss", "rounds": 3, "games_per_pairing": 2,
+               "opening_ballot": "custom", "custom_openings": format!("14-I: {relocation}\n")}),
+    )
+    .await;
+    enter_players(&mut org, event, 2).await;
+    let round = pair_and_publish(&mut org, event).await;
+    let board = &boards_with_games(&round)[0];
+    assert_eq!(board["opening"]["code"], "14-I");
+    assert_eq!(board["opening"]["table"], "custom");
+    assert_eq!(board["opening"]["moves"], json!([]));
+    let (first, second) = (
+        board["games"][0]["game_id"].as_i64().unwrap(),
+        board["games"][1]["game_id"].as_i64().unwrap(),
+    );
+    let view = org.get(&format!("/api/v1/games/{first}")).await.json();
+    assert_eq!(view["start_fen"], relocation);
+    assert_eq!(view["opening_plies"], 0);
+
+    let pdn = org.get(&format!("/api/v1/games/{second}/pdn")).await;
+    assert_eq!(pdn.status.as_u16(), 200, "{}", pdn.body);
+    assert!(pdn.body.contains(&format!("[MicroMatch \"{first}\"]")), "{}", pdn.body);
+    assert!(pdn.body.contains("[Opening \"14-I\"]"), "{}", pdn.body);
+    assert!(pdn.body.contains(&format!("[FEN \"{relocation}\"]")), "{}", pdn.body);
+    let event_pdn = org.get(&format!("/api/v1/events/{event}/games.pdn")).await;
+    assert_eq!(event_pdn.body.matches("[MicroMatch ").count(), 2, "{}", event_pdn.body);
+
+    // The players' moves in game 1, then results for both games.
+    game_result(&mut org, event, board["pairing_id"].as_i64().unwrap(), 1, "1-0").await;
+    game_result(&mut org, event, board["pairing_id"].as_i64().unwrap(), 2, "1-0").await;
+    let white = player_of(&mut org, event, &board["white_entry_id"]).await;
+    let history = org
+        .get(&format!(
+            "/api/v1/players/{white}/rating-history?variant=russian&system=glicko2"
+        ))
+        .await
+        .json();
+    let games: Vec<i64> = history["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|item| item["game_id"].as_i64())
+        .collect();
+    assert_eq!(games, vec![first, second], "each game rated once: {history}");
+    let list = org
+        .get("/api/v1/ratings?variant=russian&system=glicko2")
+        .await
+        .json();
+    let rated = list["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["player_id"] == white)
+        .unwrap()
+        .clone();
+    assert_eq!(rated["games"], 2, "{rated}");
+}
+
+#[actix_web::test]
+async fn a_forfeit_of_the_pairing_goes_to_both_games_in_their_colours() {
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+    let event = create_event(
+        &mut org,
+        json!({"name": "Forfeits", "system": "swiss", "rounds": 3, "games_per_pairing": 2,
+               "opening_ballot": "idf64"}),
+    )
+    .await;
+    enter_players(&mut org, event, 2).await;
+    let round = pair_and_publish(&mut org, event).await;
+    let pairing = boards_with_games(&round)[0]["pairing_id"].as_i64().unwrap();
+    // The games hold only the opening's moves: nobody has moved, so a forfeit is allowed.
+    let forfeit = org
+        .json(
+            Method::PUT,
+            &format!("/api/v1/events/{event}/pairings/{pairing}/result"),
+            json!({"result": "+/-"}),
+        )
+        .await;
+    assert_eq!(forfeit.status.as_u16(), 204, "{}", forfeit.body);
+    let rounds = org.get(&format!("/api/v1/events/{event}/rounds")).await.json();
+    let board = &rounds[0]["boards"][0];
+    assert_eq!(board["result"], "+/-");
+    assert_eq!(board["games"][0]["result"], "+/-");
+    assert_eq!(board["games"][1]["result"], "-/+", "game 2's White is the pairing's Black");
+    assert!(board["games"][0]["game_id"].is_null(), "an unplayed game goes");
+    let standings = org
+        .get(&format!("/api/v1/events/{event}/standings"))
+        .await
+        .json();
+    assert_eq!(standings["rows"][0]["half_points"], 4, "both games won by forfeit");
+}

@@ -9,7 +9,7 @@ use damka_domain::clock::TimeControl;
 use damka_engine::pdn::{PdnGame, PdnMove, write_game};
 use damka_engine::{Color, Position};
 
-use super::view::{Names, PlayerNames, names};
+use super::view::{Names, PlayerNames, board_context, names};
 use super::{Loaded, load, replay};
 use crate::service::{AppError, AppResult};
 use crate::store::games as stored;
@@ -25,6 +25,10 @@ struct Setting<'a> {
     event: Option<&'a Event>,
     /// Round number and board of an event game.
     round_board: Option<(i32, i32)>,
+    /// The other game of a micro-match (lidraughts' `MicroMatch` tag).
+    other_game: Option<i64>,
+    /// The code of the drawn opening the game started with.
+    opening: Option<String>,
 }
 
 /// One game as PDN (`GET /games/{id}/pdn`).
@@ -35,13 +39,12 @@ pub fn game_pdn(conn: &mut DbConn, game_id: i64) -> AppResult<String> {
         Some(event_id) => Some(crate::service::events::load(conn, event_id)?),
         None => None,
     };
-    let round_board = match loaded.row.pairing_id {
-        Some(pairing) => stored::round_and_board(conn, pairing)?,
-        None => None,
-    };
+    let board = board_context(conn, &loaded.row)?;
     let setting = Setting {
         event: event.as_ref(),
-        round_board,
+        round_board: board.round_board,
+        other_game: board.other_game_id,
+        opening: board.opening_code,
     };
     Ok(record(&loaded, &names, &setting))
 }
@@ -67,9 +70,12 @@ pub fn event_pdn(conn: &mut DbConn, event_id: i64, round: Option<i32>) -> AppRes
         let moves = stored::moves(conn, row.id)?;
         let game = replay(&row, &moves)?;
         let names = all_names.of_game(&row)?;
+        let context = board_context(conn, &row)?;
         let setting = Setting {
             event: Some(&event),
             round_board: Some((number, board)),
+            other_game: context.other_game_id,
+            opening: context.opening_code,
         };
         records.push(record(&Loaded { row, moves, game }, &names, &setting));
     }
@@ -117,6 +123,13 @@ fn record(loaded: &Loaded, names: &Names, setting: &Setting<'_>) -> String {
     ]);
     if let Some(control) = time_control_tag(row.clock) {
         tags.push(("TimeControl".into(), control));
+    }
+    // As lidraughts links the two games of a micro-match: the other game's id.
+    if let Some(other) = setting.other_game {
+        tags.push(("MicroMatch".into(), other.to_string()));
+    }
+    if let Some(opening) = &setting.opening {
+        tags.push(("Opening".into(), opening.clone()));
     }
     if *start != Position::start(*start.rules()) {
         tags.push(("FEN".into(), start.to_fen()));

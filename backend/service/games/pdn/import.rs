@@ -214,8 +214,9 @@ fn known_tag<'a>(pdn: &'a PdnGame, name: &str) -> Option<&'a str> {
 }
 
 /// The round's game a game of the file is for: the board its Board tag names (whose
-/// players must then be the ones its White and Black tags name, when it names them), or
-/// else the one whose players its White and Black tags name.
+/// players must then be the ones its White and Black tags name, when it names them; of a
+/// micro-match's two games, the one they name), or else the one whose players its White
+/// and Black tags name.
 fn matching_game(number: usize, pdn: &PdnGame, games: &[RoundGame]) -> AppResult<usize> {
     let white = pdn.tag("White").unwrap_or("").trim();
     let black = pdn.tag("Black").unwrap_or("").trim();
@@ -227,11 +228,12 @@ fn matching_game(number: usize, pdn: &PdnGame, games: &[RoundGame]) -> AppResult
         fits(known_tag(pdn, "White"), &game.white) && fits(known_tag(pdn, "Black"), &game.black)
     };
     let found = match known_tag(pdn, "Board") {
-        Some(board) => board
-            .parse::<i32>()
-            .ok()
-            .and_then(|board| games.iter().position(|g| g.board == board))
-            .filter(|&at| players_fit(&games[at], false)),
+        // A micro-match's board has two games, told apart by who has White.
+        Some(board) => board.parse::<i32>().ok().and_then(|board| {
+            games
+                .iter()
+                .position(|g| g.board == board && players_fit(g, false))
+        }),
         None => games.iter().position(|g| players_fit(g, true)),
     };
     found.ok_or_else(|| {
