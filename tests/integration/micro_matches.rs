@@ -317,7 +317,10 @@ async fn the_ballots_lists_the_built_in_tables_with_their_sizes() {
 
 /// The player profile behind an entry.
 async fn player_of(api: &mut Client<'_>, event: i64, entry: &Value) -> i64 {
-    let entries = api.get(&format!("/api/v1/events/{event}/entries")).await.json();
+    let entries = api
+        .get(&format!("/api/v1/events/{event}/entries"))
+        .await
+        .json();
     entries
         .as_array()
         .unwrap()
@@ -357,15 +360,42 @@ async fn each_game_of_a_micro_match_is_rated_and_written_with_its_opening_and_it
 
     let pdn = org.get(&format!("/api/v1/games/{second}/pdn")).await;
     assert_eq!(pdn.status.as_u16(), 200, "{}", pdn.body);
-    assert!(pdn.body.contains(&format!("[MicroMatch \"{first}\"]")), "{}", pdn.body);
+    assert!(
+        pdn.body.contains(&format!("[MicroMatch \"{first}\"]")),
+        "{}",
+        pdn.body
+    );
     assert!(pdn.body.contains("[Opening \"14-I\"]"), "{}", pdn.body);
-    assert!(pdn.body.contains(&format!("[FEN \"{relocation}\"]")), "{}", pdn.body);
+    assert!(
+        pdn.body.contains(&format!("[FEN \"{relocation}\"]")),
+        "{}",
+        pdn.body
+    );
     let event_pdn = org.get(&format!("/api/v1/events/{event}/games.pdn")).await;
-    assert_eq!(event_pdn.body.matches("[MicroMatch ").count(), 2, "{}", event_pdn.body);
+    assert_eq!(
+        event_pdn.body.matches("[MicroMatch ").count(),
+        2,
+        "{}",
+        event_pdn.body
+    );
 
     // The players' moves in game 1, then results for both games.
-    game_result(&mut org, event, board["pairing_id"].as_i64().unwrap(), 1, "1-0").await;
-    game_result(&mut org, event, board["pairing_id"].as_i64().unwrap(), 2, "1-0").await;
+    game_result(
+        &mut org,
+        event,
+        board["pairing_id"].as_i64().unwrap(),
+        1,
+        "1-0",
+    )
+    .await;
+    game_result(
+        &mut org,
+        event,
+        board["pairing_id"].as_i64().unwrap(),
+        2,
+        "1-0",
+    )
+    .await;
     let white = player_of(&mut org, event, &board["white_entry_id"]).await;
     let history = org
         .get(&format!(
@@ -379,7 +409,11 @@ async fn each_game_of_a_micro_match_is_rated_and_written_with_its_opening_and_it
         .iter()
         .filter_map(|item| item["game_id"].as_i64())
         .collect();
-    assert_eq!(games, vec![first, second], "each game rated once: {history}");
+    assert_eq!(
+        games,
+        vec![first, second],
+        "each game rated once: {history}"
+    );
     let list = org
         .get("/api/v1/ratings?variant=russian&system=glicko2")
         .await
@@ -416,15 +450,145 @@ async fn a_forfeit_of_the_pairing_goes_to_both_games_in_their_colours() {
         )
         .await;
     assert_eq!(forfeit.status.as_u16(), 204, "{}", forfeit.body);
-    let rounds = org.get(&format!("/api/v1/events/{event}/rounds")).await.json();
+    let rounds = org
+        .get(&format!("/api/v1/events/{event}/rounds"))
+        .await
+        .json();
     let board = &rounds[0]["boards"][0];
     assert_eq!(board["result"], "+/-");
     assert_eq!(board["games"][0]["result"], "+/-");
-    assert_eq!(board["games"][1]["result"], "-/+", "game 2's White is the pairing's Black");
-    assert!(board["games"][0]["game_id"].is_null(), "an unplayed game goes");
+    assert_eq!(
+        board["games"][1]["result"], "-/+",
+        "game 2's White is the pairing's Black"
+    );
+    assert!(
+        board["games"][0]["game_id"].is_null(),
+        "an unplayed game goes"
+    );
     let standings = org
         .get(&format!("/api/v1/events/{event}/standings"))
         .await
         .json();
-    assert_eq!(standings["rows"][0]["half_points"], 4, "both games won by forfeit");
+    assert_eq!(
+        standings["rows"][0]["half_points"], 4,
+        "both games won by forfeit"
+    );
+}
+
+#[actix_web::test]
+async fn the_draw_is_repeated_from_the_round_seed() {
+    use damka_domain::ballots::{BallotPer, BallotTable, draw};
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+    let event = create_event(
+        &mut org,
+        json!({"name": "Seeded", "system": "swiss", "rounds": 3, "opening_ballot": "idf64"}),
+    )
+    .await;
+    enter_players(&mut org, event, 12).await;
+    let paired = org.post(&format!("/api/v1/events/{event}/rounds")).await;
+    assert_eq!(paired.status.as_u16(), 201, "{}", paired.body);
+    let round = paired.json();
+    let seed = round["ballot_seed"]
+        .as_i64()
+        .expect("the seed is stored with the round");
+    let boards = boards_with_games(&round);
+    let pairs: Vec<(i64, i64)> = boards
+        .iter()
+        .map(|b| {
+            let (w, b) = (
+                b["white_entry_id"].as_i64().unwrap(),
+                b["black_entry_id"].as_i64().unwrap(),
+            );
+            (w.min(b), w.max(b))
+        })
+        .collect();
+    let table = BallotTable::Idf64
+        .openings_for(damka_engine::Variant::Russian)
+        .unwrap();
+    let again = draw(
+        seed as u64,
+        table.len(),
+        &pairs,
+        &Default::default(),
+        BallotPer::Pairing,
+    );
+    for (board, index) in boards.iter().zip(again) {
+        assert_eq!(board["opening"]["code"], table[index].code, "{board}");
+        assert_eq!(board["opening"]["fen"], table[index].fen);
+    }
+}
+
+#[actix_web::test]
+async fn one_opening_for_the_whole_round_when_drawn_per_round() {
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+    let event = create_event(
+        &mut org,
+        json!({"name": "Per round", "system": "swiss", "rounds": 3, "opening_ballot": "fmjd64",
+               "ballot_per": "round", "games_per_pairing": 2}),
+    )
+    .await;
+    enter_players(&mut org, event, 10).await;
+    let round = pair_and_publish(&mut org, event).await;
+    let codes: std::collections::HashSet<String> = boards_with_games(&round)
+        .iter()
+        .map(|b| b["opening"]["code"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(codes.len(), 1, "{codes:?}");
+}
+
+#[actix_web::test]
+async fn a_pair_meeting_twice_never_gets_the_same_opening_and_round_robins_play_both_games() {
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+    // Two openings only: the second meeting of a pair must take the one it has not had.
+    let event = create_event(
+        &mut org,
+        json!({"name": "Double", "system": "double_round_robin", "games_per_pairing": 2,
+               "opening_ballot": "custom", "custom_openings": "A: c3-d4 f6-g5\nB: c3-b4 b6-a5\n"}),
+    )
+    .await;
+    enter_players(&mut org, event, 3).await;
+    let mut seen: std::collections::HashMap<(i64, i64), Vec<String>> = Default::default();
+    for _ in 0..6 {
+        let round = pair_and_publish(&mut org, event).await;
+        for board in boards_with_games(&round) {
+            assert_eq!(board["games"].as_array().unwrap().len(), 2, "{board}");
+            let (w, b) = (
+                board["white_entry_id"].as_i64().unwrap(),
+                board["black_entry_id"].as_i64().unwrap(),
+            );
+            seen.entry((w.min(b), w.max(b)))
+                .or_default()
+                .push(board["opening"]["code"].as_str().unwrap().to_string());
+            let pairing = board["pairing_id"].as_i64().unwrap();
+            game_result(&mut org, event, pairing, 1, "1/2-1/2").await;
+            game_result(&mut org, event, pairing, 2, "1/2-1/2").await;
+        }
+    }
+    assert_eq!(seen.len(), 3);
+    for (pair, codes) in seen {
+        assert_eq!(codes.len(), 2, "{pair:?} met twice");
+        assert_ne!(codes[0], codes[1], "{pair:?} drew the same opening twice");
+    }
+}
+
+#[actix_web::test]
+async fn the_drawn_opening_is_not_taken_back() {
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+    let event = create_event(
+        &mut org,
+        json!({"name": "Takeback", "system": "swiss", "rounds": 3, "opening_ballot": "custom",
+               "custom_openings": "A: c3-d4 f6-g5\n"}),
+    )
+    .await;
+    enter_players(&mut org, event, 2).await;
+    let round = pair_and_publish(&mut org, event).await;
+    let game = boards_with_games(&round)[0]["game_id"].as_i64().unwrap();
+    let refused = org.post(&format!("/api/v1/games/{game}/takeback")).await;
+    refused.assert_refusal(409, "nothing_to_take_back");
+    let view = org.get(&format!("/api/v1/games/{game}")).await.json();
+    assert_eq!(view["ply"], 2, "the opening stays");
 }

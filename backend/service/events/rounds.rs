@@ -60,6 +60,9 @@ pub struct BoardGameView {
 pub struct RoundView {
     pub number: i32,
     pub published: bool,
+    /// The seed the round's openings were drawn with (`damka_domain::ballots::draw`), so
+    /// that anyone can repeat the draw; null without a ballot.
+    pub ballot_seed: Option<i64>,
     pub boards: Vec<BoardView>,
 }
 
@@ -103,6 +106,7 @@ pub fn views_of(history: &history::History, show_drafts: bool) -> Vec<RoundView>
         out.push(RoundView {
             number: round.number,
             published: round.published,
+            ballot_seed: round.ballot_seed,
             boards,
         });
     }
