@@ -267,7 +267,6 @@ refusals! {
     OnlyLastRoundResultClears => "only_last_round_result_clears",
     /// A micro-match's games have their own results; the pairing as a whole only a forfeit.
     MicroMatchResultPerGame { games: i32 } => "micro_match_result_per_game",
-    NoSuchGameOfPairing { game: i32, games: i32 } => "no_such_game_of_pairing",
     NoValidPairing => "no_valid_pairing",
     RoundCountUnknown => "round_count_unknown",
     TooLargeToPair { bits: usize } => "too_large_to_pair",
@@ -797,6 +796,50 @@ pub mod examples {
             Refusal::InvalidByePoints,
             Refusal::FixedOncePaired,
             Refusal::FewerRoundsThanPaired,
+            Refusal::BallotNotForVariant {
+                ballot: text("english3"),
+                variant: text("russian"),
+            },
+            Refusal::BadOpeningTable {
+                line: 4,
+                problem: Box::new(Refusal::OpeningCodeTwice {
+                    code: text("A"),
+                    first_line: 2,
+                }),
+            },
+            Refusal::EmptyOpeningTable,
+            Refusal::OpeningTableTooLarge {
+                bytes: 300_000,
+                limit: 262_144,
+            },
+            Refusal::OpeningTableTooMany { limit: 1000 },
+            Refusal::OpeningTooLong {
+                code: text("X"),
+                plies: 201,
+                limit: 200,
+            },
+            Refusal::OpeningCodeTooLong {
+                code: text("XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"),
+                limit: 32,
+            },
+            Refusal::OpeningBadMove {
+                code: text("12-IV"),
+                ply: 3,
+                text: text("d4-e6"),
+                reason: Box::new(Refusal::MoveNotASquare { text: text("e6") }),
+            },
+            Refusal::OpeningBadFen {
+                code: text("P"),
+                reason: text("column 7"),
+            },
+            Refusal::OpeningGameOver {
+                code: text("Z"),
+                ply: 0,
+            },
+            Refusal::OpeningCodeTwice {
+                code: text("A"),
+                first_line: 2,
+            },
             Refusal::EventFinished,
             Refusal::EventFinishedReopenToChange,
             Refusal::EventFinishedReopenToCorrect,
@@ -836,6 +879,7 @@ pub mod examples {
             Refusal::ByeHasNoResult,
             Refusal::PublishBeforeResults,
             Refusal::OnlyLastRoundResultClears,
+            Refusal::MicroMatchResultPerGame { games: 2 },
             Refusal::NoValidPairing,
             Refusal::RoundCountUnknown,
             Refusal::TooLargeToPair { bits: 130 },

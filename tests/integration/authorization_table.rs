@@ -464,6 +464,7 @@ fn api_rows(fx: &Fixture) -> Vec<Row> {
             Public,
         ),
         get("/ratings", a("/ratings"), Public),
+        get("/ballots", a("/ballots"), Public),
         get("/clubs", a("/clubs"), Public),
         get("/clubs/{id}", a(&format!("/clubs/{club}")), Public),
         get(
@@ -712,6 +713,15 @@ fn api_rows(fx: &Fixture) -> Vec<Row> {
             "/events/{id}/pairings/{pairing}/result",
             a(&format!("/events/{event}/pairings/{pairing}/result")),
             json!({"result": "1-0"}),
+            EventManagers,
+        ),
+        json_row(
+            Method::PUT,
+            "/events/{id}/pairings/{pairing}/games/{n}/result",
+            a(&format!(
+                "/events/{event}/pairings/{pairing}/games/1/result"
+            )),
+            json!({"result": "0-1"}),
             EventManagers,
         ),
         json_row(
