@@ -351,3 +351,56 @@ async fn a_busy_sqlite_database_answers_503_with_retry_after() {
         .await;
     assert_eq!(created.status.as_u16(), 201, "{}", created.body);
 }
+
+/// The two games of a micro-match ending at the same moment (each through its own game,
+/// which locks the game and then the event): both results stand, and the pairing's result
+/// is collapsed from both, never left empty by a write that did not see the other game's.
+#[actix_web::test]
+async fn both_games_of_a_micro_match_ending_together_give_the_pairing_its_result() {
+    let app = TestApp::new().await;
+    let actor = organiser(&app).await;
+    let pool = racing_pool(&app, 2);
+    for attempt in 0..TRIES {
+        let mut conn = pool.get().unwrap();
+        let event_id = event_with_players(&mut conn, &actor, 2);
+        let mut input = events::load(&mut conn, event_id).unwrap().settings();
+        input.games_per_pairing = 2;
+        settings::update(&mut conn, &actor, event_id, &input).unwrap();
+        let round = rounds::pair_next(&mut conn, &actor, event_id).unwrap();
+        rounds::publish_last(&mut conn, &actor, event_id).unwrap();
+        let pairing_id = round.boards[0].pairing_id;
+        drop(conn);
+        let calls: Vec<RacingCall<AppResult<()>>> = (1..=2)
+            .map(|game_no| {
+                let a = actor.clone();
+                Box::new(move |conn: &mut DbConn| {
+                    rounds::set_game_result(
+                        conn,
+                        &a,
+                        event_id,
+                        pairing_id,
+                        game_no,
+                        &ResultInput {
+                            result: "1-0".into(),
+                        },
+                    )
+                }) as RacingCall<AppResult<()>>
+            })
+            .collect();
+        let outcomes = race(&pool, calls);
+        assert_eq!(winners(&outcomes), 2, "try {attempt}: {outcomes:?}");
+        let mut conn = pool.get().unwrap();
+        let board = rounds::list(&mut conn, &actor, event_id).unwrap()[0].boards[0].clone();
+        let games: Vec<_> = board
+            .games
+            .iter()
+            .map(|g| g.result.map(|r| r.spelling()))
+            .collect();
+        assert_eq!(games, vec![Some("1-0"), Some("1-0")], "try {attempt}");
+        assert_eq!(
+            board.result.map(|r| r.spelling()),
+            Some("1/2-1/2"),
+            "try {attempt}: each won with White, a drawn match"
+        );
+    }
+}
