@@ -286,6 +286,27 @@ async fn ballot_settings_are_checked_against_the_variant() {
         )
         .await;
     assert_eq!(english.status.as_u16(), 201, "{}", english.body);
+    // An English event's games start after the three drawn moves, in English notation.
+    let english = english.json()["id"].as_i64().unwrap();
+    enter_players(&mut org, english, 2).await;
+    let round = pair_and_publish(&mut org, english).await;
+    let board = &boards_with_games(&round)[0];
+    assert_eq!(board["opening"]["moves"].as_array().unwrap().len(), 3, "{board}");
+    let game = org
+        .get(&format!("/api/v1/games/{}", board["games"][1]["game_id"]))
+        .await
+        .json();
+    assert_eq!(game["variant"], "english");
+    assert_eq!(game["ply"], 3);
+    assert_eq!(game["moves"][0]["move"], board["opening"]["moves"][0]);
+    // Once paired, the games a pairing plays are fixed.
+    let mut settings = org.get(&format!("/api/v1/events/{english}")).await.json();
+    settings["games_per_pairing"] = json!(1);
+    let changed = org
+        .json(Method::PUT, &format!("/api/v1/events/{english}"), settings)
+        .await;
+    let problem = changed.assert_refusal(422, "fixed_once_paired");
+    assert_eq!(problem["field"], "games_per_pairing");
 }
 
 #[actix_web::test]
