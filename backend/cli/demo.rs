@@ -11,7 +11,7 @@ use crate::service::events::{self, EventInput};
 use crate::service::ratings;
 use crate::service::{Actor, AppError, accounts, auth};
 use crate::store::models::{ClubFields, NewUser, PlayerFields};
-use crate::store::values::{RatingSystem, ResultCode, Spelling, System};
+use crate::store::values::{OpeningBallot, RatingSystem, ResultCode, Spelling, System};
 use crate::store::{self, Backend, DatabaseUrl, DbConn, clubs, players, settings};
 use diesel::Connection;
 
@@ -454,6 +454,39 @@ fn seed_events(
     }
     let number = play_round(conn, organiser, swiss.id, &mut dice, strengths, Some(5))?;
     backdate_round(conn, swiss.id, number, day(12, 1))?;
+
+    // Micro-matches as national events play them: two games a pairing, colours swapped,
+    // from the initial moves drawn from the IDF table.
+    let cup = events::settings::create(
+        conn,
+        organiser,
+        &EventInput {
+            name: "Кубок клуба по микроматчам".into(),
+            place: "Москва".into(),
+            starts_on: date(11, 14),
+            ends_on: date(11, 22),
+            system: System::Swiss,
+            rounds: 5,
+            games_per_pairing: 2,
+            opening_ballot: OpeningBallot::Idf64,
+            ..EventInput::default()
+        },
+    )?;
+    for id in &player_ids[..12] {
+        events::entries::add(
+            conn,
+            organiser,
+            cup.id,
+            &EntryInput {
+                player_id: Some(*id),
+            },
+        )?;
+    }
+    let mut cup_dice = Dice(1511);
+    for round in 0..2 {
+        let number = play_round(conn, organiser, cup.id, &mut cup_dice, strengths, None)?;
+        backdate_round(conn, cup.id, number, day(11, 14 + 4 * round))?;
+    }
     ratings::recompute::recompute_all(conn)?;
     Ok(())
 }
@@ -532,27 +565,23 @@ fn play_round(
         .collect();
     let boards = round.boards.iter().filter(|b| b.black_entry_id.is_some());
     for (index, board) in boards.enumerate() {
-        let game_id = board
-            .game_id
-            .ok_or_else(|| AppError::internal("a published board has no game"))?;
-        let mut roll = || dice.next();
-        if limit.is_some_and(|limit| index >= limit) {
-            let plies = 6 + (roll() % 20) as u32;
-            demo_games::play_plies(conn, organiser, game_id, plies, &mut roll)?;
-            continue;
+        // One game, or both of a micro-match, each in its own colours.
+        for game in &board.games {
+            let game_id = game
+                .game_id
+                .ok_or_else(|| AppError::internal("a published board has no game"))?;
+            let mut roll = || dice.next();
+            if limit.is_some_and(|limit| index >= limit) {
+                let plies = 6 + (roll() % 20) as u32;
+                demo_games::play_plies(conn, organiser, game_id, plies, &mut roll)?;
+                continue;
+            }
+            let strength = |entry: i64| strength_of.get(&entry).copied().unwrap_or(1500);
+            let result = dice.result(strength(game.white), strength(game.black));
+            let plies = 40 + (dice.next() % 50) as u32;
+            let mut roll = || dice.next();
+            demo_games::play_to_result(conn, organiser, game_id, plies, result, &mut roll)?;
         }
-        let white = strength_of
-            .get(&board.white_entry_id)
-            .copied()
-            .unwrap_or(1500);
-        let black = board
-            .black_entry_id
-            .and_then(|b| strength_of.get(&b).copied())
-            .unwrap_or(1500);
-        let result = dice.result(white, black);
-        let plies = 40 + (dice.next() % 50) as u32;
-        let mut roll = || dice.next();
-        demo_games::play_to_result(conn, organiser, game_id, plies, result, &mut roll)?;
     }
     Ok(number)
 }

@@ -291,7 +291,11 @@ async fn ballot_settings_are_checked_against_the_variant() {
     enter_players(&mut org, english, 2).await;
     let round = pair_and_publish(&mut org, english).await;
     let board = &boards_with_games(&round)[0];
-    assert_eq!(board["opening"]["moves"].as_array().unwrap().len(), 3, "{board}");
+    assert_eq!(
+        board["opening"]["moves"].as_array().unwrap().len(),
+        3,
+        "{board}"
+    );
     let game = org
         .get(&format!("/api/v1/games/{}", board["games"][1]["game_id"]))
         .await
