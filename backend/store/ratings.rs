@@ -87,20 +87,26 @@ pub struct MicroGameRow {
     pub published_at: Option<NaiveDateTime>,
 }
 
+/// A micro-match game as read, in the pairing's colours.
+type MicroGameColumns = (
+    i64,
+    i64,
+    i32,
+    i64,
+    Option<i64>,
+    Option<ResultCode>,
+    NaiveDateTime,
+    Option<NaiveDateTime>,
+);
+
+/// A game of a micro-match: (pairing, game number).
+pub type GameKey = (i64, i32);
+
 /// The games of micro-matches of published rounds of the variant's rated events that have
 /// a played result, each in its own colours (the second game's White is the pairing's
 /// Black), in pairing and game order.
 pub fn counted_micro_games(conn: &mut DbConn, variant: Variant) -> QueryResult<Vec<MicroGameRow>> {
-    let rows: Vec<(
-        i64,
-        i64,
-        i32,
-        i64,
-        Option<i64>,
-        Option<ResultCode>,
-        NaiveDateTime,
-        Option<NaiveDateTime>,
-    )> = pairing_games::table
+    let rows: Vec<MicroGameColumns> = pairing_games::table
         .inner_join(pairings::table.inner_join(rounds::table.inner_join(events::table)))
         .filter(events::variant.eq(Spelled(variant)))
         .filter(events::rated.eq(true))
@@ -157,7 +163,7 @@ pub fn counted_micro_games(conn: &mut DbConn, variant: Variant) -> QueryResult<V
 pub fn last_game_result_changes(
     conn: &mut DbConn,
     variant: Variant,
-) -> QueryResult<Vec<((i64, i32), Option<NaiveDateTime>)>> {
+) -> QueryResult<Vec<(GameKey, Option<NaiveDateTime>)>> {
     let rows: Vec<(i64, Option<i32>, Option<NaiveDateTime>)> = result_changes::table
         .inner_join(pairings::table.inner_join(rounds::table.inner_join(events::table)))
         .filter(events::variant.eq(Spelled(variant)))
