@@ -254,7 +254,7 @@ pub(crate) fn men_capturers<P: Preset, const WHITE: bool>(b: &Bitboards) -> u64 
 }
 
 /// What the kings of the side to move can do, found in one pass over their rays.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct KingScan {
     /// The kings that can start a capture.
     pub capturers: u64,
