@@ -254,7 +254,7 @@ pub(crate) fn men_capturers<P: Preset, const WHITE: bool>(b: &Bitboards) -> u64 
 }
 
 /// What the kings of the side to move can do, found in one pass over their rays.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct KingScan {
     /// The kings that can start a capture.
     pub capturers: u64,
@@ -537,7 +537,45 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
 
     /// Captures of a man standing on `at` that has taken the `count` pieces of `captured`;
     /// returns whether it could capture at all.
+    #[inline(always)]
     fn man<P: Preset, const WHITE: bool>(&mut self, at: u64, captured: u64, count: u32) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if P::FAST {
+            // SAFETY: `Preset::FAST` presets run only where the processor has the extensions
+            // (`perft::root`).
+            #[allow(unsafe_code)]
+            return unsafe { self.man_fast::<P, WHITE>(at, captured, count) };
+        }
+        self.man_plain::<P, WHITE>(at, captured, count)
+    }
+
+    fn man_plain<P: Preset, const WHITE: bool>(
+        &mut self,
+        at: u64,
+        captured: u64,
+        count: u32,
+    ) -> bool {
+        self.man_body::<P, WHITE>(at, captured, count)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
+    fn man_fast<P: Preset, const WHITE: bool>(
+        &mut self,
+        at: u64,
+        captured: u64,
+        count: u32,
+    ) -> bool {
+        self.man_body::<P, WHITE>(at, captured, count)
+    }
+
+    #[inline(always)]
+    fn man_body<P: Preset, const WHITE: bool>(
+        &mut self,
+        at: u64,
+        captured: u64,
+        count: u32,
+    ) -> bool {
         // One call per direction, each with its shift known at compile time: a loop over the
         // directions was not unrolled and stepped through a jump table.
         let mut found = self.man_jump::<P, WHITE, 0>(at, captured, count);
@@ -606,7 +644,29 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
     /// Captures of a king on `at` that arrived moving in direction `came` (4: none, a king
     /// starting its move; otherwise a russian man just crowned); returns whether it could
     /// capture at all.
+    #[inline(always)]
     fn king<P: Preset>(&mut self, at: u32, captured: u64, count: u32, came: usize) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if P::FAST {
+            // SAFETY: as in `man`.
+            #[allow(unsafe_code)]
+            return unsafe { self.king_fast::<P>(at, captured, count, came) };
+        }
+        self.king_plain::<P>(at, captured, count, came)
+    }
+
+    fn king_plain<P: Preset>(&mut self, at: u32, captured: u64, count: u32, came: usize) -> bool {
+        self.king_body::<P>(at, captured, count, came)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
+    fn king_fast<P: Preset>(&mut self, at: u32, captured: u64, count: u32, came: usize) -> bool {
+        self.king_body::<P>(at, captured, count, came)
+    }
+
+    #[inline(always)]
+    fn king_body<P: Preset>(&mut self, at: u32, captured: u64, count: u32, came: usize) -> bool {
         if !P::FLYING_KINGS {
             return self.short_king::<P>(1u64 << at, captured, count);
         }
@@ -630,7 +690,29 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
 
     /// Captures of a flying king on `at` in the directions of the bits of `directions`, where
     /// a victim is known to wait.
+    #[inline(always)]
     fn king_in<P: Preset>(&mut self, at: u32, captured: u64, count: u32, directions: u8) {
+        #[cfg(target_arch = "x86_64")]
+        if P::FAST {
+            // SAFETY: as in `man`.
+            #[allow(unsafe_code)]
+            return unsafe { self.king_in_fast::<P>(at, captured, count, directions) };
+        }
+        self.king_in_plain::<P>(at, captured, count, directions)
+    }
+
+    fn king_in_plain<P: Preset>(&mut self, at: u32, captured: u64, count: u32, directions: u8) {
+        self.king_in_body::<P>(at, captured, count, directions)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
+    fn king_in_fast<P: Preset>(&mut self, at: u32, captured: u64, count: u32, directions: u8) {
+        self.king_in_body::<P>(at, captured, count, directions)
+    }
+
+    #[inline(always)]
+    fn king_in_body<P: Preset>(&mut self, at: u32, captured: u64, count: u32, directions: u8) {
         if directions & 1 != 0 {
             self.king_ray::<P, 0>(at, captured, count);
         }
@@ -824,7 +906,9 @@ pub(crate) fn apply(b: &Bitboards, mv: &RawMove, white: bool) -> Bitboards {
     next
 }
 
-/// Every legal move of the side to move, as raw moves (captures first).
+/// Every legal move of the side to move, as raw moves (captures first). Inlined into perft's
+/// node functions, so that it is compiled for the processor extensions they are.
+#[inline(always)]
 pub(crate) fn legal_raw<P: Preset, const WHITE: bool>(
     b: &Bitboards,
     mandatory: bool,

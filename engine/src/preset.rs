@@ -20,6 +20,25 @@ pub(crate) trait Preset: 'static {
     const MEN_CAPTURE_BACKWARDS: bool;
     const FLYING_KINGS: bool;
     const PROMOTION: MidCapturePromotion;
+    /// Whether the capture search runs its copies compiled for the x86-64 extensions of
+    /// [`Fast`] (true only for `Fast`).
+    const FAST: bool = false;
+}
+
+/// A preset whose move generation runs code compiled for the x86-64 instructions popcnt,
+/// lzcnt, BMI1 and BMI2 (variable shifts without the count register, `andn`, `blsr`, `tzcnt`).
+/// Perft's root uses it, and only when the processor was found to have them all
+/// (`perft::root`): every function that reads [`Preset::FAST`] relies on that.
+#[cfg(target_arch = "x86_64")]
+pub(crate) struct Fast<P>(std::marker::PhantomData<P>);
+
+#[cfg(target_arch = "x86_64")]
+impl<P: Preset> Preset for Fast<P> {
+    type Board = P::Board;
+    const MEN_CAPTURE_BACKWARDS: bool = P::MEN_CAPTURE_BACKWARDS;
+    const FLYING_KINGS: bool = P::FLYING_KINGS;
+    const PROMOTION: MidCapturePromotion = P::PROMOTION;
+    const FAST: bool = true;
 }
 
 pub(crate) struct Russian;
