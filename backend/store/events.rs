@@ -384,9 +384,12 @@ pub fn set_result(
         .map(|_| ())
 }
 
+/// Keeps a change of a board's result in the event's audit trail; `game_no` names the game
+/// of a micro-match it was made in (`None`: the board's one result).
 pub fn record_result_change(
     conn: &mut DbConn,
     pairing_id: i64,
+    game_no: Option<i32>,
     user_id: i64,
     at: NaiveDateTime,
     old: Option<ResultCode>,
@@ -399,6 +402,7 @@ pub fn record_result_change(
             result_changes::changed_at.eq(at),
             result_changes::old_result.eq(old.map(Spelled)),
             result_changes::new_result.eq(new.map(Spelled)),
+            result_changes::game_no.eq(game_no),
         ))
         .execute(conn)
         .map(|_| ())

@@ -164,27 +164,3 @@ pub fn set_game_result(
     .execute(conn)
     .map(|_| ())
 }
-
-/// Keeps a change of one game's result in the event's audit trail.
-pub fn record_game_result_change(
-    conn: &mut DbConn,
-    pairing_id: i64,
-    game_no: i32,
-    user_id: i64,
-    at: chrono::NaiveDateTime,
-    old: Option<ResultCode>,
-    new: Option<ResultCode>,
-) -> QueryResult<()> {
-    use super::schema::result_changes;
-    diesel::insert_into(result_changes::table)
-        .values((
-            result_changes::pairing_id.eq(pairing_id),
-            result_changes::user_id.eq(user_id),
-            result_changes::changed_at.eq(at),
-            result_changes::old_result.eq(old.map(Spelled)),
-            result_changes::new_result.eq(new.map(Spelled)),
-            result_changes::game_no.eq(Some(game_no)),
-        ))
-        .execute(conn)
-        .map(|_| ())
-}

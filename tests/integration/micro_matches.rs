@@ -32,6 +32,18 @@ async fn pair_and_publish(api: &mut Client<'_>, event: i64) -> Value {
     rounds.as_array().unwrap().last().unwrap().clone()
 }
 
+/// An entry's points in the standings, in half-points.
+fn half_points(standings: &Value, entry: &Value) -> i64 {
+    standings["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| &r["entry_id"] == entry)
+        .unwrap()["half_points"]
+        .as_i64()
+        .unwrap()
+}
+
 async fn game_result(api: &mut Client<'_>, event: i64, pairing: i64, game: i32, result: &str) {
     let put = api
         .json(
@@ -149,16 +161,7 @@ async fn a_micro_match_plays_two_games_from_the_drawn_opening() {
         .get(&format!("/api/v1/events/{event}/standings"))
         .await
         .json();
-    let points = |entry: &Value| {
-        standings["rows"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|r| &r["entry_id"] == entry)
-            .unwrap()["half_points"]
-            .as_i64()
-            .unwrap()
-    };
+    let points = |entry: &Value| half_points(&standings, entry);
     assert_eq!(points(&first["white_entry_id"]), 3, "1½ game points");
     assert_eq!(points(&first["black_entry_id"]), 1, "½");
     assert_eq!(points(&boards[1]["white_entry_id"]), 2);
@@ -217,16 +220,7 @@ async fn match_points_score_the_match_not_the_games() {
         .get(&format!("/api/v1/events/{event}/standings"))
         .await
         .json();
-    let points = |entry: &Value| {
-        standings["rows"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|r| &r["entry_id"] == entry)
-            .unwrap()["half_points"]
-            .as_i64()
-            .unwrap()
-    };
+    let points = |entry: &Value| half_points(&standings, entry);
     assert_eq!(points(&boards[0]["white_entry_id"]), 4, "2 match points");
     assert_eq!(points(&boards[0]["black_entry_id"]), 0);
     assert_eq!(points(&boards[1]["white_entry_id"]), 2);

@@ -636,10 +636,10 @@ pub fn record_board_result(
         check_clearable(conn, event, round.number)?;
     }
     crate::store::micro_matches::set_game_result(conn, pairing_id, game_no, result)?;
-    crate::store::micro_matches::record_game_result_change(
+    events::record_result_change(
         conn,
         pairing_id,
-        game_no,
+        Some(game_no),
         user_id,
         store::now(),
         old,
@@ -710,6 +710,7 @@ pub fn record_result(
     events::record_result_change(
         conn,
         pairing_id,
+        None,
         user_id,
         store::now(),
         pairing.result,
