@@ -22,10 +22,14 @@
     turn: function (s) {
       return [s.ply, s.status].join("|");
     },
-    // An event's current round: its number and each board's result.
+    // An event's current round: its number and each board's result (with each game's of a
+    // micro-match, whose board has no result until both games have one).
     round: function (r) {
       var results = (r.boards || []).map(function (b) {
-        return b.result || "";
+        var games = (b.games || []).map(function (g) {
+          return g.result || "";
+        });
+        return [b.result || ""].concat(games).join(",");
       });
       return [r.round === null ? "" : r.round].concat(results).join("|");
     }

@@ -611,3 +611,34 @@ async fn the_drawn_opening_is_not_taken_back() {
     let view = org.get(&format!("/api/v1/games/{game}")).await.json();
     assert_eq!(view["ply"], 2, "the opening stays");
 }
+
+#[actix_web::test]
+async fn the_live_round_carries_each_game_of_a_micro_match() {
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+    let event = create_event(
+        &mut org,
+        json!({"name": "Live", "system": "swiss", "rounds": 3, "games_per_pairing": 2}),
+    )
+    .await;
+    enter_players(&mut org, event, 2).await;
+    let round = pair_and_publish(&mut org, event).await;
+    let pairing = boards_with_games(&round)[0]["pairing_id"].as_i64().unwrap();
+    let mut spectator = app.client();
+    let (status, _, mut events) = spectator
+        .stream(&format!("/api/v1/events/{event}/stream"), &[])
+        .await;
+    assert_eq!(status.as_u16(), 200);
+    let live = events.expect("round").await.json();
+    let games = live["boards"][0]["games"].as_array().unwrap().clone();
+    assert_eq!(games.len(), 2, "{live}");
+    assert_eq!(
+        games[1]["game_id"],
+        round["boards"][0]["games"][1]["game_id"]
+    );
+    // One game's result is news, though the pairing has no result yet.
+    game_result(&mut org, event, pairing, 2, "0-1").await;
+    let live = events.expect("round").await.json();
+    assert!(live["boards"][0]["result"].is_null(), "{live}");
+    assert_eq!(live["boards"][0]["games"][1]["result"], "0-1");
+}

@@ -109,6 +109,20 @@ pub struct LiveBoard {
     /// game.
     #[schema(value_type = Option<Object>)]
     pub clock: Option<serde_json::Value>,
+    /// Every game of the board (both of a micro-match), each with its own result.
+    pub games: Vec<LiveGame>,
+}
+
+/// One game of a live board.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct LiveGame {
+    pub game_id: Option<i64>,
+    /// In the game's own colours; null while none is in.
+    #[serde(with = "spelled_option")]
+    #[schema(value_type = Option<String>)]
+    pub result: Option<ResultCode>,
+    /// Plies played (0 without a game).
+    pub ply: i32,
 }
 
 /// The current round of an event (the last one published) as the `round` event carries it.
@@ -187,6 +201,15 @@ impl RoundSnapshot {
                     ply: game.map_or(0, |g| g.ply),
                     status: game.map(|g| g.status),
                     clock,
+                    games: board
+                        .games
+                        .iter()
+                        .map(|g| LiveGame {
+                            game_id: g.game_id,
+                            result: g.result,
+                            ply: g.game_id.and_then(|id| games.get(&id)).map_or(0, |r| r.ply),
+                        })
+                        .collect(),
                 });
             }
         }
