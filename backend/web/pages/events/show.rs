@@ -154,11 +154,13 @@ impl EventPage {
     /// table with its size).
     fn ballot_text(&self) -> String {
         let e = &self.data.event;
-        match (e.opening_ballot, self.data.custom_table_size) {
-            (OpeningBallot::Custom, Some(size)) => {
-                self.ctx.lang.plural("micro.custom_table", size as i64)
-            }
-            (ballot, _) => self.ctx.t(&format!("ballot.{ballot}")),
+        match e.opening_ballot {
+            // The form's "(below)" means nothing here: the table by its size.
+            OpeningBallot::Custom => self.ctx.lang.plural(
+                "micro.custom_table",
+                self.data.custom_table_size.unwrap_or(0) as i64,
+            ),
+            ballot => self.ctx.t(&format!("ballot.{ballot}")),
         }
     }
 
