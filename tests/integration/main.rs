@@ -37,6 +37,7 @@ mod http_requests;
 mod http_roles;
 mod http_trf_import;
 mod load_proof;
+mod micro_match_pages;
 mod micro_match_swiss;
 mod micro_matches;
 mod openapi;

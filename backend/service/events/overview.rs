@@ -12,6 +12,7 @@ use crate::service::players::{self, PlayerView};
 use crate::service::{Actor, AppResult};
 use crate::store::DbConn;
 use crate::store::models::Event;
+use crate::store::values::OpeningBallot;
 
 pub struct EventOverview {
     pub event: Event,
@@ -42,6 +43,8 @@ pub struct EventOverview {
     pub clubs: HashMap<i32, String>,
     /// Boards of the last round without a result: the next round waits for them.
     pub boards_missing: Vec<i32>,
+    /// How many openings the organiser's own table has (an event with one).
+    pub custom_table_size: Option<usize>,
 }
 
 /// The event as `actor` sees it, with standings after `after_round` (default: the last
@@ -114,7 +117,16 @@ pub fn overview(
         .last_round()
         .map(|r| r.number)
         .filter(|&number| can_arbitrate && manual::changeable(&event, &history, number));
+    let custom_table_size = if event.opening_ballot == OpeningBallot::Custom {
+        super::ballot::table_of(&event)
+            .ok()
+            .flatten()
+            .map(|t| t.len())
+    } else {
+        None
+    };
     Ok(EventOverview {
+        custom_table_size,
         may_self_register: entries::may_self_register(actor, &history),
         changeable_round,
         event,

@@ -8,7 +8,7 @@ use super::history::{self, History};
 use super::{load, may_arbitrate};
 use crate::service::{Actor, AppError, AppResult};
 use crate::store::DbConn;
-use crate::store::values::ScoringDisplay;
+use crate::store::values::{ResultCode, ScoringDisplay};
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct StandingView {
@@ -215,9 +215,22 @@ fn crosstable_view(
         .map_err(|e| AppError::invalid("round", e.into()))?;
     let event = &history.event;
     let round_robin = event.system.is_round_robin();
-    let render = |c: &standings::CrossCell| CrossCellView {
+    let micro = event.games_per_pairing > 1;
+    // In a micro-match a cell names both games' results after the first game's colour
+    // (`5w 1 ½`); a bye or an absence keeps its one symbol.
+    let results_of = |start_no: u32, c: &standings::CrossCell| match micro_match_games(
+        history, start_no, c.round,
+    ) {
+        Some(games) => format!(" {}", games.symbols.join(" ")),
+        None => c.result.symbol().to_string(),
+    };
+    let render = |start_no: u32, c: &standings::CrossCell| CrossCellView {
         text: match c.opponent_place {
-            Some(place) => format!("{place}{}{}", colour_letter(c.colour), c.result.symbol()),
+            Some(place) => format!(
+                "{place}{}{}",
+                colour_letter(c.colour),
+                results_of(start_no, c)
+            ),
             None => c.result.symbol().to_string(),
         },
         class: cell_class(c.result).to_string(),
@@ -249,9 +262,14 @@ fn crosstable_view(
                         .map(|games| CrossCellView {
                             text: games
                                 .iter()
-                                .map(|g| g.result.symbol())
+                                .map(
+                                    |g| match micro_match_games(history, row.start_no, g.round) {
+                                        Some(micro) => micro.symbols.join(" "),
+                                        None => g.result.symbol().to_string(),
+                                    },
+                                )
                                 .collect::<Vec<_>>()
-                                .join(" "),
+                                .join(if micro { " · " } else { " " }),
                             class: games
                                 .first()
                                 .map_or("other", |g| cell_class(g.result))
@@ -259,7 +277,7 @@ fn crosstable_view(
                         })
                         .collect()
                 } else {
-                    row.rounds.iter().map(render).collect()
+                    row.rounds.iter().map(|c| render(row.start_no, c)).collect()
                 },
                 tiebreaks: shown_values(event, &cross.tiebreaks, &row.tiebreaks),
             })
@@ -278,6 +296,10 @@ pub struct CardRoundView {
     pub result: String,
     /// Half-points after this round.
     pub running_half_points: u32,
+    /// In a micro-match: the player's result in each game and the match score (pages
+    /// only; the API has each game on the round's boards).
+    #[serde(skip)]
+    pub micro_match: Option<MicroMatchGames>,
 }
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -319,9 +341,76 @@ pub fn player_card(conn: &mut DbConn, event_id: i64, start_no: u32) -> AppResult
                 colour: colour_letter(r.colour).to_string(),
                 result: r.result.symbol().to_string(),
                 running_half_points: r.running_score.0,
+                micro_match: micro_match_games(&history, start_no, r.round),
             })
             .collect(),
         average_opponent_rating: card.average_opponent_rating,
         performance: card.performance,
     })
+}
+
+/// A player's micro-match in one round, from their side: each game's result (`1`, `½`,
+/// `0`, `+`, `-`, `--`, `*` while it has none) in game order, the first game in the
+/// colour of the pairing and the second with colours swapped, and the game points of
+/// both players.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MicroMatchGames {
+    pub symbols: Vec<&'static str>,
+    /// The player's and the opponent's game points, in half-points.
+    pub mine: u32,
+    pub theirs: u32,
+}
+
+/// The micro-match the player with `start_no` played in `round`; `None` in a one-game
+/// event and for a round without an opponent.
+pub fn micro_match_games(history: &History, start_no: u32, round: u32) -> Option<MicroMatchGames> {
+    let games = history.event.games_per_pairing;
+    if games < 2 {
+        return None;
+    }
+    let entry = history.entry_by_start_no(start_no)?.entry.id;
+    let pairing = history
+        .round_pairings(i32::try_from(round).ok()?)
+        .find(|p| p.white_entry_id == entry || p.black_entry_id == Some(entry))?;
+    pairing.black_entry_id?;
+    let played_white = pairing.white_entry_id == entry;
+    let results: Vec<(i32, Option<ResultCode>)> = (1..=games)
+        .map(|game_no| {
+            let result = history
+                .game_results
+                .get(&pairing.id)
+                .and_then(|g| g.iter().find(|(no, _)| *no == game_no))
+                .and_then(|(_, r)| *r);
+            (game_no, result)
+        })
+        .collect();
+    let symbols = results
+        .iter()
+        .map(|(game_no, result)| game_symbol(*result, played_white == (game_no % 2 == 1)))
+        .collect();
+    let (white, black) = super::micro_match::game_points(&results);
+    let (mine, theirs) = if played_white {
+        (white.0, black.0)
+    } else {
+        (black.0, white.0)
+    };
+    Some(MicroMatchGames {
+        symbols,
+        mine,
+        theirs,
+    })
+}
+
+/// One game's result from one player's side (`as_white`: they had White in it).
+fn game_symbol(result: Option<ResultCode>, as_white: bool) -> &'static str {
+    use ResultCode::*;
+    match (result, as_white) {
+        (None, _) => "*",
+        (Some(Draw), _) => "½",
+        (Some(WhiteWins), true) | (Some(BlackWins), false) => "1",
+        (Some(WhiteWins), false) | (Some(BlackWins), true) => "0",
+        (Some(WhiteWinsByForfeit), true) | (Some(BlackWinsByForfeit), false) => "+",
+        (Some(WhiteWinsByForfeit), false) | (Some(BlackWinsByForfeit), true) => "-",
+        (Some(DoubleForfeit), _) => "--",
+    }
 }

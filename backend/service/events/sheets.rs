@@ -6,12 +6,13 @@ use std::collections::HashMap;
 
 use damka_domain::tournament::{ByeKind, HalfPoints, Tournament};
 
+use super::ballot::OpeningView;
 use super::history;
 use super::reports::{self, CrosstableView, StandingsView};
 use super::rounds::{self, RoundView};
 use super::{Event, load};
 use crate::service::{Actor, AppError, AppResult};
-use crate::store::values::ResultCode;
+use crate::store::values::{BallotPer, ResultCode};
 use crate::store::{DbConn, clubs, players};
 
 /// A player as a sheet prints them.
@@ -31,6 +32,11 @@ pub struct SheetBoard {
     pub black: SheetPlayer,
     /// `None` while the game is on.
     pub result: Option<ResultCode>,
+    /// In a micro-match: each game's result as the sheet prints it, the left (game 1's
+    /// White) player's side first, whatever the game's colours; one game: empty.
+    pub games: Vec<Option<ResultCode>>,
+    /// The opening drawn for the board (`None` when the sheet names one for the round).
+    pub opening: Option<OpeningView>,
 }
 
 /// A player without an opponent in the round.
@@ -47,6 +53,8 @@ pub struct PairingSheet {
     pub published: bool,
     pub boards: Vec<SheetBoard>,
     pub byes: Vec<SheetBye>,
+    /// The opening of the whole round, when the event draws one per round.
+    pub round_opening: Option<OpeningView>,
 }
 
 /// The pairing sheet of round `number`: `NotFound` when the round does not exist or is a
@@ -75,6 +83,7 @@ pub fn pairing_sheet(
             points_before: before.get(&row.entry.start_no).copied().unwrap_or(0),
         })
     };
+    let round_opening = round_opening(&event, &round);
     let mut boards = Vec::new();
     let mut byes = Vec::new();
     for b in &round.boards {
@@ -84,6 +93,22 @@ pub fn pairing_sheet(
                 white: player(b.white_entry_id)?,
                 black: player(black)?,
                 result: b.result,
+                games: if event.games_per_pairing > 1 {
+                    b.games
+                        .iter()
+                        .map(|g| {
+                            let swapped = g.white != b.white_entry_id;
+                            g.result.map(|r| if swapped { r.swapped() } else { r })
+                        })
+                        .collect()
+                } else {
+                    Vec::new()
+                },
+                opening: if round_opening.is_some() {
+                    None
+                } else {
+                    b.opening.clone()
+                },
             }),
             None => byes.push(SheetBye {
                 player: player(b.white_entry_id)?,
@@ -98,7 +123,21 @@ pub fn pairing_sheet(
         published: round.published,
         boards,
         byes,
+        round_opening,
     })
+}
+
+/// The one opening every board of `round` starts from, when the event draws it once per
+/// round: the pages and the sheet name it once, above the boards.
+pub fn round_opening(event: &Event, round: &RoundView) -> Option<OpeningView> {
+    if event.ballot_per != BallotPer::Round {
+        return None;
+    }
+    let mut openings = round.boards.iter().filter_map(|b| b.opening.as_ref());
+    let first = openings.next()?;
+    openings
+        .all(|o| o.code == first.code)
+        .then(|| first.clone())
 }
 
 /// Each player's score (by start number) from the rounds before `round`.

@@ -9,6 +9,7 @@ use serde::Deserialize;
 
 use crate::service::AppResult;
 use crate::service::events::Event;
+use crate::service::events::ballot::OpeningView;
 use crate::service::events::sheets::{self, CrosstableSheet, PairingSheet, StandingsSheet};
 use crate::store::values::ResultCode;
 use crate::web::ctx::Ctx;
@@ -40,6 +41,14 @@ impl PairingsPage {
     fn result(&self, code: &Option<ResultCode>) -> String {
         code.map(|c| c.shown(self.event.scoring_display, true))
             .unwrap_or_default()
+    }
+
+    fn opening_text(&self, opening: &OpeningView) -> String {
+        crate::web::pages::micro_match::opening_text(self.ctx.lang, opening)
+    }
+
+    fn round_opening_text(&self, opening: &OpeningView) -> String {
+        crate::web::pages::micro_match::round_opening_text(self.ctx.lang, opening)
     }
 }
 

@@ -73,6 +73,38 @@ impl GamePage {
         }
     }
 
+    /// The ply was the drawn opening's, not the players' own.
+    pub fn is_opening(&self, ply: &&i32) -> bool {
+        **ply <= self.game.opening_plies
+    }
+
+    /// "Game 1 of 2 of the micro-match".
+    pub fn micro_match_text(&self) -> String {
+        self.ctx
+            .t(&format!("micro.game_no_{}", self.game.game_no.clamp(1, 2)))
+    }
+
+    pub fn other_game_text(&self) -> String {
+        let other = if self.game.game_no == 1 { 2 } else { 1 };
+        format!("→ {}", self.ctx.t(&format!("micro.to_game_{other}")))
+    }
+
+    /// The opening the game started with: its code, and where its moves end.
+    pub fn opening_text(&self, code: &str) -> String {
+        if self.game.opening_plies > 0 {
+            self.ctx.tf1("micro.game_opening", &code)
+        } else {
+            self.ctx.tf1("micro.game_opening_position", &code)
+        }
+    }
+
+    pub fn opening_plies_text(&self) -> String {
+        self.ctx.tf1(
+            "micro.opening_plies_note",
+            &self.game.opening_code.as_deref().unwrap_or(""),
+        )
+    }
+
     pub fn is_shown(&self, ply: impl std::fmt::Display) -> bool {
         ply.to_string() == self.shown.to_string()
     }

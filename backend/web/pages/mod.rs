@@ -11,6 +11,7 @@ mod game_pdn;
 mod games;
 mod home;
 mod lang;
+mod micro_match;
 mod players;
 mod ratings;
 mod session;

@@ -289,21 +289,42 @@ pub async fn round_results(
     CsrfForm(form): CsrfForm<std::collections::HashMap<String, String>>,
 ) -> AppResult<HttpResponse> {
     let (id, round) = path.into_inner();
+    // `result_<pairing>`: a board's result; `result_<pairing>_<game>`: one game of a
+    // micro-match.
+    let number = |text: &str| {
+        text.parse::<i64>().map_err(|_| {
+            crate::service::AppError::invalid("result", crate::service::Refusal::NotAWholeNumber)
+        })
+    };
     let mut results = Vec::new();
+    let mut game_results = Vec::new();
     for (field, value) in form {
-        if let Some(pairing) = field.strip_prefix("result_") {
-            let pairing = pairing.parse::<i64>().map_err(|_| {
-                crate::service::AppError::invalid(
-                    "result",
-                    crate::service::Refusal::NotAWholeNumber,
-                )
-            })?;
-            results.push((pairing, value));
+        let Some(rest) = field.strip_prefix("result_") else {
+            continue;
+        };
+        match rest.split_once('_') {
+            Some((pairing, game)) => {
+                let game = i32::try_from(number(game)?).map_err(|_| {
+                    crate::service::AppError::invalid(
+                        "result",
+                        crate::service::Refusal::NotAWholeNumber,
+                    )
+                })?;
+                game_results.push((number(pairing)?, game, value));
+            }
+            None => results.push((number(rest)?, value)),
         }
     }
     results.sort_unstable();
+    game_results.sort_unstable();
     act(&req, ctx, &state, id, "rounds", move |conn, actor| {
-        rounds::set_round_results(conn, actor, id, round, &results).map(|_| ())
+        if !game_results.is_empty() {
+            rounds::set_round_game_results(conn, actor, id, round, &game_results)?;
+        }
+        if !results.is_empty() || game_results.is_empty() {
+            rounds::set_round_results(conn, actor, id, round, &results)?;
+        }
+        Ok(())
     })
     .await
 }

@@ -4,7 +4,7 @@ use actix_web::{HttpResponse, web};
 use askama::Template;
 
 use crate::service::AppResult;
-use crate::service::events::reports::{self, PlayerCardView};
+use crate::service::events::reports::{self, MicroMatchGames, PlayerCardView};
 use crate::service::events::{Event, settings};
 use crate::store::values::ScoringDisplay;
 use crate::web::ctx::Ctx;
@@ -24,6 +24,16 @@ impl CardPage {
     /// Points on the event's scale (doubled on 2-1-0), as on the standings tab.
     fn points(&self, half_points: &u32) -> String {
         self.ctx.event_points(&self.event, *half_points)
+    }
+
+    /// A micro-match's games from the player's side: `1 · ½`.
+    fn games_text(&self, games: &MicroMatchGames) -> String {
+        games.symbols.join(" · ")
+    }
+
+    /// Its score, the player's points first: `1½–½`.
+    fn score(&self, games: &MicroMatchGames) -> String {
+        crate::web::pages::micro_match::score_text(&self.event, games.mine, games.theirs)
     }
 }
 

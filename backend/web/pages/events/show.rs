@@ -6,12 +6,15 @@ use serde::Deserialize;
 
 use crate::service::AppResult;
 use crate::service::events::audit::ChangeView;
+use crate::service::events::ballot::OpeningView;
 use crate::service::events::entries::EntryView;
 use crate::service::events::overview::{self, EventOverview};
 use crate::service::events::rounds::RoundView;
+use crate::service::events::rounds::{BoardGameView, BoardView};
 use crate::service::ratings::views::{self as rating_views, EventRatingRow};
-use crate::store::values::{EventStatus, ResultCode, Spelling};
+use crate::store::values::{EventStatus, OpeningBallot, ResultCode, Spelling};
 use crate::web::ctx::Ctx;
+use crate::web::pages::micro_match;
 use crate::web::render::{self, FormErrors};
 use crate::web::state::AppState;
 use damka_domain::tournament::ByeKind;
@@ -102,6 +105,63 @@ impl EventPage {
     /// A result as this event prints it (½ for a draw, or the 2-1-0 scale).
     fn code_label(&self, result: &ResultCode) -> String {
         result.shown(self.data.event.scoring_display, false)
+    }
+
+    /// Each pairing plays a micro-match of two games.
+    fn is_micro(&self) -> bool {
+        self.data.event.games_per_pairing > 1
+    }
+
+    /// The opening of the whole round, when the event draws one per round.
+    fn round_opening(&self, round: &RoundView) -> Option<OpeningView> {
+        crate::service::events::sheets::round_opening(&self.data.event, round)
+    }
+
+    fn opening_text(&self, opening: &OpeningView) -> String {
+        micro_match::opening_text(self.ctx.lang, opening)
+    }
+
+    fn round_opening_text(&self, opening: &OpeningView) -> String {
+        micro_match::round_opening_text(self.ctx.lang, opening)
+    }
+
+    /// The micro-match's score, game 1's White first (`1½–½`); a dash before any result.
+    fn board_score(&self, board: &BoardView) -> String {
+        micro_match::board_score(&self.data.event, &board.games).unwrap_or_else(|| "—".into())
+    }
+
+    /// "Game 2 · White: Petrov" for game `number` of the board.
+    fn game_heading(&self, board: &BoardView, number: &usize, game: &BoardGameView) -> String {
+        let white = if game.white == board.white_entry_id {
+            board.white_name.as_str()
+        } else {
+            board.black_name.as_deref().unwrap_or("")
+        };
+        self.ctx.lang.tf("micro.game_white", &[number, &white])
+    }
+
+    fn game_field_label(&self, board: &BoardView, number: &usize) -> String {
+        self.ctx
+            .lang
+            .tf("micro.game_result_field", &[&board.board, number])
+    }
+
+    fn game_link_text(&self, number: &usize) -> String {
+        self.ctx.tf1("micro.game_link", number)
+    }
+
+    /// The event's opening table as the information tab names it (an organiser's own
+    /// table with its size).
+    fn ballot_text(&self) -> String {
+        let e = &self.data.event;
+        match e.opening_ballot {
+            // The form's "(below)" means nothing here: the table by its size.
+            OpeningBallot::Custom => self.ctx.lang.plural(
+                "micro.custom_table",
+                self.data.custom_table_size.unwrap_or(0) as i64,
+            ),
+            ballot => self.ctx.t(&format!("ballot.{ballot}")),
+        }
     }
 
     fn next_round(&self) -> i32 {
