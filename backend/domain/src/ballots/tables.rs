@@ -19,7 +19,7 @@ pub enum BallotTable {
     /// starts.
     Fmjd64,
     /// The IDF 150 basic positions of 1-3 plies (and "5-VII", the free opening), "1-I" ..
-    /// "15-X": 149 of them, as the source's "2-IV" has illegal moves (see ATTRIBUTION.md).
+    /// "15-X" (the source's FEN of "2-IV" is mended from its moves, see ATTRIBUTION.md).
     Basic150,
     /// The ACF three-move deck: the 156 openings of the 174 that are not barred, by ACF number.
     English3Move,
@@ -96,7 +96,7 @@ impl BallotTable {
     /// The openings of the table's version for `variant`, replayed under its rules and in its
     /// notation. The Brazilian versions leave out what the sources leave out (IDF table: 9
     /// entries, 4 of them illegal there because the most pieces must be captured; FMJD table:
-    /// 11, 3 of them illegal): 736, 725 and 149 openings.
+    /// 11, 3 of them illegal): 736, 725 and 150 openings.
     pub fn openings_for(self, variant: Variant) -> Result<&'static [Opening], BallotError> {
         if !self.variants().contains(&variant) {
             return Err(BallotError::WrongVariant {
