@@ -1054,8 +1054,7 @@ fn every_page_fits_a_phone_and_every_sheet_fits_its_paper() {
     });
     // An administrator sees every action and page there is.
     create_arbiter(&database);
-    // Event 3: a micro-match Swiss with an opening ballot, one round played and one paired.
-    add_micro_match_event(&database);
+    // Event 3 of the demo is its micro-match Swiss with an IDF opening ballot (two rounds).
     let (driver, driver_port) = start_driver(&chromedriver, dir.path());
     let base = format!("http://127.0.0.1:{server_port}");
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -1095,66 +1094,6 @@ fn every_page_fits_a_phone_and_every_sheet_fits_its_paper() {
     );
 }
 
-/// Adds event 3 to the demo: the organiser's micro-match Swiss (two games a pairing, the
-/// IDF opening ballot) with round 1's games all played and round 2 paired.
-fn add_micro_match_event(database_url: &str) {
-    use damka::service::Actor;
-    use damka::service::events::{entries, rounds, settings};
-    let url = damka::store::DatabaseUrl::parse(database_url).unwrap();
-    let pool = damka::store::open(&url, 1, damka::store::RetryPolicy::default()).unwrap();
-    let mut conn = pool.get().unwrap();
-    let organiser = damka::store::accounts::user_by_email(&mut conn, "organiser@damka.demo")
-        .unwrap()
-        .unwrap();
-    let actor = Actor::signed_in(organiser);
-    let event = settings::create(
-        &mut conn,
-        &actor,
-        &settings::EventInput {
-            name: "Micro-match Cup 2026".into(),
-            system: damka::store::values::System::Swiss,
-            rounds: 5,
-            games_per_pairing: 2,
-            opening_ballot: damka::store::values::OpeningBallot::Idf64,
-            ..settings::EventInput::default()
-        },
-    )
-    .unwrap();
-    assert_eq!(event.id, 3, "the demo has two events");
-    let players = damka::store::players::list(&mut conn, None, None).unwrap();
-    for player in players.iter().take(10) {
-        entries::add(
-            &mut conn,
-            &actor,
-            event.id,
-            &entries::EntryInput {
-                player_id: Some(player.id),
-            },
-        )
-        .unwrap();
-    }
-    for round in 1..=2 {
-        rounds::pair_next(&mut conn, &actor, event.id).unwrap();
-        rounds::publish_last(&mut conn, &actor, event.id).unwrap();
-        if round == 2 {
-            break;
-        }
-        let shown = rounds::list(&mut conn, &actor, event.id).unwrap();
-        let results: Vec<(i64, i32, String)> = shown[0]
-            .boards
-            .iter()
-            .filter(|b| b.black_entry_id.is_some())
-            .flat_map(|b| {
-                [
-                    (b.pairing_id, 1, "1-0".to_string()),
-                    (b.pairing_id, 2, "1/2-1/2".to_string()),
-                ]
-            })
-            .collect();
-        rounds::set_round_game_results(&mut conn, &actor, event.id, 1, &results).unwrap();
-    }
-}
-
 async fn layout_flow(c: &Client, base: &str, width: u32, what: &str) -> Result<Vec<String>> {
     c.goto(&format!("{base}/login")).await?;
     type_into(
@@ -1171,7 +1110,8 @@ async fn layout_flow(c: &Client, base: &str, width: u32, what: &str) -> Result<V
     .await?;
     click(c, r#"form[action="/login"] button[type="submit"]"#).await?;
     wait_path(c, "/").await?;
-    // The demo: event 1 a finished round-robin, event 2 a Swiss in progress.
+    // The demo: event 1 a finished round-robin, event 2 a Swiss in progress, event 3 a
+    // Swiss of micro-matches.
     let (pages, check): (Vec<String>, &str) = if width == 390 {
         let mut pages: Vec<String> = [
             "/",
