@@ -253,6 +253,38 @@ pub fn round_and_board(conn: &mut DbConn, pairing_id: i64) -> QueryResult<Option
         .optional()
 }
 
+/// What a game's view shows of its board.
+#[derive(Debug, Clone, Default)]
+pub struct BoardOfGame {
+    /// Round number and board.
+    pub round_board: Option<(i32, i32)>,
+    /// The drawn opening's code.
+    pub opening_code: Option<String>,
+    /// The other game of a micro-match.
+    pub other_game_id: Option<i64>,
+}
+
+/// The board of game `game_id`, in two light lookups.
+pub fn board_of_game(conn: &mut DbConn, pairing_id: i64, game_id: i64) -> QueryResult<BoardOfGame> {
+    let board: Option<(i32, i32, Option<String>)> = pairings::table
+        .inner_join(rounds::table)
+        .filter(pairings::id.eq(pairing_id))
+        .select((rounds::number, pairings::board, pairings::opening_code))
+        .get_result(conn)
+        .optional()?;
+    let other: Option<i64> = games::table
+        .filter(games::pairing_id.eq(pairing_id))
+        .filter(games::id.ne(game_id))
+        .select(games::id)
+        .get_result(conn)
+        .optional()?;
+    Ok(BoardOfGame {
+        round_board: board.as_ref().map(|(round, number, _)| (*round, *number)),
+        opening_code: board.and_then(|(_, _, code)| code),
+        other_game_id: other,
+    })
+}
+
 /// The names of the given players.
 pub fn player_names(conn: &mut DbConn, ids: &[i64]) -> QueryResult<Vec<(i64, String)>> {
     Prepared(
@@ -401,15 +433,6 @@ pub fn of_pairing_game(
         .select(GameRow::as_select())
         .get_result(conn)
         .optional()
-}
-
-/// Every game of a board, in game order.
-pub fn all_of_pairing(conn: &mut DbConn, pairing_id: i64) -> QueryResult<Vec<GameRow>> {
-    games::table
-        .filter(games::pairing_id.eq(pairing_id))
-        .order(games::game_no)
-        .select(GameRow::as_select())
-        .load(conn)
 }
 
 pub fn delete(conn: &mut DbConn, game_id: i64) -> QueryResult<()> {

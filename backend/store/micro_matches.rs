@@ -68,22 +68,6 @@ pub fn openings(conn: &mut DbConn, event_id: i64) -> QueryResult<Vec<(i64, Drawn
         .collect())
 }
 
-/// The opening drawn for one board, if any.
-pub fn opening_of_pairing(conn: &mut DbConn, pairing_id: i64) -> QueryResult<Option<DrawnOpening>> {
-    let columns: Option<OpeningColumns> = pairings::table
-        .find(pairing_id)
-        .select((
-            pairings::opening_index,
-            pairings::opening_code,
-            pairings::opening_moves,
-            pairings::opening_start_fen,
-            pairings::opening_fen,
-        ))
-        .get_result(conn)
-        .optional()?;
-    Ok(columns.and_then(|c| read(pairing_id, c)).map(|(_, o)| o))
-}
-
 pub fn set_opening(conn: &mut DbConn, pairing_id: i64, opening: &DrawnOpening) -> QueryResult<()> {
     diesel::update(pairings::table.find(pairing_id))
         .set((

@@ -105,12 +105,7 @@ pub struct GameView {
 
 /// What a game's board adds to its view: the round and board, the other game of a
 /// micro-match, the drawn opening.
-#[derive(Debug, Clone, Default)]
-pub struct BoardContext {
-    pub round_board: Option<(i32, i32)>,
-    pub other_game_id: Option<i64>,
-    pub opening_code: Option<String>,
-}
+pub type BoardContext = stored::BoardOfGame;
 
 impl GameView {
     pub fn of(loaded: &Loaded, names: &Names, board: BoardContext, now: NaiveDateTime) -> GameView {
@@ -246,19 +241,10 @@ pub fn view_with_names(conn: &mut DbConn, loaded: &Loaded, names: &Names) -> App
 
 /// The board a game is played on, as its view shows it.
 pub fn board_context(conn: &mut DbConn, row: &GameRow) -> AppResult<BoardContext> {
-    let Some(pairing) = row.pairing_id else {
-        return Ok(BoardContext::default());
-    };
-    let other_game_id = stored::all_of_pairing(conn, pairing)?
-        .into_iter()
-        .find(|g| g.id != row.id)
-        .map(|g| g.id);
-    Ok(BoardContext {
-        round_board: stored::round_and_board(conn, pairing)?,
-        other_game_id,
-        opening_code: crate::store::micro_matches::opening_of_pairing(conn, pairing)?
-            .map(|o| o.code),
-    })
+    match row.pairing_id {
+        Some(pairing) => Ok(stored::board_of_game(conn, pairing, row.id)?),
+        None => Ok(BoardContext::default()),
+    }
 }
 
 /// One game, as anyone may see it (games are public, as the event's pairings are).
