@@ -1,8 +1,10 @@
 //! Opening ballots: which table an event draws from, and the draw of a round's openings,
 //! recorded with the round (its seed) and on each board (the opening as drawn), so that it
 //! can be shown, printed, checked and repeated.
+use std::borrow::Cow;
 use std::collections::HashMap;
 
+use damka_domain::ballots::draw::normalise;
 use damka_domain::ballots::{self, BallotError, Opening};
 use damka_engine::Variant;
 
@@ -104,12 +106,13 @@ fn refusal_of(error: &BallotError) -> Refusal {
     }
 }
 
-/// The openings the event draws from, in table order; `None` without a ballot.
-pub fn table_of(event: &Event) -> AppResult<Option<Vec<Opening>>> {
+/// The openings the event draws from, in table order (a built-in table borrowed, not
+/// copied); `None` without a ballot.
+pub fn table_of(event: &Event) -> AppResult<Option<Cow<'static, [Opening]>>> {
     match event.opening_ballot {
         OpeningBallot::None => Ok(None),
         OpeningBallot::Custom => ballots::parse_custom_table(event.variant, &event.custom_openings)
-            .map(Some)
+            .map(|openings| Some(Cow::Owned(openings)))
             .map_err(|e| AppError::invalid("custom_openings", refusal_of(&e))),
         built_in => {
             let table = built_in
@@ -118,7 +121,7 @@ pub fn table_of(event: &Event) -> AppResult<Option<Vec<Opening>>> {
             let openings = table
                 .openings_for(event.variant)
                 .map_err(AppError::internal)?;
-            Ok(Some(openings.to_vec()))
+            Ok(Some(Cow::Borrowed(openings)))
         }
     }
 }
@@ -138,15 +141,28 @@ pub fn complete_round(conn: &mut DbConn, event: &Event, round_id: i64) -> AppRes
             micro_matches::ensure_games(conn, board.id, event.games_per_pairing)?;
         }
     }
+    if event.opening_ballot == OpeningBallot::None {
+        return Ok(());
+    }
+    let drawn: HashMap<i64, DrawnOpening> = micro_matches::openings(conn, event.id)?
+        .into_iter()
+        .collect();
+    let missing: Vec<_> = boards
+        .iter()
+        .filter(|b| b.black_entry_id.is_some() && !drawn.contains_key(&b.id))
+        .collect();
+    if missing.is_empty() {
+        // Publishing a round drawn when it was paired: nothing to read or draw.
+        return Ok(());
+    }
     let Some(table) = table_of(event)? else {
         return Ok(());
     };
     if table.is_empty() {
         return Err(AppError::conflict(Refusal::EmptyOpeningTable));
     }
-    let rounds = events::rounds(conn, event.id)?;
-    let round = rounds
-        .iter()
+    let round = events::rounds(conn, event.id)?
+        .into_iter()
         .find(|r| r.id == round_id)
         .ok_or(AppError::NotFound { what: "round" })?;
     let seed = match round.ballot_seed {
@@ -157,38 +173,23 @@ pub fn complete_round(conn: &mut DbConn, event: &Event, round_id: i64) -> AppRes
             seed
         }
     };
-    let drawn: HashMap<i64, DrawnOpening> = micro_matches::openings(conn, event.id)?
-        .into_iter()
-        .collect();
     // What each pair of players already had in this event (boards of this round that keep
-    // their opening included), in the order they had it.
+    // their opening included), oldest first: the event's pairings come in round and board
+    // order.
     let mut used: HashMap<(i64, i64), Vec<usize>> = HashMap::new();
-    let mut earlier: Vec<(i32, i64, (i64, i64), usize)> = Vec::new();
-    for (number, pairing) in events::pairings(conn, event.id)? {
-        let (Some(black), Some(opening)) = (pairing.black_entry_id, drawn.get(&pairing.id)) else {
-            continue;
-        };
-        earlier.push((
-            number,
-            pairing.board as i64,
-            pair(pairing.white_entry_id, black),
-            opening.index as usize,
-        ));
-    }
-    earlier.sort();
-    for (_, _, key, index) in earlier {
-        used.entry(key).or_default().push(index);
-    }
-    let missing: Vec<_> = boards
-        .iter()
-        .filter(|b| b.black_entry_id.is_some() && !drawn.contains_key(&b.id))
-        .collect();
-    if missing.is_empty() {
-        return Ok(());
+    for (_, pairing) in events::pairings(conn, event.id)? {
+        if let (Some(black), Some(opening)) = (pairing.black_entry_id, drawn.get(&pairing.id)) {
+            used.entry(normalise((pairing.white_entry_id, black)))
+                .or_default()
+                .push(opening.index as usize);
+        }
     }
     let pairs: Vec<(i64, i64)> = missing
         .iter()
-        .filter_map(|b| b.black_entry_id.map(|black| pair(b.white_entry_id, black)))
+        .filter_map(|b| {
+            b.black_entry_id
+                .map(|black| normalise((b.white_entry_id, black)))
+        })
         .collect();
     let choices = ballots::draw(
         seed as u64,
@@ -204,10 +205,6 @@ pub fn complete_round(conn: &mut DbConn, event: &Event, round_id: i64) -> AppRes
         micro_matches::set_opening(conn, board.id, &drawn_opening(index, opening))?;
     }
     Ok(())
-}
-
-fn pair(a: i64, b: i64) -> (i64, i64) {
-    (a.min(b), a.max(b))
 }
 
 fn drawn_opening(index: usize, opening: &Opening) -> DrawnOpening {
