@@ -11,8 +11,8 @@ use crate::service::events::{self, EventInput};
 use crate::service::ratings;
 use crate::service::{Actor, AppError, accounts, auth};
 use crate::store::models::{ClubFields, NewUser, PlayerFields};
-use crate::store::values::{OpeningBallot, RatingSystem, ResultCode, Spelling, System};
 use crate::store::{self, Backend, DatabaseUrl, DbConn, clubs, players, settings};
+use damka_domain::vocabulary::{OpeningBallot, RatingSystem, ResultCode, Spelling, System};
 use diesel::Connection;
 
 /// A demo account and the password generated for it at this start.
@@ -328,10 +328,20 @@ pub fn seed(conn: &mut DbConn) -> Result<Vec<DemoAccount>, AppError> {
                 },
             )?;
             if is_organiser && !is_admin {
-                clubs::add_member(conn, club_ids[0], user.id, clubs::ROLE_ORGANISER)?;
+                clubs::add_member(
+                    conn,
+                    club_ids[0],
+                    user.id,
+                    damka_domain::vocabulary::ClubRole::Organiser,
+                )?;
             }
             if player_id.is_some() {
-                clubs::add_member(conn, club_ids[0], user.id, clubs::ROLE_MEMBER)?;
+                clubs::add_member(
+                    conn,
+                    club_ids[0],
+                    user.id,
+                    damka_domain::vocabulary::ClubRole::Member,
+                )?;
             }
             accounts_out.push(DemoAccount {
                 role,

@@ -8,7 +8,7 @@ use crate::service::games::arbiter::{self, GameResultInput};
 use crate::service::games::play::{self, MoveInput};
 use crate::service::{Actor, AppError, games};
 use crate::store::DbConn;
-use crate::store::values::{GameStatus, ResultCode, Spelling};
+use damka_domain::vocabulary::{GameStatus, ResultCode, Spelling};
 
 /// Plays `plies` more plies of game `game_id` as `arbiter` (who may move for both sides);
 /// stops early when the game ends by the rules.

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use crate::store::values::ResultCode;
+use damka_domain::vocabulary::ResultCode;
 
 /// `damka perft`: count the leaf positions of every legal sequence of moves.
 #[derive(clap::Args, Debug)]

@@ -7,8 +7,8 @@ use clap::{Args, Subcommand};
 use damka_engine::Variant;
 
 use crate::service::ratings::recompute::{self, Progress};
-use crate::store::values::Spelling;
 use crate::store::{self, DatabaseUrl, RetryPolicy};
+use damka_domain::vocabulary::Spelling;
 
 #[derive(Debug, Args)]
 pub struct RatingsArgs {

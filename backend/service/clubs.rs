@@ -1,6 +1,7 @@
 //! Clubs: list, view, create, edit, their organisers and members, and players' requests
 //! to join them.
 use chrono::NaiveDateTime;
+use damka_domain::vocabulary::{ClubRole, JoinRequestStatus, Spelling, spellings};
 use serde::{Deserialize, Serialize};
 
 use super::{Actor, AppError, AppResult, Refusal, validate};
@@ -31,7 +32,8 @@ pub struct ClubView {
 pub struct MemberView {
     pub user_id: i64,
     pub display_name: String,
-    pub role: String,
+    #[schema(value_type = String)]
+    pub role: ClubRole,
 }
 
 impl From<Club> for ClubView {
@@ -59,8 +61,7 @@ pub fn can_edit(conn: &mut DbConn, actor: &Actor, club_id: i64) -> AppResult<boo
     let Some(user) = &actor.user else {
         return Ok(false);
     };
-    Ok(user.is_admin
-        || clubs::role_of(conn, club_id, user.id)?.as_deref() == Some(clubs::ROLE_ORGANISER))
+    Ok(user.is_admin || clubs::role_of(conn, club_id, user.id)? == Some(ClubRole::Organiser))
 }
 
 /// Administrators and organisers found clubs; the founder becomes the club's organiser.
@@ -75,7 +76,7 @@ pub fn create(conn: &mut DbConn, actor: &Actor, input: &ClubInput) -> AppResult<
             return Err(AppError::invalid("name", Refusal::ClubNameTaken));
         }
         let club = clubs::insert(conn, &fields, store::now())?;
-        clubs::add_member(conn, club.id, user.id, clubs::ROLE_ORGANISER)?;
+        clubs::add_member(conn, club.id, user.id, ClubRole::Organiser)?;
         Ok(ClubView::from(club))
     })
 }
@@ -138,15 +139,11 @@ pub fn add_member(
     input: &MemberInput,
 ) -> AppResult<()> {
     actor.require_user()?;
-    let role = match input.role.as_str() {
-        clubs::ROLE_ORGANISER => clubs::ROLE_ORGANISER,
-        clubs::ROLE_MEMBER => clubs::ROLE_MEMBER,
-        _ => {
-            return Err(AppError::invalid(
-                "role",
-                Refusal::not_one_of(&["organiser", "member"]),
-            ));
-        }
+    let Some(role) = ClubRole::from_spelling(&input.role) else {
+        return Err(AppError::invalid(
+            "role",
+            Refusal::not_one_of(&spellings::<ClubRole>()),
+        ));
     };
     let email = validate::email(&input.email)?;
     conn.write_transaction(|conn| {
@@ -183,7 +180,7 @@ fn request_view(
     player_name: String,
     requested_by: String,
 ) -> AppResult<JoinRequestView> {
-    let status = clubs::RequestStatus::parse(&request.status).ok_or_else(|| {
+    let status = JoinRequestStatus::from_spelling(&request.status).ok_or_else(|| {
         AppError::internal(format!(
             "join request {} has the stored status `{}`, of no known kind",
             request.id, request.status
@@ -196,7 +193,7 @@ fn request_view(
         player_name,
         requested_by,
         requested_at: request.requested_at,
-        status: status.as_str().to_string(),
+        status: status.spelling().to_string(),
     })
 }
 
@@ -293,9 +290,9 @@ pub fn answer_join_request(
         let request = clubs::request(conn, club_id, request_id)?
             .ok_or(AppError::NotFound { what: "request" })?;
         let status = if accept {
-            clubs::RequestStatus::Accepted
+            JoinRequestStatus::Accepted
         } else {
-            clubs::RequestStatus::Declined
+            JoinRequestStatus::Declined
         };
         if !clubs::decide_request(conn, request.id, status, user.id, store::now())? {
             return Err(AppError::conflict(Refusal::RequestAlreadyAnswered));

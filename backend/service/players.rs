@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 use super::{Actor, AppError, AppResult, Refusal, validate};
 use crate::store::models::{Player, PlayerFields};
 use crate::store::ratings as ratings_store;
-use crate::store::values::spelled;
 use crate::store::{self, DbConn, accounts, clubs, players};
+use damka_domain::vocabulary::spelled;
 
 /// What a form or an API request sends to create or change a profile.
 #[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]

@@ -4,37 +4,7 @@ use diesel::prelude::*;
 use super::models::{Club, ClubFields, ClubJoinRequest, User};
 use super::schema::{club_join_requests, club_members, clubs, players, users};
 use super::{DbConn, QueryResult};
-
-pub const ROLE_ORGANISER: &str = "organiser";
-pub const ROLE_MEMBER: &str = "member";
-
-/// Where a request to join a club stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RequestStatus {
-    Pending,
-    Accepted,
-    Declined,
-}
-
-impl RequestStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RequestStatus::Pending => "pending",
-            RequestStatus::Accepted => "accepted",
-            RequestStatus::Declined => "declined",
-        }
-    }
-
-    /// The stored text; `None` for a word of no known kind (an error, never a default).
-    pub fn parse(text: &str) -> Option<RequestStatus> {
-        match text {
-            "pending" => Some(RequestStatus::Pending),
-            "accepted" => Some(RequestStatus::Accepted),
-            "declined" => Some(RequestStatus::Declined),
-            _ => None,
-        }
-    }
-}
+use damka_domain::vocabulary::{ClubRole, JoinRequestStatus, Spelling};
 
 pub fn insert(
     conn: &mut DbConn,
@@ -81,7 +51,12 @@ pub fn count(conn: &mut DbConn) -> QueryResult<i64> {
     clubs::table.count().get_result(conn)
 }
 
-pub fn add_member(conn: &mut DbConn, club_id: i64, user_id: i64, role: &str) -> QueryResult<()> {
+pub fn add_member(
+    conn: &mut DbConn,
+    club_id: i64,
+    user_id: i64,
+    role: ClubRole,
+) -> QueryResult<()> {
     diesel::delete(
         club_members::table
             .filter(club_members::club_id.eq(club_id))
@@ -92,35 +67,47 @@ pub fn add_member(conn: &mut DbConn, club_id: i64, user_id: i64, role: &str) -> 
         .values((
             club_members::club_id.eq(club_id),
             club_members::user_id.eq(user_id),
-            club_members::role.eq(role),
+            club_members::role.eq(role.spelling()),
         ))
         .execute(conn)
         .map(|_| ())
 }
 
-pub fn role_of(conn: &mut DbConn, club_id: i64, user_id: i64) -> QueryResult<Option<String>> {
+/// The account's role in the club, if it is a member; a stored word of no known role is an
+/// error, never a default.
+pub fn role_of(conn: &mut DbConn, club_id: i64, user_id: i64) -> QueryResult<Option<ClubRole>> {
     club_members::table
         .filter(club_members::club_id.eq(club_id))
         .filter(club_members::user_id.eq(user_id))
         .select(club_members::role)
-        .first(conn)
-        .optional()
+        .first::<String>(conn)
+        .optional()?
+        .map(|text| role_from_column(&text))
+        .transpose()
 }
 
-pub fn members(conn: &mut DbConn, club_id: i64) -> QueryResult<Vec<(User, String)>> {
+fn role_from_column(text: &str) -> QueryResult<ClubRole> {
+    damka_domain::vocabulary::parse(text)
+        .map_err(|unknown| diesel::result::Error::DeserializationError(Box::new(unknown)))
+}
+
+pub fn members(conn: &mut DbConn, club_id: i64) -> QueryResult<Vec<(User, ClubRole)>> {
     club_members::table
         .inner_join(users::table)
         .filter(club_members::club_id.eq(club_id))
         .order(users::display_name)
         .select((User::as_select(), club_members::role))
-        .load(conn)
+        .load::<(User, String)>(conn)?
+        .into_iter()
+        .map(|(user, role)| Ok((user, role_from_column(&role)?)))
+        .collect()
 }
 
 /// The clubs in which this account is an organiser.
 pub fn organised_by(conn: &mut DbConn, user_id: i64) -> QueryResult<Vec<i64>> {
     club_members::table
         .filter(club_members::user_id.eq(user_id))
-        .filter(club_members::role.eq(ROLE_ORGANISER))
+        .filter(club_members::role.eq(ClubRole::Organiser.spelling()))
         .select(club_members::club_id)
         .load(conn)
 }
@@ -138,7 +125,7 @@ pub fn insert_request(
             club_join_requests::player_id.eq(player_id),
             club_join_requests::requested_by.eq(requested_by),
             club_join_requests::requested_at.eq(at),
-            club_join_requests::status.eq(RequestStatus::Pending.as_str()),
+            club_join_requests::status.eq(JoinRequestStatus::Pending.spelling()),
         ))
         .returning(club_join_requests::all_columns)
         .get_result(conn)
@@ -153,7 +140,7 @@ pub fn pending_request(
     club_join_requests::table
         .filter(club_join_requests::club_id.eq(club_id))
         .filter(club_join_requests::player_id.eq(player_id))
-        .filter(club_join_requests::status.eq(RequestStatus::Pending.as_str()))
+        .filter(club_join_requests::status.eq(JoinRequestStatus::Pending.spelling()))
         .select(ClubJoinRequest::as_select())
         .first(conn)
         .optional()
@@ -183,7 +170,7 @@ pub fn pending_requests(
         .inner_join(players::table)
         .inner_join(users::table)
         .filter(club_join_requests::club_id.eq(club_id))
-        .filter(club_join_requests::status.eq(RequestStatus::Pending.as_str()))
+        .filter(club_join_requests::status.eq(JoinRequestStatus::Pending.spelling()))
         .order((club_join_requests::requested_at, club_join_requests::id))
         .select((
             ClubJoinRequest::as_select(),
@@ -198,17 +185,17 @@ pub fn pending_requests(
 pub fn decide_request(
     conn: &mut DbConn,
     request_id: i64,
-    status: RequestStatus,
+    status: JoinRequestStatus,
     decided_by: i64,
     at: chrono::NaiveDateTime,
 ) -> QueryResult<bool> {
     diesel::update(
         club_join_requests::table
             .find(request_id)
-            .filter(club_join_requests::status.eq(RequestStatus::Pending.as_str())),
+            .filter(club_join_requests::status.eq(JoinRequestStatus::Pending.spelling())),
     )
     .set((
-        club_join_requests::status.eq(status.as_str()),
+        club_join_requests::status.eq(status.spelling()),
         club_join_requests::decided_by.eq(decided_by),
         club_join_requests::decided_at.eq(at),
     ))
@@ -222,22 +209,4 @@ pub fn set_player_club(conn: &mut DbConn, player_id: i64, club_id: Option<i64>) 
         .set(players::club_id.eq(club_id))
         .execute(conn)
         .map(|_| ())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::RequestStatus;
-
-    #[test]
-    fn request_statuses_read_back_and_nothing_else_does() {
-        for status in [
-            RequestStatus::Pending,
-            RequestStatus::Accepted,
-            RequestStatus::Declined,
-        ] {
-            assert_eq!(RequestStatus::parse(status.as_str()), Some(status));
-        }
-        assert_eq!(RequestStatus::parse("approved"), None);
-        assert_eq!(RequestStatus::parse(""), None);
-    }
 }

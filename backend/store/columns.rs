@@ -1,4 +1,4 @@
-//! Typed values in text columns, on both backends: a value of `store::values` is written as
+//! Typed values in text columns, on both backends: a value of `damka_domain::vocabulary` is written as
 //! its spelling and read back through its one parse, and a word the database should never
 //! hold fails the read with a message naming it. The event's local rules are a JSON object
 //! in a text column, read the same strict way.
@@ -11,12 +11,12 @@ use diesel::sql_types::Text;
 use diesel::sqlite::Sqlite;
 
 use super::MultiBackend;
-use super::values::{
+use crate::store::models::LocalRules;
+use damka_domain::tournament::{ByeKind, Colour};
+use damka_domain::vocabulary::{
     BallotPer, EventStatus, GameEnd, GameStatus, MatchScoring, OpeningBallot, RatingSystem,
     ResultCode, ScoringDisplay, Spelling, System, TimeCategory, parse,
 };
-use crate::store::models::LocalRules;
-use damka_domain::tournament::{ByeKind, Colour};
 use damka_engine::Variant;
 
 /// A value on its way into a text column, written as its spelling. (The engine's and the

@@ -11,8 +11,8 @@ use super::schema::{
     entries, entry_absences, event_arbiters, events, forbidden_pairs, pairings, result_changes,
     rounds,
 };
-use super::values::{EventStatus, ResultCode};
 use super::{DbConn, QueryResult};
+use damka_domain::vocabulary::{EventStatus, ResultCode};
 
 pub fn insert(
     conn: &mut DbConn,

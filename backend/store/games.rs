@@ -11,8 +11,8 @@ use super::models::LocalRules;
 use super::prepared::Prepared;
 use super::schema::{game_changes, game_moves, games, pairings, players, rounds};
 use super::time_control::TimeControlText;
-use super::values::{GameEnd, GameStatus, ResultCode, Spelling};
 use super::{DbConn, QueryResult};
+use damka_domain::vocabulary::{GameEnd, GameStatus, ResultCode, Spelling};
 
 /// A stored game.
 #[derive(Debug, Clone, Queryable, Selectable, Identifiable)]

@@ -5,8 +5,8 @@ use diesel::prelude::*;
 
 use super::columns::Spelled;
 use super::schema::{pairing_games, pairings, rounds};
-use super::values::ResultCode;
 use super::{DbConn, QueryResult};
+use damka_domain::vocabulary::ResultCode;
 
 /// The opening a board was given, as it was when drawn.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -18,7 +18,6 @@ pub mod settings;
 pub mod shared;
 pub mod time_control;
 pub mod time_source;
-pub mod values;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::columns::{LocalRulesJson, Spelled};
 use super::schema::*;
 use super::time_control::{self, TimeControlJson, TimeControlText};
-use super::values::{
+use damka_domain::vocabulary::{
     BallotPer, EventStatus, MatchScoring, OpeningBallot, ResultCode, ScoringDisplay, System,
     TimeCategory, spelled,
 };

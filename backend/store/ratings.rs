@@ -10,8 +10,8 @@ use super::schema::{
     clubs, entries, events, games, glicko2_starts, pairing_games, pairings, player_ratings,
     players, rating_changes, rating_variants, ratings, result_changes, rounds,
 };
-use super::values::{GameStatus, RatingSystem, ResultCode};
 use super::{DbConn, QueryResult};
+use damka_domain::vocabulary::{GameStatus, RatingSystem, ResultCode};
 
 /// Plies a standalone game needs to be rated: two moves by each side (RATINGS.md).
 pub const MIN_RATED_PLIES: i32 = 4;

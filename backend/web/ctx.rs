@@ -107,7 +107,7 @@ impl Ctx {
     }
 
     /// The name of a club role (`organiser`, `member`).
-    pub fn club_role(&self, role: &str) -> String {
+    pub fn club_role(&self, role: &damka_domain::vocabulary::ClubRole) -> String {
         self.lang.t(&format!("club.role.{role}"))
     }
 

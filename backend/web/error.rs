@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::ctx::Ctx;
 use crate::service::{AppError, Refusal};
-use crate::store::values::Spelling;
+use damka_domain::vocabulary::Spelling;
 
 /// The JSON body of an error (RFC 9457 problem details).
 #[derive(Debug, Default, Serialize, utoipa::ToSchema)]

@@ -2,7 +2,7 @@
 //! stream event shows something the page does not: the same formulas as the script's.
 use crate::service::events::rounds::RoundView;
 use crate::service::games::GameView;
-use crate::store::values::Spelling;
+use damka_domain::vocabulary::Spelling;
 
 /// A game page: plies, status, result, pending offer (`by@ply`).
 pub fn game(game: &GameView) -> String {

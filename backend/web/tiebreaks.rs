@@ -5,7 +5,7 @@ use damka_domain::tiebreak::{Modifier, parse_tiebreak_list};
 use damka_engine::Variant;
 
 use super::i18n::Lang;
-use crate::store::values::System;
+use damka_domain::vocabulary::System;
 
 /// The display name of tie-break `code` (e.g. `BH/C1`) in an event of this variant/system.
 pub fn label(lang: Lang, variant: Variant, system: System, code: &str) -> String {

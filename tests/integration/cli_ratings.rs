@@ -9,8 +9,8 @@ use diesel::prelude::*;
 use crate::common::{Role, TestApp};
 use crate::ratings_property::{Dice, make_players, play_event};
 use damka::service::Actor;
-use damka::store::values::System;
 use damka::store::{Backend, accounts};
+use damka_domain::vocabulary::System;
 
 fn damka(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_damka"))

@@ -16,8 +16,8 @@ use damka::service::events::rounds::{self, ResultInput};
 use damka::service::events::{self, EventInput, audit, settings};
 use damka::service::players::{self, PlayerInput};
 use damka::service::{Actor, AppError, AppResult, Refusal};
-use damka::store::values::Spelling;
 use damka::store::{self, DbConn, RetryPolicy};
+use damka_domain::vocabulary::Spelling;
 
 async fn organiser(app: &TestApp) -> Actor {
     app.user("org@example.org", Role::Organiser).await;
@@ -37,7 +37,7 @@ fn event_with_players(conn: &mut DbConn, actor: &Actor, players: usize) -> i64 {
         actor,
         &EventInput {
             name: "Race cup".into(),
-            system: damka::store::values::System::Swiss,
+            system: damka_domain::vocabulary::System::Swiss,
             rounds: 5,
             ..EventInput::default()
         },

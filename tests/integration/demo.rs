@@ -6,8 +6,8 @@ use crate::common::TestApp;
 use chrono::Datelike;
 use damka::service::games;
 use damka::store::games::{GameFilter, list};
-use damka::store::values::GameStatus;
 use damka::store::{events, games as stored};
+use damka_domain::vocabulary::GameStatus;
 
 #[actix_web::test]
 async fn the_demo_games_are_legal_and_agree_with_the_boards() {
@@ -63,7 +63,7 @@ async fn the_demo_games_are_legal_and_agree_with_the_boards() {
         let rr = events::list(conn)
             .unwrap()
             .into_iter()
-            .find(|e| e.status == damka::store::values::EventStatus::Finished)
+            .find(|e| e.status == damka_domain::vocabulary::EventStatus::Finished)
             .unwrap();
         let boards = events::pairings(conn, rr.id).unwrap();
         let with_games = stored::ids_by_pairing(conn, rr.id).unwrap().len();
@@ -94,7 +94,7 @@ async fn the_demo_games_are_legal_and_agree_with_the_boards() {
         .unwrap();
         assert_eq!(
             list.system,
-            damka::store::values::RatingSystem::Glicko2,
+            damka_domain::vocabulary::RatingSystem::Glicko2,
             "the demo lists Glicko-2 first"
         );
         assert_eq!(list.items.len(), 24, "everyone played");
@@ -103,7 +103,7 @@ async fn the_demo_games_are_legal_and_agree_with_the_boards() {
                 conn,
                 item.player_id,
                 variant,
-                damka::store::values::RatingSystem::Glicko2,
+                damka_domain::vocabulary::RatingSystem::Glicko2,
             )
             .unwrap();
             assert_eq!(steps.len() as i32, item.games, "{}", item.name);
@@ -116,7 +116,7 @@ async fn the_demo_games_are_legal_and_agree_with_the_boards() {
                 conn,
                 item.player_id,
                 variant,
-                damka::store::values::RatingSystem::Glicko2,
+                damka_domain::vocabulary::RatingSystem::Glicko2,
             )
             .unwrap();
             for step in steps.iter().filter(|s| s.event_id == Some(rr.id)) {

@@ -398,7 +398,7 @@ fn published_round(conn: &mut DbConn, organiser: &Actor) -> (i64, i64) {
         organiser,
         &EventInput {
             name: "Race cup".into(),
-            system: damka::store::values::System::Swiss,
+            system: damka_domain::vocabulary::System::Swiss,
             rounds: 3,
             ..EventInput::default()
         },

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use actix_web::http::Method;
 use common::{Role, TestApp, create_event, enter_players, organiser_api, play_round};
-use damka::store::values::ResultCode;
+use damka_domain::vocabulary::ResultCode;
 use serde_json::{Value, json};
 
 fn games(round: &Value) -> Vec<&Value> {

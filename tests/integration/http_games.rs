@@ -13,7 +13,7 @@ use actix_web::http::Method;
 use common::{Client, Role, TestApp};
 use damka::store::games::{self as stored, NewGame};
 use damka::store::models::{LocalRules, PlayerRating};
-use damka::store::values::Spelling;
+use damka_domain::vocabulary::Spelling;
 use damka_engine::{Color, Game, Move, PieceKind, Position, Rules, Status, Variant, zobrist_hash};
 use serde_json::{Value, json};
 

@@ -187,7 +187,7 @@ async fn corpus_file_imports_players_rounds_results_and_standings() {
                 conn,
                 player_id,
                 damka_engine::Variant::Russian,
-                damka::store::values::RatingSystem::Elo,
+                damka_domain::vocabulary::RatingSystem::Elo,
             )
             .unwrap()
         })

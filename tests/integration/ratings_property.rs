@@ -16,8 +16,8 @@ use damka::service::games::arbiter::GameResultInput;
 use damka::service::games::create::NewGameInput;
 use damka::service::ratings::recompute::{self, Rows};
 use damka::store::models::PlayerFields;
-use damka::store::values::{EventStatus, ResultCode, System};
 use damka::store::{DbConn, accounts, players};
+use damka_domain::vocabulary::{EventStatus, ResultCode, System};
 use damka_engine::Variant;
 use diesel::prelude::*;
 

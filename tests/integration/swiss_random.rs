@@ -45,9 +45,9 @@ use damka::service::events::rounds::{ResultInput, RoundView};
 use damka::service::events::{EventInput, entries, reports, rounds, settings};
 use damka::service::{Actor, AppError, Refusal};
 use damka::store::models::{PlayerFields, PlayerRating};
-use damka::store::values::{Spelling, System};
 use damka::store::{self, DbConn};
 use damka_domain::tournament::Colour;
+use damka_domain::vocabulary::{Spelling, System};
 
 // The exhaustive prover the domain crate's random pairing tests use.
 #[path = "../../backend/domain/tests/common/pairing_proof.rs"]

@@ -14,3 +14,4 @@ pub mod standings;
 pub mod tiebreak;
 pub mod tournament;
 pub mod trf;
+pub mod vocabulary;

@@ -9,8 +9,8 @@ use super::history::{self, History};
 use super::manual::PairingWarning;
 use super::{load, may_arbitrate};
 use crate::service::{Actor, AppResult};
-use crate::store::values::Spelling;
 use crate::store::{DbConn, accounts, events, pairing_changes};
+use damka_domain::vocabulary::Spelling;
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct ChangeView {

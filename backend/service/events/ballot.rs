@@ -12,8 +12,8 @@ use super::history::History;
 use crate::service::{AppError, AppResult, Refusal};
 use crate::store::micro_matches::{self, DrawnOpening};
 use crate::store::models::Event;
-use crate::store::values::{OpeningBallot, Spelling};
 use crate::store::{DbConn, events};
+use damka_domain::vocabulary::{OpeningBallot, Spelling};
 
 /// Checks the event's ballot setting against its variant, reading the organiser's own
 /// table when it is chosen; returns the table text to keep (none unless it is chosen).

@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 use super::{history, load, may_manage, require_arbiter, require_manager};
 use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::models::Event;
-use crate::store::values::{EventStatus, Spelling, spelled};
 use crate::store::{self, DbConn, events, players};
+use damka_domain::vocabulary::{EventStatus, Spelling, spelled};
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct EntryView {

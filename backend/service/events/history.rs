@@ -9,8 +9,8 @@ use super::micro_match;
 use crate::service::{AppError, AppResult};
 use crate::store::micro_matches::{self, DrawnOpening};
 use crate::store::models::{Entry, Event, Pairing, Player as Profile, Round};
-use crate::store::values::ResultCode;
 use crate::store::{DbConn, events, players};
+use damka_domain::vocabulary::ResultCode;
 
 /// An entry with its player's name and the profile fields a TRF carries.
 #[derive(Debug, Clone)]
@@ -360,7 +360,7 @@ fn trf_fields(profile: Option<&Profile>) -> Player {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::values::{EventStatus, ScoringDisplay, System, TimeCategory};
+    use damka_domain::vocabulary::{EventStatus, ScoringDisplay, System, TimeCategory};
 
     fn event() -> Event {
         Event {
@@ -389,9 +389,9 @@ mod tests {
             revision: 0,
             clock: Default::default(),
             games_per_pairing: 1,
-            match_scoring: crate::store::values::MatchScoring::GamePoints,
-            opening_ballot: crate::store::values::OpeningBallot::None,
-            ballot_per: crate::store::values::BallotPer::Pairing,
+            match_scoring: damka_domain::vocabulary::MatchScoring::GamePoints,
+            opening_ballot: damka_domain::vocabulary::OpeningBallot::None,
+            ballot_per: damka_domain::vocabulary::BallotPer::Pairing,
             custom_openings: String::new(),
         }
     }

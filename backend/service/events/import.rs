@@ -22,8 +22,8 @@ use super::settings::{self, EventInput};
 use crate::service::players::ProfileRights;
 use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::models::{Event, NewPairing, Player, PlayerFields, PlayerRating};
-use crate::store::values::{EventStatus, ResultCode, System};
 use crate::store::{self, DbConn, events, players};
+use damka_domain::vocabulary::{EventStatus, ResultCode, System};
 
 /// The name given to an event whose TRF has no `012` line.
 pub const DEFAULT_NAME: &str = "Imported event";

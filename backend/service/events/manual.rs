@@ -14,8 +14,8 @@ use super::{load, require_arbiter};
 use crate::service::games;
 use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::models::Event;
-use crate::store::values::{EventStatus, Spelling, spelled_option};
 use crate::store::{self, DbConn, pairing_changes};
+use damka_domain::vocabulary::{EventStatus, Spelling, spelled_option};
 
 /// One board of a proposed pairing, by start numbers.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, utoipa::ToSchema)]

@@ -5,7 +5,7 @@
 //! the standings.
 use damka_domain::tournament::{ByeKind, HalfPoints};
 
-use crate::store::values::{MatchScoring, ResultCode};
+use damka_domain::vocabulary::{MatchScoring, ResultCode};
 
 /// White's and Black's half-points in one game of its own colours.
 fn game_half_points(result: ResultCode) -> (u32, u32) {

@@ -12,7 +12,7 @@ use crate::service::players::{self, PlayerView};
 use crate::service::{Actor, AppResult};
 use crate::store::DbConn;
 use crate::store::models::Event;
-use crate::store::values::OpeningBallot;
+use damka_domain::vocabulary::OpeningBallot;
 
 pub struct EventOverview {
     pub event: Event,

@@ -8,7 +8,7 @@ use super::history::{self, History};
 use super::{load, may_arbitrate};
 use crate::service::{Actor, AppError, AppResult};
 use crate::store::DbConn;
-use crate::store::values::{ResultCode, ScoringDisplay};
+use damka_domain::vocabulary::{ResultCode, ScoringDisplay};
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct StandingView {

@@ -12,8 +12,8 @@ use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::models::Event;
 use crate::store::models::NewPairing;
 use crate::store::models::Pairing;
-use crate::store::values::{EventStatus, ResultCode, Spelling, spelled_option, spellings};
 use crate::store::{self, DbConn, events};
+use damka_domain::vocabulary::{EventStatus, ResultCode, Spelling, spelled_option, spellings};
 
 /// A board as pages and the API show it.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]

@@ -7,8 +7,8 @@ use super::{load, require_manager};
 use crate::service::{Actor, AppError, AppResult, Refusal, validate};
 use crate::store::models::Event;
 pub use crate::store::models::{EventInput, LocalRules};
-use crate::store::values::{EventStatus, Spelling, TimeCategory, spellings};
 use crate::store::{self, DbConn, events};
+use damka_domain::vocabulary::{EventStatus, Spelling, TimeCategory, spellings};
 
 /// Reads a choice as a form posts it (its spelling), naming the field and the choices
 /// when it is none of them.

@@ -12,8 +12,8 @@ use super::reports::{self, CrosstableView, StandingsView};
 use super::rounds::{self, RoundView};
 use super::{Event, load};
 use crate::service::{Actor, AppError, AppResult};
-use crate::store::values::{BallotPer, ResultCode};
 use crate::store::{DbConn, clubs, players};
+use damka_domain::vocabulary::{BallotPer, ResultCode};
 
 /// A player as a sheet prints them.
 #[derive(Debug, Clone)]

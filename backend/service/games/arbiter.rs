@@ -9,8 +9,8 @@ use super::{Loaded, is_arbiter};
 use crate::service::events::rounds;
 use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::games::{self as stored, GameRow, GameState, NewGameChange};
-use crate::store::values::{GameEnd, GameStatus, ResultCode, Spelling, spellings};
 use crate::store::{self, DbConn};
+use damka_domain::vocabulary::{GameEnd, GameStatus, ResultCode, Spelling, spellings};
 
 /// Writes the game's new state; a result that changed reaches the event's board.
 pub fn store_state(

@@ -11,8 +11,8 @@ use serde::Serialize;
 use super::{Loaded, is_arbiter, view::GameView, win_for};
 use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::games::{self as stored, GameRow, GameState};
-use crate::store::values::{GameEnd, GameStatus};
 use crate::store::{DbConn, events};
+use damka_domain::vocabulary::{GameEnd, GameStatus};
 
 /// A game's clock as the API shows it, as of the answer's time.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]

@@ -11,8 +11,8 @@ use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::games::{self as stored, NewGame};
 use crate::store::models::LocalRules;
 use crate::store::time_control::{self, TimeControlJson};
-use crate::store::values::spelled;
 use crate::store::{self, DbConn, players};
+use damka_domain::vocabulary::spelled;
 
 /// The draw-offer minimum when none is given (RULES.md: 20 moves each).
 pub const DEFAULT_DRAW_OFFER_MIN_MOVES: i32 = 20;

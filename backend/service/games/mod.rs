@@ -25,8 +25,8 @@ use damka_engine::{CaptureChoice, Color, Game, Position, Rules, Variant};
 use super::{Actor, AppError, AppResult, Refusal};
 use crate::store::games::{self as stored, GameRow, MoveRow};
 use crate::store::models::LocalRules;
-use crate::store::values::{GameEnd, GameStatus, ResultCode};
 use crate::store::{DbConn, events};
+use damka_domain::vocabulary::{GameEnd, GameStatus, ResultCode};
 
 pub use view::{GameSummary, GameView};
 

@@ -8,8 +8,8 @@ use super::view::{GameView, view_of};
 use super::{Loaded, Role, require_role, win_for};
 use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::games::GameState;
-use crate::store::values::{GameEnd, ResultCode};
 use crate::store::{self, DbConn};
+use damka_domain::vocabulary::{GameEnd, ResultCode};
 
 /// Whether `side` may offer a draw now (it has just moved: the opponent is to move).
 pub fn check_offer(loaded: &Loaded, state: &GameState, side: Color) -> AppResult<()> {

@@ -14,8 +14,8 @@ use super::{Loaded, load, replay};
 use crate::service::{AppError, AppResult};
 use crate::store::games as stored;
 use crate::store::models::Event;
-use crate::store::values::Spelling;
 use crate::store::{DbConn, events};
+use damka_domain::vocabulary::Spelling;
 
 /// The Event tag of a game played outside any event.
 const CASUAL_EVENT: &str = "Casual game";

@@ -9,7 +9,7 @@ use super::{Loaded, Role, clock, offers, optimistic, require_role};
 use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::DbConn;
 use crate::store::games::{self as stored, GameState};
-use crate::store::values::GameStatus;
+use damka_domain::vocabulary::GameStatus;
 
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 pub struct MoveInput {

@@ -10,7 +10,7 @@ use super::{Loaded, utc};
 use crate::service::{Actor, AppError, AppResult};
 use crate::store::DbConn;
 use crate::store::games::{self as stored, GameFilter, GameRow};
-use crate::store::values::{GameEnd, GameStatus, ResultCode, spelled, spelled_option};
+use damka_domain::vocabulary::{GameEnd, GameStatus, ResultCode, spelled, spelled_option};
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct GamePlayer {

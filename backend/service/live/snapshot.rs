@@ -10,7 +10,7 @@ use crate::service::games::{self, GameView, view};
 use crate::service::{AppError, AppResult};
 use crate::store::DbConn;
 use crate::store::games::{self as stored, MoveRow};
-use crate::store::values::{GameStatus, ResultCode, spelled, spelled_option};
+use damka_domain::vocabulary::{GameStatus, ResultCode, spelled, spelled_option};
 
 /// One ply as the `move` event carries it.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]

@@ -19,9 +19,9 @@ use serde::Serialize;
 use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::models::PlayerRating;
 use crate::store::ratings::{self as stored, GlickoStartRow};
-use crate::store::values::{RatingSystem, Spelling, spellings};
 use crate::store::{DbConn, players};
 use damka_domain::csv::split_line;
+use damka_domain::vocabulary::{RatingSystem, Spelling, spellings};
 
 /// The largest file an import takes.
 pub const MAX_CSV_BYTES: usize = 1024 * 1024;

@@ -16,8 +16,8 @@ pub mod views;
 use damka_engine::Variant;
 
 use super::{Actor, AppResult};
-use crate::store::values::{RatingSystem, Spelling};
 use crate::store::{DbConn, ratings as stored, settings};
+use damka_domain::vocabulary::{RatingSystem, Spelling};
 
 /// Site setting: the system rating lists show first.
 pub const SETTING_LIST_SYSTEM: &str = "ratings.list_system";

@@ -40,8 +40,8 @@ use damka_engine::Variant;
 
 use crate::service::AppResult;
 use crate::store::ratings::{self as stored, ChangeRow, RatingRow};
-use crate::store::values::{RatingSystem, ResultCode, Spelling};
 use crate::store::{DbConn, QueryResult};
+use damka_domain::vocabulary::{RatingSystem, ResultCode, Spelling};
 
 /// The rating systems' constants: lidraughts' Glicko-2.
 pub const GLICKO: GlickoParams = GlickoParams::LIDRAUGHTS;

@@ -10,8 +10,8 @@ use super::system_choice;
 use crate::service::events::settings::one_of;
 use crate::service::{AppError, AppResult, validate};
 use crate::store::ratings::{self as stored, ChangeRow};
-use crate::store::values::{RatingSystem, Spelling};
 use crate::store::{DbConn, events, players};
+use damka_domain::vocabulary::{RatingSystem, Spelling};
 
 fn utc(at: NaiveDateTime) -> DateTime<Utc> {
     at.and_utc()

@@ -6,11 +6,11 @@ use serde::Deserialize;
 use super::ApiActor;
 use crate::service::AppResult;
 use crate::service::events::import::{self, ImportView, TrfTooLarge};
-use crate::store::values::Spelling;
 use crate::web::error::Problem;
 use crate::web::i18n::Lang;
 use crate::web::refusals;
 use crate::web::state::AppState;
+use damka_domain::vocabulary::Spelling;
 
 /// A TRF to import and the rules preset of the new event.
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]

@@ -12,9 +12,9 @@ use crate::service::games::play::{self, MoveInput, Submitted};
 use crate::service::games::{GameSummary, GameView, clock, offers, view};
 use crate::service::{AppError, AppResult, Refusal};
 use crate::store::games::GameFilter;
-use crate::store::values::{GameStatus, Spelling, spellings};
 use crate::web::error::Problem;
 use crate::web::state::AppState;
+use damka_domain::vocabulary::{GameStatus, Spelling, spellings};
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 pub struct ListQuery {

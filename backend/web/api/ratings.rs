@@ -9,9 +9,9 @@ use super::ApiActor;
 use crate::service::ratings::import::{self, ImportedRatings};
 use crate::service::ratings::views::{self, HistoryItem, ListFilter, RatingListItem};
 use crate::service::{AppError, AppResult, Refusal};
-use crate::store::values::Spelling;
 use crate::web::error::Problem;
 use crate::web::state::AppState;
+use damka_domain::vocabulary::Spelling;
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 pub struct ListQuery {

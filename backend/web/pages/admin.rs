@@ -9,11 +9,11 @@ use crate::service::events::settings::one_of;
 use crate::service::ratings::{self, SystemChoice};
 use crate::service::{AppError, AppResult, Refusal};
 use crate::store::models::{Invitation, User};
-use crate::store::values::{RatingSystem, Spelling};
 use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
 use crate::web::render::{self, FormErrors};
 use crate::web::state::AppState;
+use damka_domain::vocabulary::{RatingSystem, Spelling};
 
 #[derive(Template)]
 #[template(path = "admin.html")]

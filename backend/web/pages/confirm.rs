@@ -8,10 +8,10 @@ use askama::Template;
 
 use crate::service::events as ev;
 use crate::service::{AppError, AppResult, accounts};
-use crate::store::values::EventStatus;
 use crate::web::ctx::Ctx;
 use crate::web::render;
 use crate::web::state::AppState;
+use damka_domain::vocabulary::EventStatus;
 
 #[derive(Template)]
 #[template(path = "confirm.html")]

@@ -7,12 +7,12 @@ use serde::Deserialize;
 
 use crate::service::events::import::{self, ImportView};
 use crate::service::{AppError, AppResult, Refusal};
-use crate::store::values::Spelling;
 use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
 use crate::web::refusals;
 use crate::web::render::{self, FormErrors};
 use crate::web::state::AppState;
+use damka_domain::vocabulary::Spelling;
 
 /// The import form as typed.
 #[derive(Deserialize, Clone)]

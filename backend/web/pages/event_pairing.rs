@@ -12,11 +12,11 @@ use crate::service::events::manual::{
 };
 use crate::service::events::{self as ev, Event};
 use crate::service::{AppError, AppResult, Refusal};
-use crate::store::values::{ResultCode, Spelling};
 use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
 use crate::web::render::{self, FormErrors};
 use crate::web::state::AppState;
+use damka_domain::vocabulary::{ResultCode, Spelling};
 
 /// Rows beyond the stored boards, so that boards can be added (e.g. when a player with a
 /// requested bye is paired after all).

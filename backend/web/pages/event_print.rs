@@ -11,10 +11,10 @@ use crate::service::AppResult;
 use crate::service::events::Event;
 use crate::service::events::ballot::OpeningView;
 use crate::service::events::sheets::{self, CrosstableSheet, PairingSheet, StandingsSheet};
-use crate::store::values::ResultCode;
 use crate::web::ctx::Ctx;
 use crate::web::render;
 use crate::web::state::AppState;
+use damka_domain::vocabulary::ResultCode;
 
 /// The date the sheet is printed on (UTC: the server does not know the reader's zone).
 fn printed_on(ctx: &Ctx) -> String {

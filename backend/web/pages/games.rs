@@ -15,12 +15,12 @@ use crate::service::games::{clock, offers};
 use crate::service::{Actor, AppError, AppResult};
 use crate::store::DbConn;
 use crate::store::games::GameState;
-use crate::store::values::{GameEnd, GameStatus, ResultCode, Spelling};
 use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
 use crate::web::game_board::{self, BoardOptions};
 use crate::web::render::{self, FormErrors};
 use crate::web::state::AppState;
+use damka_domain::vocabulary::{GameEnd, GameStatus, ResultCode, Spelling};
 
 /// One line of the move list: the move number and the two plies of it.
 pub struct MoveLine {
@@ -144,7 +144,7 @@ impl GamePage {
     pub fn result_text(&self) -> String {
         self.game
             .result
-            .map(|r| r.shown(crate::store::values::ScoringDisplay::OneHalfZero, false))
+            .map(|r| r.shown(damka_domain::vocabulary::ScoringDisplay::OneHalfZero, false))
             .unwrap_or_default()
     }
 

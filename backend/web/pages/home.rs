@@ -7,11 +7,11 @@ use crate::service::events::Event;
 use crate::service::games::view::{self as games, GameInProgress, GameSummary};
 use crate::service::players::{self, SiteSummary, TopPlayer};
 use crate::store::games::GameFilter;
-use crate::store::values::{EventStatus, GameStatus, ScoringDisplay};
 use crate::web::ctx::Ctx;
 use crate::web::i18n::{Lang, SUPPORTED};
 use crate::web::state::AppState;
 use crate::web::svg;
+use damka_domain::vocabulary::{EventStatus, GameStatus, ScoringDisplay};
 
 #[derive(Template, WebTemplate)]
 #[template(path = "home.html")]

@@ -4,8 +4,8 @@ use crate::service::events::Event;
 use crate::service::events::ballot::OpeningView;
 use crate::service::events::micro_match;
 use crate::service::events::rounds::BoardGameView;
-use crate::store::values::{ResultCode, ScoringDisplay};
 use crate::web::i18n::Lang;
+use damka_domain::vocabulary::{ResultCode, ScoringDisplay};
 
 /// Half-points as a score is written: `1½`, `½`, `2`.
 fn half_points_text(half_points: u32) -> String {

@@ -11,12 +11,12 @@ use crate::service::players::{self, PlayerInput, PlayerView};
 use crate::service::ratings::views::{self as rating_views, StepView, VariantRatings};
 use crate::service::{AppResult, clubs};
 use crate::store::games::GameFilter;
-use crate::store::values::{RatingSystem, Spelling};
 use crate::web::ctx::Ctx;
 use crate::web::form::{CsrfForm, optional_number};
 use crate::web::rating_chart::{self, Series};
 use crate::web::render::{self, FormErrors};
 use crate::web::state::AppState;
+use damka_domain::vocabulary::{RatingSystem, Spelling};
 
 #[derive(Template)]
 #[template(path = "players.html")]

@@ -11,12 +11,12 @@ use crate::service::clubs::{self, ClubView};
 use crate::service::ratings::import;
 use crate::service::ratings::views::{self, ListFilter, RatingList};
 use crate::service::{AppError, AppResult, Refusal};
-use crate::store::values::{RatingSystem, Spelling};
 use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
 use crate::web::refusals;
 use crate::web::render::{self, FormErrors};
 use crate::web::state::AppState;
+use damka_domain::vocabulary::{RatingSystem, Spelling};
 
 /// The list's query as typed: empty fields mean "no filter".
 #[derive(Debug, Deserialize, Default)]

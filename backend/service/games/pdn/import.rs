@@ -14,8 +14,8 @@ use crate::service::games::view::PlayerNames;
 use crate::service::games::{Loaded, loaded, verdict};
 use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::games::{self as stored, GameRow, GameState, MoveRow};
-use crate::store::values::{EventStatus, GameEnd, ResultCode, spelled_option};
 use crate::store::{self, DbConn, events};
+use damka_domain::vocabulary::{EventStatus, GameEnd, ResultCode, spelled_option};
 
 /// The largest PDN file read: a round of a big open is far smaller.
 pub const MAX_PDN_BYTES: usize = 1024 * 1024;

@@ -6,10 +6,10 @@ use askama::Template;
 use crate::service::AppResult;
 use crate::service::events::reports::{self, MicroMatchGames, PlayerCardView};
 use crate::service::events::{Event, settings};
-use crate::store::values::ScoringDisplay;
 use crate::web::ctx::Ctx;
 use crate::web::render;
 use crate::web::state::AppState;
+use damka_domain::vocabulary::ScoringDisplay;
 
 #[derive(Template)]
 #[template(path = "event_card.html")]

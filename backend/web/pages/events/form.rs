@@ -8,16 +8,16 @@ use serde::Deserialize;
 use crate::service::clubs::{self, ClubView};
 use crate::service::events::{self as ev, EventInput, LocalRules, settings};
 use crate::service::{AppError, AppResult, Refusal};
-use crate::store::values::{
-    BallotPer, MatchScoring, OpeningBallot, ScoringDisplay, Spelling, System, TimeCategory,
-    spellings,
-};
 use crate::web::ctx::Ctx;
 use crate::web::form::{CsrfForm, optional_number};
 use crate::web::render::{self, FormErrors};
 use crate::web::state::AppState;
 use damka_domain::clock::{self, TimeControl};
 use damka_domain::tournament::Colour;
+use damka_domain::vocabulary::{
+    BallotPer, MatchScoring, OpeningBallot, ScoringDisplay, Spelling, System, TimeCategory,
+    spellings,
+};
 use damka_engine::Variant;
 
 /// The event form's fields as typed.

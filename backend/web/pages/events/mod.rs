@@ -21,10 +21,10 @@ use askama::Template;
 
 use crate::service::AppResult;
 use crate::service::events::{self as ev, Event};
-use crate::store::values::EventStatus;
 use crate::web::ctx::Ctx;
 use crate::web::render;
 use crate::web::state::AppState;
+use damka_domain::vocabulary::EventStatus;
 
 #[derive(Template)]
 #[template(path = "events.html")]

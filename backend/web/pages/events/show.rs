@@ -12,12 +12,12 @@ use crate::service::events::overview::{self, EventOverview};
 use crate::service::events::rounds::RoundView;
 use crate::service::events::rounds::{BoardGameView, BoardView};
 use crate::service::ratings::views::{self as rating_views, EventRatingRow};
-use crate::store::values::{EventStatus, OpeningBallot, ResultCode, Spelling};
 use crate::web::ctx::Ctx;
 use crate::web::pages::micro_match;
 use crate::web::render::{self, FormErrors};
 use crate::web::state::AppState;
 use damka_domain::tournament::ByeKind;
+use damka_domain::vocabulary::{EventStatus, OpeningBallot, ResultCode, Spelling};
 
 /// Everything the event's tabs show, from one load of its history.
 type EventData = EventOverview;

@@ -5,8 +5,8 @@
 //! (`Spelling::from_spelling`): nothing above the store compares these words. A word the
 //! database should never hold is an error where the row is read (`store::columns`), never
 //! a default.
-use damka_domain::tiebreak::EventKind;
-use damka_domain::tournament::{ByeKind, Colour, Outcome, RoundEntry, StartNo};
+use crate::tiebreak::EventKind;
+use crate::tournament::{ByeKind, Colour, Outcome, RoundEntry, StartNo};
 use damka_engine::Variant;
 use serde::{Deserialize, Deserializer, Serializer};
 
@@ -233,8 +233,8 @@ spelled_enum! {
 
 impl TimeCategory {
     /// The category of a timed event, from its time control.
-    pub fn of(category: damka_domain::clock::Category) -> TimeCategory {
-        use damka_domain::clock::Category;
+    pub fn of(category: crate::clock::Category) -> TimeCategory {
+        use crate::clock::Category;
         match category {
             Category::Classical => TimeCategory::Classical,
             Category::Rapid => TimeCategory::Rapid,
@@ -413,10 +413,10 @@ spelled_enum! {
 
 impl MatchScoring {
     /// The domain's name for the same scoring.
-    pub fn domain(self) -> damka_domain::micro_match::MatchScoring {
+    pub fn domain(self) -> crate::micro_match::MatchScoring {
         match self {
-            MatchScoring::GamePoints => damka_domain::micro_match::MatchScoring::GamePoints,
-            MatchScoring::MatchPoints => damka_domain::micro_match::MatchScoring::MatchPoints,
+            MatchScoring::GamePoints => crate::micro_match::MatchScoring::GamePoints,
+            MatchScoring::MatchPoints => crate::micro_match::MatchScoring::MatchPoints,
         }
     }
 }
@@ -441,8 +441,8 @@ spelled_enum! {
 
 impl OpeningBallot {
     /// The built-in table behind the choice (`None` for none and for the organiser's own).
-    pub fn table(self) -> Option<damka_domain::ballots::BallotTable> {
-        use damka_domain::ballots::BallotTable;
+    pub fn table(self) -> Option<crate::ballots::BallotTable> {
+        use crate::ballots::BallotTable;
         match self {
             OpeningBallot::Idf64 => Some(BallotTable::Idf64),
             OpeningBallot::Fmjd64 => Some(BallotTable::Fmjd64),
@@ -463,10 +463,10 @@ spelled_enum! {
 
 impl BallotPer {
     /// The domain's name for the same choice.
-    pub fn domain(self) -> damka_domain::ballots::BallotPer {
+    pub fn domain(self) -> crate::ballots::BallotPer {
         match self {
-            BallotPer::Pairing => damka_domain::ballots::BallotPer::Pairing,
-            BallotPer::Round => damka_domain::ballots::BallotPer::Round,
+            BallotPer::Pairing => crate::ballots::BallotPer::Pairing,
+            BallotPer::Round => crate::ballots::BallotPer::Round,
         }
     }
 }
@@ -496,11 +496,29 @@ impl Ord for RatingSystem {
 
 impl RatingSystem {
     /// The domain's name for the same system.
-    pub fn domain(self) -> damka_domain::ratings::ledger::System {
+    pub fn domain(self) -> crate::ratings::ledger::System {
         match self {
-            RatingSystem::Elo => damka_domain::ratings::ledger::System::Elo,
-            RatingSystem::Glicko2 => damka_domain::ratings::ledger::System::Glicko2,
+            RatingSystem::Elo => crate::ratings::ledger::System::Elo,
+            RatingSystem::Glicko2 => crate::ratings::ledger::System::Glicko2,
         }
+    }
+}
+
+spelled_enum! {
+    /// What an account is in a club: one of its organisers, who decide who joins it and run its
+    /// events, or a plain member.
+    pub enum ClubRole ("club role") {
+        Organiser = "organiser",
+        Member = "member",
+    }
+}
+
+spelled_enum! {
+    /// Where a player's request to have their profile in a club stands.
+    pub enum JoinRequestStatus ("join request status") {
+        Pending = "pending",
+        Accepted = "accepted",
+        Declined = "declined",
     }
 }
 
