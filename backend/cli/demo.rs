@@ -43,11 +43,14 @@ pub fn reset_database_file(url: &DatabaseUrl) -> anyhow::Result<()> {
 /// Marks a database as the demo's, so that a later demo may start it afresh.
 const SETTING_DEMO_DATABASE: &str = "demo_database";
 
+/// Where `damka serve --demo` keeps its database unless told otherwise.
+pub const DEMO_DATABASE_URL: &str = "sqlite://damka-demo.db";
+
 /// The demo starts afresh by deleting its file: only a file that does not exist, is
 /// empty, is marked as a demo database, or is the default demo file (made before the mark
 /// existed) may go. Anything else may be a club's real data.
 fn refuse_unless_demo_file(path: &str) -> anyhow::Result<()> {
-    let default_file = super::serve::DEMO_DATABASE_URL.trim_start_matches("sqlite://");
+    let default_file = DEMO_DATABASE_URL.trim_start_matches("sqlite://");
     let Ok(metadata) = std::fs::metadata(path) else {
         return Ok(());
     };

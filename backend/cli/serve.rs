@@ -64,7 +64,6 @@ impl Default for ServeArgs {
 }
 
 pub const DATABASE_URL: &str = "sqlite://damka.db";
-pub const DEMO_DATABASE_URL: &str = "sqlite://damka-demo.db";
 
 pub fn init_logging(format: LogFormat) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
@@ -84,7 +83,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         .map_err(|e| anyhow::anyhow!("--trusted-proxy: {e}"))?;
     let url_text = match &args.database_url {
         Some(url) => url.as_str(),
-        None if args.demo => DEMO_DATABASE_URL,
+        None if args.demo => super::demo::DEMO_DATABASE_URL,
         None => DATABASE_URL,
     };
     let url = DatabaseUrl::parse(url_text).map_err(|e| anyhow::anyhow!("--database-url: {e}"))?;

@@ -17,20 +17,23 @@ use std::cell::Cell;
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex, MutexGuard, Weak};
+use std::sync::{Condvar, Mutex, MutexGuard};
 
 use diesel::connection::{AnsiTransactionManager, Connection, TransactionManager};
 use diesel::result::{DatabaseErrorKind, Error};
 
-use super::shared::{DbShared, attach};
 use super::{DatabaseUrl, DbConn, DbManager};
 
 /// The most writes one commit carries: bounds how long the first of them waits.
 const MAX_BATCH: usize = 64;
 
+/// What a new connection of the writer is given before its first use: the database's
+/// shared state, which owns this writer (so the writer is handed the tie, not the owner).
+pub(crate) type ConnectionSetup = Box<dyn Fn(&mut DbConn) + Send + Sync>;
+
 pub(crate) struct GroupCommit {
     url: DatabaseUrl,
-    shared: Weak<DbShared>,
+    setup: ConnectionSetup,
     writer: Mutex<Writer>,
     batch_done: Condvar,
     /// Writers waiting for the mutex: while any wait, the one inside does not commit.
@@ -83,10 +86,10 @@ fn batch_error(message: String) -> Error {
 }
 
 impl GroupCommit {
-    pub(crate) fn new(url: DatabaseUrl, shared: Weak<DbShared>) -> GroupCommit {
+    pub(crate) fn new(url: DatabaseUrl, setup: ConnectionSetup) -> GroupCommit {
         GroupCommit {
             url,
-            shared,
+            setup,
             writer: Mutex::new(Writer {
                 batch: 1,
                 ..Writer::default()
@@ -172,7 +175,7 @@ impl GroupCommit {
     fn open_batch(&self, writer: &mut Writer) -> Result<(), Error> {
         if writer.conn.is_none() {
             let mut conn = DbManager::connect_sqlite(&self.url.target)?;
-            attach(&mut conn, &self.shared);
+            (self.setup)(&mut conn);
             writer.conn = Some(conn);
         }
         if writer.members > 0 {

@@ -28,8 +28,10 @@ impl DbShared {
     pub(super) fn new(url: &DatabaseUrl) -> Arc<DbShared> {
         Arc::new_cyclic(|me| DbShared {
             url: url.clone(),
-            writer: (url.backend == Backend::Sqlite)
-                .then(|| GroupCommit::new(url.clone(), me.clone())),
+            writer: (url.backend == Backend::Sqlite).then(|| {
+                let me = me.clone();
+                GroupCommit::new(url.clone(), Box::new(move |conn| attach(conn, &me)))
+            }),
             extensions: Mutex::new(HashMap::new()),
         })
     }

@@ -6,6 +6,7 @@
 mod common;
 
 mod api_date_times;
+mod architecture;
 mod authorization_table;
 mod backup;
 mod body_limits;
