@@ -12,7 +12,9 @@ use crate::service::ratings;
 use crate::service::{Actor, AppError, accounts, auth};
 use crate::store::models::{ClubFields, NewUser, PlayerFields};
 use crate::store::{self, Backend, DatabaseUrl, DbConn, clubs, players, settings};
-use damka_domain::vocabulary::{OpeningBallot, RatingSystem, ResultCode, Spelling, System};
+use damka_domain::vocabulary::{
+    ClubRole, OpeningBallot, RatingSystem, ResultCode, Spelling, System,
+};
 use diesel::Connection;
 
 /// A demo account and the password generated for it at this start.
@@ -233,125 +235,60 @@ const PLAYERS: [DemoPlayer; 24] = [
     ("Koen Mulder", 2, "NED", 1981, "", 1650, Some(1822), None),
 ];
 
-/// (role shown on the console, e-mail, display name, admin, organiser, linked player)
-type DemoAccountSpec = (
-    &'static str,
-    &'static str,
-    &'static str,
-    bool,
-    bool,
-    Option<i64>,
-);
+/// One demo account: the role shown on the console, its e-mail and display name, its site
+/// roles, and the index in `PLAYERS` of the profile it plays as.
+struct AccountSpec {
+    role: &'static str,
+    email: &'static str,
+    name: &'static str,
+    is_admin: bool,
+    is_organiser: bool,
+    plays_as: Option<usize>,
+}
+
+const ACCOUNTS: &[AccountSpec] = &[
+    AccountSpec {
+        role: "administrator",
+        email: "admin@damka.demo",
+        name: "Site Admin",
+        is_admin: true,
+        is_organiser: true,
+        plays_as: None,
+    },
+    AccountSpec {
+        role: "organiser",
+        email: "organiser@damka.demo",
+        name: "Наталья Орлова (организатор)",
+        is_admin: false,
+        is_organiser: true,
+        plays_as: None,
+    },
+    AccountSpec {
+        role: "player",
+        email: "chizhov@damka.demo",
+        name: "Алексей Чижов",
+        is_admin: false,
+        is_organiser: false,
+        plays_as: Some(0),
+    },
+    AccountSpec {
+        role: "player",
+        email: "platonova@damka.demo",
+        name: "Ирина Платонова",
+        is_admin: false,
+        is_organiser: false,
+        plays_as: Some(1),
+    },
+];
 
 /// Fills an empty database with the demo club and returns the demo accounts.
 pub fn seed(conn: &mut DbConn) -> Result<Vec<DemoAccount>, AppError> {
     conn.write_transaction(|conn| {
         settings::set(conn, SETTING_DEMO_DATABASE, "1")?;
         let now = store::now();
-        let mut club_ids = Vec::new();
-        for (name, city, country, description) in CLUBS {
-            let club = clubs::insert(
-                conn,
-                &ClubFields {
-                    name: name.into(),
-                    city: city.into(),
-                    country: country.into(),
-                    description: description.into(),
-                },
-                now,
-            )?;
-            club_ids.push(club.id);
-        }
-        let mut player_ids = Vec::new();
-        let mut strengths = std::collections::HashMap::new();
-        for (i, (name, club, country, birth, title, russian, _, _)) in PLAYERS.iter().enumerate() {
-            let player = players::insert(
-                conn,
-                &PlayerFields {
-                    name: (*name).into(),
-                    club_id: Some(club_ids[*club]),
-                    country: (*country).into(),
-                    federation_id: format!("{}", 700_100 + i),
-                    birth_year: Some(*birth),
-                    title: (*title).into(),
-                },
-                now,
-            )?;
-            strengths.insert(player.id, *russian);
-            player_ids.push(player.id);
-        }
-        let specs: [DemoAccountSpec; 4] = [
-            (
-                "administrator",
-                "admin@damka.demo",
-                "Site Admin",
-                true,
-                true,
-                None,
-            ),
-            (
-                "organiser",
-                "organiser@damka.demo",
-                "Наталья Орлова (организатор)",
-                false,
-                true,
-                None,
-            ),
-            (
-                "player",
-                "chizhov@damka.demo",
-                "Алексей Чижов",
-                false,
-                false,
-                Some(player_ids[0]),
-            ),
-            (
-                "player",
-                "platonova@damka.demo",
-                "Ирина Платонова",
-                false,
-                false,
-                Some(player_ids[1]),
-            ),
-        ];
-        let mut accounts_out = Vec::new();
-        for (role, email, name, is_admin, is_organiser, player_id) in specs {
-            let password = auth::random_token(9);
-            let user = store::accounts::insert_user(
-                conn,
-                &NewUser {
-                    email,
-                    display_name: name,
-                    password_hash: &auth::hash_password(&password)?,
-                    is_admin,
-                    is_organiser,
-                    locale: None,
-                    player_id,
-                    created_at: now,
-                },
-            )?;
-            if is_organiser && !is_admin {
-                clubs::add_member(
-                    conn,
-                    club_ids[0],
-                    user.id,
-                    damka_domain::vocabulary::ClubRole::Organiser,
-                )?;
-            }
-            if player_id.is_some() {
-                clubs::add_member(
-                    conn,
-                    club_ids[0],
-                    user.id,
-                    damka_domain::vocabulary::ClubRole::Member,
-                )?;
-            }
-            accounts_out.push(DemoAccount {
-                role,
-                email: email.to_string(),
-                password,
-            });
-        }
+        let club_ids = seed_clubs(conn, now)?;
+        let (player_ids, strengths) = seed_players(conn, &club_ids, now)?;
+        let accounts_out = seed_accounts(conn, club_ids[0], &player_ids, now)?;
         accounts::site_secret(conn)?;
         // Glicko-2 rates a club from its own games; lists show it first and seed by it.
         for key in [
@@ -365,6 +302,100 @@ pub fn seed(conn: &mut DbConn) -> Result<Vec<DemoAccount>, AppError> {
         seed_events(conn, &Actor::signed_in(organiser), &player_ids, &strengths)?;
         Ok(accounts_out)
     })
+}
+
+fn seed_clubs(conn: &mut DbConn, now: chrono::NaiveDateTime) -> Result<Vec<i64>, AppError> {
+    let mut club_ids = Vec::new();
+    for (name, city, country, description) in CLUBS {
+        let club = clubs::insert(
+            conn,
+            &ClubFields {
+                name: name.into(),
+                city: city.into(),
+                country: country.into(),
+                description: description.into(),
+            },
+            now,
+        )?;
+        club_ids.push(club.id);
+    }
+    Ok(club_ids)
+}
+
+/// The demo's profiles, and how strong each plays Russian draughts in the demo's games.
+#[allow(clippy::type_complexity)]
+fn seed_players(
+    conn: &mut DbConn,
+    club_ids: &[i64],
+    now: chrono::NaiveDateTime,
+) -> Result<(Vec<i64>, std::collections::HashMap<i64, i32>), AppError> {
+    let mut player_ids = Vec::new();
+    let mut strengths = std::collections::HashMap::new();
+    for (i, (name, club, country, birth, title, russian, _, _)) in PLAYERS.iter().enumerate() {
+        let player = players::insert(
+            conn,
+            &PlayerFields {
+                name: (*name).into(),
+                club_id: Some(club_ids[*club]),
+                country: (*country).into(),
+                federation_id: format!("{}", 700_100 + i),
+                birth_year: Some(*birth),
+                title: (*title).into(),
+            },
+            now,
+        )?;
+        strengths.insert(player.id, *russian);
+        player_ids.push(player.id);
+    }
+    Ok((player_ids, strengths))
+}
+
+/// The demo's accounts with fresh passwords; organisers run the first club, players are
+/// its members.
+fn seed_accounts(
+    conn: &mut DbConn,
+    club_id: i64,
+    player_ids: &[i64],
+    now: chrono::NaiveDateTime,
+) -> Result<Vec<DemoAccount>, AppError> {
+    let mut accounts_out = Vec::new();
+    for spec in ACCOUNTS {
+        let AccountSpec {
+            role,
+            email,
+            name,
+            is_admin,
+            is_organiser,
+            plays_as,
+        } = *spec;
+        let player_id = plays_as.map(|index| player_ids[index]);
+        let password = auth::random_token(9);
+        let user = store::accounts::insert_user(
+            conn,
+            &NewUser {
+                email,
+                display_name: name,
+                password_hash: &auth::hash_password(&password)?,
+                is_admin,
+                is_organiser,
+                locale: None,
+                player_id,
+                created_at: now,
+            },
+        )?;
+        if is_organiser && !is_admin {
+            clubs::add_member(conn, club_id, user.id, ClubRole::Organiser)?;
+        }
+        if player_id.is_some() {
+            clubs::add_member(conn, club_id, user.id, ClubRole::Member)?;
+        }
+        accounts_out.push(DemoAccount {
+            role,
+            email: email.to_string(),
+            password,
+        });
+    }
+    Ok(accounts_out)
 }
 
 /// A small deterministic generator, so every demo tells the same story.

@@ -87,6 +87,22 @@ fn code_of(text: &str) -> String {
                 }
                 code.push('"');
             }
+            // A character literal ('{', '\'', '\n'), not a lifetime ('a).
+            '\'' => {
+                let ahead: Vec<char> = chars.clone().take(3).collect();
+                let length = match ahead.as_slice() {
+                    ['\\', _, '\''] => 3,
+                    [_, '\'', ..] => 2,
+                    _ => 0,
+                };
+                code.push('\'');
+                for _ in 0..length {
+                    chars.next();
+                }
+                if length > 0 {
+                    code.push('\'');
+                }
+            }
             _ => code.push(c),
         }
     }
@@ -369,4 +385,166 @@ fn the_circle_finder_sees_a_circle_through_use_groups_and_super() {
         (c.clone(), BTreeSet::new()),
     ]);
     assert_eq!(circles(&edges), vec![vec![a, b]]);
+}
+
+/// Every Rust file below the given folders of the repository (tests and benches of a crate
+/// sit beside `src/`, so `engine/src` and `backend` hold no test files but `#[cfg(test)]`
+/// modules, which `code_of` leaves out).
+fn source_files(folders: &[&str]) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for folder in folders {
+        rust_files(&repo().join(folder), &mut files);
+    }
+    files.retain(|file| {
+        let shown = shown(file);
+        !shown.starts_with("backend/domain/tests") && !shown.starts_with("backend/domain/benches")
+    });
+    files
+}
+
+/// The derive lists in front of each item of `code`, joined per item.
+fn derives_per_item(code: &str) -> Vec<String> {
+    let mut items = Vec::new();
+    let mut current = String::new();
+    for line in code.lines() {
+        let line = line.trim();
+        if line.starts_with("#[derive(") || (!current.is_empty() && line.starts_with("#[")) {
+            current.push_str(line);
+        } else if !current.is_empty() {
+            items.push(std::mem::take(&mut current));
+        }
+    }
+    items
+}
+
+#[test]
+fn no_diesel_row_is_an_api_schema() {
+    const DIESEL: &[&str] = &[
+        "Insertable",
+        "Queryable",
+        "QueryableByName",
+        "Selectable",
+        "AsChangeset",
+        "Identifiable",
+        "Associations",
+    ];
+    let mut both = Vec::new();
+    for file in source_files(&["backend"]) {
+        let code = code_of(&std::fs::read_to_string(&file).expect("source file"));
+        for derives in derives_per_item(&code) {
+            let names: BTreeSet<&str> = derives
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .collect();
+            if names.contains("ToSchema") && DIESEL.iter().any(|d| names.contains(d)) {
+                both.push(format!("{}: {derives}", shown(&file)));
+            }
+        }
+    }
+    assert!(
+        both.is_empty(),
+        "structs that are both a diesel row and an API schema:\n{}",
+        both.join("\n")
+    );
+}
+
+/// Each function of `code` with its first line (1-based) and its length in lines, found by
+/// counting braces from its `fn` keyword.
+fn function_lengths(code: &str) -> Vec<(String, usize, usize)> {
+    let lines: Vec<&str> = code.lines().collect();
+    let mut found = Vec::new();
+    for (start, line) in lines.iter().enumerate() {
+        let Some(name) = function_name(line) else {
+            continue;
+        };
+        let mut depth = 0i64;
+        let mut opened = false;
+        for (offset, body_line) in lines[start..].iter().enumerate() {
+            for c in body_line.chars() {
+                match c {
+                    '{' => {
+                        depth += 1;
+                        opened = true;
+                    }
+                    '}' => depth -= 1,
+                    _ => {}
+                }
+            }
+            if !opened && body_line.trim_end().ends_with(';') {
+                break;
+            }
+            if opened && depth <= 0 {
+                found.push((name.to_string(), start + 1, offset + 1));
+                break;
+            }
+        }
+    }
+    found
+}
+
+/// The name of the function a line declares, if it declares one.
+fn function_name(line: &str) -> Option<&str> {
+    let mut words = line.split_whitespace().peekable();
+    while let Some(word) = words.next() {
+        match word {
+            "pub" | "async" | "const" | "unsafe" | "extern" => {}
+            w if w.starts_with("pub(") => {}
+            "fn" => {
+                let next = words.next()?;
+                let end = next
+                    .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .unwrap_or(next.len());
+                return Some(&next[..end]).filter(|name| !name.is_empty());
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+#[test]
+fn no_function_outside_tests_is_over_120_lines() {
+    const LIMIT: usize = 120;
+    let mut long = Vec::new();
+    for file in source_files(&["backend", "engine/src"]) {
+        let code = code_of(&std::fs::read_to_string(&file).expect("source file"));
+        for (name, line, length) in function_lengths(&code) {
+            if length > LIMIT {
+                long.push(format!("{}:{line} {name}: {length} lines", shown(&file)));
+            }
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "functions over {LIMIT} lines (split them into named steps):\n{}",
+        long.join("\n")
+    );
+}
+
+#[test]
+fn the_function_counter_counts_a_body_and_skips_a_declaration() {
+    let code =
+        "trait T {\n    fn declared(&self);\n}\npub(crate) fn two() {\n    let x = { 1 };\n}\n";
+    assert_eq!(function_lengths(code), vec![("two".to_string(), 4, 3)]);
+}
+
+#[test]
+fn the_csrf_input_is_written_once_in_the_templates() {
+    let mut files = Vec::new();
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(repo().join("templates"))
+        .expect("templates folder")
+        .map(|entry| entry.expect("directory entry").path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        let text = std::fs::read_to_string(&path).expect("template");
+        let count = text.matches("name=\"csrf_token\"").count();
+        if count > 0 {
+            files.push((shown(&path), count));
+        }
+    }
+    let total: usize = files.iter().map(|(_, count)| count).sum();
+    assert_eq!(
+        total, 1,
+        "the CSRF input should be written in one template (an include or macro), found in: {files:?}"
+    );
 }
