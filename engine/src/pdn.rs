@@ -219,64 +219,19 @@ pub fn parse_games(text: &str) -> Result<Vec<PdnGame>, PdnError> {
                 game.tags.push(tag);
             }
             '{' => {
-                cursor.bump();
-                let comment = cursor
-                    .until('}')
-                    .ok_or_else(|| cursor.error(line, column, PdnErrorKind::UnterminatedComment))?;
-                let comment = comment.trim().to_string();
-                match game.moves.last_mut() {
-                    Some(last) => {
-                        last.comment = Some(match last.comment.take() {
-                            Some(previous) => format!("{previous} {comment}"),
-                            None => comment,
-                        })
-                    }
-                    None => game.intro_comment = Some(comment),
-                }
+                read_comment(&mut cursor, &mut game, line, column)?;
                 in_movetext = true;
             }
             ';' => {
                 cursor.until('\n');
             }
-            '(' => {
-                // Variations are skipped: only the main line is a game.
-                let mut depth = 0usize;
-                loop {
-                    match cursor.bump() {
-                        Some('(') => depth += 1,
-                        Some(')') => {
-                            depth -= 1;
-                            if depth == 0 {
-                                break;
-                            }
-                        }
-                        Some('{') => {
-                            cursor.until('}');
-                        }
-                        Some(_) => {}
-                        None => {
-                            return Err(cursor.error(
-                                line,
-                                column,
-                                PdnErrorKind::UnterminatedVariation,
-                            ));
-                        }
-                    }
-                }
-            }
+            '(' => skip_variation(&mut cursor, line, column)?,
             ']' | '}' | ')' => {
                 return Err(cursor.error(line, column, PdnErrorKind::Unexpected(c)));
             }
             _ => {
                 in_movetext = true;
-                let mut word = String::new();
-                while let Some(c) = cursor.peek() {
-                    if !is_word_char(c) {
-                        break;
-                    }
-                    word.push(c);
-                    cursor.bump();
-                }
+                let word = read_word(&mut cursor);
                 if RESULTS.contains(&word.as_str()) {
                     game.result = Some(word);
                     finish(&mut game, &mut games, &mut started);
@@ -286,29 +241,96 @@ pub fn parse_games(text: &str) -> Result<Vec<PdnGame>, PdnError> {
                 if word.starts_with('$') {
                     continue;
                 }
-                // A move number, possibly glued to its move: "12.", "12...", "12.c3-d4".
-                let digits = word.chars().take_while(char::is_ascii_digit).count();
-                let mut rest = word.as_str();
-                let mut move_column = column;
-                if digits > 0 && word[digits..].starts_with('.') {
-                    let after = word[digits..].trim_start_matches('.');
-                    move_column += word.len() - after.len();
-                    rest = after;
-                }
-                let rest = rest.trim_end_matches(['!', '?']);
-                if !rest.is_empty() {
-                    game.moves.push(PdnMove {
-                        text: rest.to_string(),
-                        comment: None,
-                        line,
-                        column: move_column,
-                    });
-                }
+                add_move(&mut game, &word, line, column);
             }
         }
     }
     finish(&mut game, &mut games, &mut started);
     Ok(games)
+}
+
+/// A comment (`{...}`): it belongs to the move before it, or to the game when no move
+/// came yet.
+fn read_comment(
+    cursor: &mut Cursor,
+    game: &mut PdnGame,
+    line: usize,
+    column: usize,
+) -> Result<(), PdnError> {
+    cursor.bump();
+    let comment = cursor
+        .until('}')
+        .ok_or_else(|| cursor.error(line, column, PdnErrorKind::UnterminatedComment))?;
+    let comment = comment.trim().to_string();
+    match game.moves.last_mut() {
+        Some(last) => {
+            last.comment = Some(match last.comment.take() {
+                Some(previous) => format!("{previous} {comment}"),
+                None => comment,
+            })
+        }
+        None => game.intro_comment = Some(comment),
+    }
+    Ok(())
+}
+
+/// Variations are skipped (nested ones and comments in them too): only the main line is
+/// a game.
+fn skip_variation(cursor: &mut Cursor, line: usize, column: usize) -> Result<(), PdnError> {
+    let mut depth = 0usize;
+    loop {
+        match cursor.bump() {
+            Some('(') => depth += 1,
+            Some(')') => {
+                depth -= 1;
+                if depth == 0 {
+                    return Ok(());
+                }
+            }
+            Some('{') => {
+                cursor.until('}');
+            }
+            Some(_) => {}
+            None => {
+                return Err(cursor.error(line, column, PdnErrorKind::UnterminatedVariation));
+            }
+        }
+    }
+}
+
+/// The word at the cursor: a move, a move number, a result or an annotation.
+fn read_word(cursor: &mut Cursor) -> String {
+    let mut word = String::new();
+    while let Some(c) = cursor.peek() {
+        if !is_word_char(c) {
+            break;
+        }
+        word.push(c);
+        cursor.bump();
+    }
+    word
+}
+
+/// A move, without its move number, possibly glued to it ("12.", "12...", "12.c3-d4"),
+/// and without its annotation marks.
+fn add_move(game: &mut PdnGame, word: &str, line: usize, column: usize) {
+    let digits = word.chars().take_while(char::is_ascii_digit).count();
+    let mut rest = word;
+    let mut move_column = column;
+    if digits > 0 && word[digits..].starts_with('.') {
+        let after = word[digits..].trim_start_matches('.');
+        move_column += word.len() - after.len();
+        rest = after;
+    }
+    let rest = rest.trim_end_matches(['!', '?']);
+    if !rest.is_empty() {
+        game.moves.push(PdnMove {
+            text: rest.to_string(),
+            comment: None,
+            line,
+            column: move_column,
+        });
+    }
 }
 
 impl PdnGame {

@@ -330,42 +330,21 @@ async fn play(
         if Instant::now() >= deadline {
             break;
         }
-        if player.stale {
-            // Go on from what the server has (a failed move may have been stored after all).
-            match player.reread_game(timeout).await {
-                Ok(()) => player.stale = false,
-                Err(err) => {
-                    played.other_errors += 1;
-                    remember_error(&errors, format!("{err:#}"));
-                    tokio::time::sleep(Duration::from_millis(20)).await;
-                    continue;
-                }
-            }
+        if player.stale && !catch_up(&mut player, &mut played, &errors, timeout).await {
+            continue;
         }
         played.games.insert(player.game.id);
         if player.game.is_finished() || player.game.legal_moves.is_empty() {
-            if Instant::now() >= measure_from {
-                let reason = player.game.reason.clone().unwrap_or_else(|| "none".into());
-                *played.finished.entry(reason).or_default() += 1;
-                played.finished_plies += u64::try_from(player.game.ply).unwrap_or(0);
-            }
-            if let Some(rounds) = &rounds {
-                // The next round's game, once every board of this one is over.
-                match rounds.next(player.generation, deadline).await {
-                    Some(next) => {
-                        player.generation = next.generation;
-                        player.game.id = next.games[player.index];
-                        player.stale = true;
-                    }
-                    None => break,
-                }
-                due = due.map(|at| at.max(Instant::now()));
-                continue;
-            }
-            if let Err(err) = player.new_game(timeout).await {
-                played.other_errors += 1;
-                remember_error(&errors, format!("{err:#}"));
-                tokio::time::sleep(Duration::from_millis(20)).await;
+            if !next_game(
+                &mut player,
+                &mut played,
+                &errors,
+                rounds.as_deref(),
+                schedule,
+            )
+            .await
+            {
+                break;
             }
             // Creating the game is not a move: the next move is not late because of it.
             due = due.map(|at| at.max(Instant::now()));
@@ -430,46 +409,15 @@ async fn play(
                 false
             }
             Ok(Ok(response)) => {
-                if measured {
-                    let micros = finished.duration_since(started).as_micros();
-                    played
-                        .stats
-                        .latencies
-                        .push(u32::try_from(micros).unwrap_or(u32::MAX));
-                    *played.stats.statuses.entry(response.status).or_default() += 1;
-                    played.stats.body_bytes += response.body_len as u64;
-                }
-                if response.close {
-                    player.conn = None;
-                }
-                let answer = (response.status == 201)
-                    .then(|| serde_json::from_slice::<GameAnswer>(&response.body).ok())
-                    .flatten();
-                match answer {
-                    Some(game) => {
-                        played.acknowledged.push((game.id, game.ply, text.clone()));
-                        if measured {
-                            played.accepted += 1;
-                            if let Some(acks) = &player.acks {
-                                acks.stored(game.id, game.ply, finished);
-                            }
-                        }
-                        player.game = game;
-                        true
-                    }
-                    // Not accepted (a 201 whose body is not a game is not accepted either).
-                    None => {
-                        remember_error(
-                            &errors,
-                            format!(
-                                "POST {path} ply {ply} {text}: {} {}",
-                                response.status,
-                                body_text(&response)
-                            ),
-                        );
-                        false
-                    }
-                }
+                let sent = SentMove {
+                    path: &path,
+                    ply,
+                    text: &text,
+                    started,
+                    finished,
+                    measured,
+                };
+                take_answer(&mut player, &mut played, &errors, response, &sent)
             }
         };
         if !stored {
@@ -477,6 +425,132 @@ async fn play(
         }
     }
     played
+}
+
+/// Goes on from the game as the server has it (a failed move may have been stored after
+/// all). False when it could not be read.
+async fn catch_up(
+    player: &mut Player,
+    played: &mut Played,
+    errors: &ErrorSamples,
+    timeout: Duration,
+) -> bool {
+    match player.reread_game(timeout).await {
+        Ok(()) => {
+            player.stale = false;
+            true
+        }
+        Err(err) => {
+            played.other_errors += 1;
+            remember_error(errors, format!("{err:#}"));
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            false
+        }
+    }
+}
+
+/// Counts a game that is over and moves to the next: the next round's (once every board
+/// of this one is over), or a new standalone game. False when there is no next round.
+async fn next_game(
+    player: &mut Player,
+    played: &mut Played,
+    errors: &ErrorSamples,
+    rounds: Option<&Coordinator>,
+    schedule: Schedule,
+) -> bool {
+    if Instant::now() >= schedule.measure_from {
+        let reason = player.game.reason.clone().unwrap_or_else(|| "none".into());
+        *played.finished.entry(reason).or_default() += 1;
+        played.finished_plies += u64::try_from(player.game.ply).unwrap_or(0);
+    }
+    if let Some(rounds) = rounds {
+        return match rounds.next(player.generation, schedule.deadline).await {
+            Some(next) => {
+                player.generation = next.generation;
+                player.game.id = next.games[player.index];
+                player.stale = true;
+                true
+            }
+            None => false,
+        };
+    }
+    if let Err(err) = player.new_game(schedule.timeout).await {
+        played.other_errors += 1;
+        remember_error(errors, format!("{err:#}"));
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    true
+}
+
+/// A move sent, as its answer is recorded.
+struct SentMove<'a> {
+    path: &'a str,
+    ply: i32,
+    text: &'a str,
+    started: Instant,
+    finished: Instant,
+    measured: bool,
+}
+
+/// Records the server's answer to a move: its latency and status when measured, and the
+/// game as the server now has it when the move was accepted. Whether it was.
+fn take_answer(
+    player: &mut Player,
+    played: &mut Played,
+    errors: &ErrorSamples,
+    response: Response,
+    sent: &SentMove,
+) -> bool {
+    let SentMove {
+        path,
+        ply,
+        text,
+        started,
+        finished,
+        measured,
+    } = *sent;
+    if measured {
+        let micros = finished.duration_since(started).as_micros();
+        played
+            .stats
+            .latencies
+            .push(u32::try_from(micros).unwrap_or(u32::MAX));
+        *played.stats.statuses.entry(response.status).or_default() += 1;
+        played.stats.body_bytes += response.body_len as u64;
+    }
+    if response.close {
+        player.conn = None;
+    }
+    let answer = (response.status == 201)
+        .then(|| serde_json::from_slice::<GameAnswer>(&response.body).ok())
+        .flatten();
+    match answer {
+        Some(game) => {
+            played
+                .acknowledged
+                .push((game.id, game.ply, text.to_string()));
+            if measured {
+                played.accepted += 1;
+                if let Some(acks) = &player.acks {
+                    acks.stored(game.id, game.ply, finished);
+                }
+            }
+            player.game = game;
+            true
+        }
+        // Not accepted (a 201 whose body is not a game is not accepted either).
+        None => {
+            remember_error(
+                errors,
+                format!(
+                    "POST {path} ply {ply} {text}: {} {}",
+                    response.status,
+                    body_text(&response)
+                ),
+            );
+            false
+        }
+    }
 }
 
 /// Sets up and plays the games, then reports.

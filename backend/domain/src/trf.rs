@@ -518,13 +518,51 @@ pub fn parse(text: &str) -> Result<Tournament, TrfError> {
     parse_with_limits(text, &Limits::default())
 }
 
+/// What the lines of a TRF say before the players are checked against each other.
+#[derive(Default)]
+struct Records {
+    raw_players: Vec<RawPlayer>,
+    /// Whether a `BBU` or `162 P` line set the PAB's points (a later win value keeps them).
+    pab_set: bool,
+    forbidden_groups: Vec<(usize, Vec<StartNo>)>,
+    acceleration_lines: Vec<(usize, Vec<char>)>,
+}
+
 /// Reads a TRF, refusing one that holds more than `limits` allow.
 pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Tournament, TrfError> {
     let mut t = Tournament::default();
-    let mut raw_players: Vec<RawPlayer> = Vec::new();
-    let mut pab_set = false;
-    let mut forbidden_groups: Vec<(usize, Vec<StartNo>)> = Vec::new();
-    let mut acceleration_lines: Vec<(usize, Vec<char>)> = Vec::new();
+    let mut records = read_records(text, &mut t)?;
+    check_players(&mut records.raw_players, limits)?;
+    let known = |n: StartNo| {
+        records
+            .raw_players
+            .binary_search_by_key(&n, |p| p.player.start_no)
+            .is_ok()
+    };
+    t.forbidden_pairs = forbidden_pairs(&records.forbidden_groups, known, limits)?;
+    let played = rounds_paired(&records.raw_players, &t, limits)?;
+    pending_games(&records.raw_players, &mut t)?;
+    // bbpPairings counts the entries against XXR; without XXR, against the rounds paired
+    // and the one about to be.
+    let acceleration_rounds = match t.total_rounds {
+        0 => played + 1,
+        total => total as usize,
+    };
+    accelerations(
+        &records.acceleration_lines,
+        &mut records.raw_players,
+        acceleration_rounds,
+    )?;
+    add_players(records.raw_players, played, &mut t);
+    mark_double_forfeits(&mut t);
+    check_both_sides(&t)?;
+    Ok(t)
+}
+
+/// Reads every line by its record kind (the first three characters); unknown kinds are
+/// skipped.
+fn read_records(text: &str, t: &mut Tournament) -> Result<Records, TrfError> {
+    let mut records = Records::default();
     let normalised = text.replace("\r\n", "\n").replace('\r', "\n");
     for (idx, raw_line) in normalised.split('\n').enumerate() {
         let line = idx + 1;
@@ -535,77 +573,110 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Tournament, TrfE
         let prefix = slice(&chars, 0, 3);
         let rest = slice(&chars, 3, chars.len());
         match prefix.as_str() {
-            "001" => raw_players.push(parse_player_line(&chars, line)?),
+            "001" => records.raw_players.push(parse_player_line(&chars, line)?),
             "012" => t.name = rest.trim().to_string(),
-            "XXR" | "142" => {
-                let n = rest.trim();
-                t.total_rounds =
-                    n.parse::<u32>().ok().filter(|n| *n > 0).ok_or_else(|| {
-                        err(line, 5, TrfProblem::InvalidRoundCount(n.to_string()))
-                    })?;
-            }
-            "XXC" => {
-                for token in rest.split_whitespace() {
-                    match token {
-                        "white1" => t.first_colour = Some(Colour::White),
-                        "black1" => t.first_colour = Some(Colour::Black),
-                        _ => {}
-                    }
-                }
-            }
-            "152" => match rest.trim() {
-                "W" => t.first_colour = Some(Colour::White),
-                "B" => t.first_colour = Some(Colour::Black),
-                other => {
-                    return Err(err(
-                        line,
-                        5,
-                        TrfProblem::InvalidFirstColour(other.to_string()),
-                    ));
-                }
-            },
-            "162" => parse_162(&chars, line, &mut t.points, &mut pab_set)?,
+            "XXR" | "142" => t.total_rounds = parse_round_count(&rest, line)?,
+            "XXC" => parse_xxc(&rest, t),
+            "152" => t.first_colour = Some(parse_152(&rest, line)?),
+            "162" => parse_162(&chars, line, &mut t.points, &mut records.pab_set)?,
             "BBW" | "BBD" | "BBL" | "BBZ" | "BBF" | "BBU" => {
-                let v = rest.trim();
-                let value = parse_points(v)
-                    .ok_or_else(|| err(line, 5, TrfProblem::InvalidScore(v.to_string())))?;
-                let value = result_points(value, v, line, 5)?;
-                match prefix.as_str() {
-                    "BBW" => {
-                        t.points.win = value;
-                        t.points.forfeit_win = value;
-                        t.points.full_point_bye = value;
-                        if !pab_set {
-                            t.points.pab = value;
-                        }
-                    }
-                    "BBD" => {
-                        t.points.draw = value;
-                        t.points.half_point_bye = value;
-                    }
-                    "BBL" => t.points.loss = value,
-                    "BBZ" => t.points.zero_point_bye = value,
-                    "BBF" => t.points.forfeit_loss = value,
-                    _ => {
-                        t.points.pab = value;
-                        pab_set = true;
-                    }
-                }
+                parse_bb(&prefix, &rest, line, &mut t.points, &mut records.pab_set)?;
             }
-            "XXA" => acceleration_lines.push((line, chars)),
-            "XXP" => {
-                let mut group = Vec::new();
-                let mut col = 4;
-                for token in rest.split_whitespace() {
-                    group.push(parse_start_no(token, line, col)?);
-                    col += token.len() + 1;
-                }
-                forbidden_groups.push((line, group));
-            }
+            "XXA" => records.acceleration_lines.push((line, chars)),
+            "XXP" => records
+                .forbidden_groups
+                .push((line, parse_xxp(&rest, line)?)),
             _ => {}
         }
     }
+    Ok(records)
+}
 
+/// `XXR` / `142`: the number of rounds, at least one.
+fn parse_round_count(rest: &str, line: usize) -> Result<u32, TrfError> {
+    let n = rest.trim();
+    n.parse::<u32>()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| err(line, 5, TrfProblem::InvalidRoundCount(n.to_string())))
+}
+
+/// `XXC`: the colour of the first player in round 1 (`white1` / `black1`); other
+/// tokens are bbpPairings' options damka does not need.
+fn parse_xxc(rest: &str, t: &mut Tournament) {
+    for token in rest.split_whitespace() {
+        match token {
+            "white1" => t.first_colour = Some(Colour::White),
+            "black1" => t.first_colour = Some(Colour::Black),
+            _ => {}
+        }
+    }
+}
+
+/// `152`: the colour of the first player in round 1 (`W` / `B`).
+fn parse_152(rest: &str, line: usize) -> Result<Colour, TrfError> {
+    match rest.trim() {
+        "W" => Ok(Colour::White),
+        "B" => Ok(Colour::Black),
+        other => Err(err(
+            line,
+            5,
+            TrfProblem::InvalidFirstColour(other.to_string()),
+        )),
+    }
+}
+
+/// `BBW`, `BBD`, `BBL`, `BBZ`, `BBF`, `BBU`: bbpPairings' points for a win, draw, loss,
+/// zero-point bye, forfeit loss and pairing-allocated bye.
+fn parse_bb(
+    prefix: &str,
+    rest: &str,
+    line: usize,
+    points: &mut PointSystem,
+    pab_set: &mut bool,
+) -> Result<(), TrfError> {
+    let v = rest.trim();
+    let value =
+        parse_points(v).ok_or_else(|| err(line, 5, TrfProblem::InvalidScore(v.to_string())))?;
+    let value = result_points(value, v, line, 5)?;
+    match prefix {
+        "BBW" => {
+            points.win = value;
+            points.forfeit_win = value;
+            points.full_point_bye = value;
+            if !*pab_set {
+                points.pab = value;
+            }
+        }
+        "BBD" => {
+            points.draw = value;
+            points.half_point_bye = value;
+        }
+        "BBL" => points.loss = value,
+        "BBZ" => points.zero_point_bye = value,
+        "BBF" => points.forfeit_loss = value,
+        _ => {
+            points.pab = value;
+            *pab_set = true;
+        }
+    }
+    Ok(())
+}
+
+/// `XXP`: start numbers of players who may not meet each other.
+fn parse_xxp(rest: &str, line: usize) -> Result<Vec<StartNo>, TrfError> {
+    let mut group = Vec::new();
+    let mut col = 4;
+    for token in rest.split_whitespace() {
+        group.push(parse_start_no(token, line, col)?);
+        col += token.len() + 1;
+    }
+    Ok(group)
+}
+
+/// Sorts the players by start number and checks them: within the limit, each number
+/// once, every opponent named is a player.
+fn check_players(raw_players: &mut [RawPlayer], limits: &Limits) -> Result<(), TrfError> {
     if raw_players.len() > limits.players {
         return Err(exceeded(
             0,
@@ -614,7 +685,6 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Tournament, TrfE
             limits.players,
         ));
     }
-    // Players, sorted by start number; numbers must be unique.
     raw_players.sort_by_key(|p| p.player.start_no);
     for w in raw_players.windows(2) {
         if w[0].player.start_no == w[1].player.start_no {
@@ -630,7 +700,7 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Tournament, TrfE
             .binary_search_by_key(&n, |p| p.player.start_no)
             .is_ok()
     };
-    for p in &raw_players {
+    for p in raw_players.iter() {
         for (r, cell) in p.cells.iter().enumerate() {
             if let Some(opp) = cell.and_then(|c| c.entry.opponent().or(c.pending.map(|g| g.0)))
                 && !known(opp)
@@ -639,12 +709,18 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Tournament, TrfE
             }
         }
     }
-    t.forbidden_pairs = forbidden_pairs(&forbidden_groups, known, limits)?;
+    Ok(())
+}
 
-    // Rounds paired so far: the last column where someone took part in a pairing. A
-    // non-empty column beyond that holds requests for the next round.
+/// Rounds paired so far: the last column where someone took part in a pairing. A
+/// non-empty column beyond that holds requests for the next round; nothing may follow it.
+fn rounds_paired(
+    raw_players: &[RawPlayer],
+    t: &Tournament,
+    limits: &Limits,
+) -> Result<usize, TrfError> {
     let mut played = 0usize;
-    for p in &raw_players {
+    for p in raw_players {
         for (r, cell) in p.cells.iter().enumerate() {
             if let Some(c) = cell
                 && c.participated
@@ -657,7 +733,7 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Tournament, TrfE
     if rounds > limits.rounds {
         return Err(exceeded(0, Limited::Rounds, rounds, limits.rounds));
     }
-    for p in &raw_players {
+    for p in raw_players {
         for (r, cell) in p.cells.iter().enumerate() {
             if r > played || (r == played && cell.is_some_and(|c| c.participated)) {
                 return Err(err(
@@ -678,14 +754,11 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Tournament, TrfE
             },
         ));
     }
-    pending_games(&raw_players, &mut t)?;
-    // bbpPairings counts the entries against XXR; without XXR, against the rounds paired
-    // and the one about to be.
-    let acceleration_rounds = match t.total_rounds {
-        0 => played + 1,
-        total => total as usize,
-    };
-    accelerations(&acceleration_lines, &mut raw_players, acceleration_rounds)?;
+    Ok(played)
+}
+
+/// The players with an entry for each round paired, and the byes requested for the next.
+fn add_players(raw_players: Vec<RawPlayer>, played: usize, t: &mut Tournament) {
     for raw in raw_players {
         let mut player = raw.player;
         for r in 0..played {
@@ -707,11 +780,16 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Tournament, TrfE
         }
         t.players.push(player);
     }
-    // The players are sorted by start number: an opponent is found by binary search, so
-    // the checks below cost players x rounds x log(players), not players squared.
-    let index_of =
-        |players: &[Player], n: StartNo| players.binary_search_by_key(&n, |q| q.start_no).ok();
-    // Two forfeit losses against each other are a double forfeit.
+}
+
+/// The index of player `n` in `players`, sorted by start number: an opponent is found by
+/// binary search, so the checks cost players x rounds x log(players), not players squared.
+fn index_of(players: &[Player], n: StartNo) -> Option<usize> {
+    players.binary_search_by_key(&n, |q| q.start_no).ok()
+}
+
+/// Two forfeit losses against each other are a double forfeit.
+fn mark_double_forfeits(t: &mut Tournament) {
     let snapshot = t.players.clone();
     for p in &mut t.players {
         for (r, entry) in p.rounds.iter_mut().enumerate() {
@@ -728,7 +806,11 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Tournament, TrfE
             }
         }
     }
-    // Consistency of the two sides of each game.
+}
+
+/// The two sides of each game agree: each names the other, and a played game has
+/// opposite colours.
+fn check_both_sides(t: &Tournament) -> Result<(), TrfError> {
     for p in &t.players {
         for (r, entry) in p.rounds.iter().enumerate() {
             if let Some(opp) = entry.opponent() {
@@ -759,7 +841,7 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Tournament, TrfE
             }
         }
     }
-    Ok(t)
+    Ok(())
 }
 
 /// Reads one acceleration as bbpPairings does: one token of digits with at most one

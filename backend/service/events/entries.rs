@@ -346,23 +346,9 @@ pub fn allow_pair(
     })
 }
 
-/// Starting ranks by rating (highest first), then name, as (entry, start number): given
-/// when the first round is paired.
-pub(super) fn starting_ranks(history: &history::History) -> Vec<(i64, i32)> {
-    let mut rows: Vec<&history::EntryRow> = history.entries.iter().collect();
-    rows.sort_by(|a, b| {
-        b.entry
-            .rating
-            .unwrap_or(0)
-            .cmp(&a.entry.rating.unwrap_or(0))
-            .then_with(|| a.name.cmp(&b.name))
-            .then(a.entry.id.cmp(&b.entry.id))
-    });
-    rows.iter()
-        .enumerate()
-        .map(|(i, row)| (row.entry.id, i as i32 + 1))
-        .collect()
-}
+/// Starting ranks, as the first pairing gives them; they live with the history, which
+/// numbers the entries by them before the first round.
+pub(super) use super::history::starting_ranks;
 
 /// Stores starting ranks (inside the event's write transaction).
 pub(super) fn store_start_numbers(conn: &mut DbConn, ranks: &[(i64, i32)]) -> AppResult<()> {

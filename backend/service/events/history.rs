@@ -97,10 +97,10 @@ pub fn load(conn: &mut DbConn, event: &Event) -> AppResult<History> {
 
 impl History {
     /// Before the first round, the start numbers are the ones the first pairing will give
-    /// (rating order, `entries::starting_ranks`), not the order of entry: the entries tab,
+    /// (rating order, `starting_ranks`), not the order of entry: the entries tab,
     /// the TRF and a hand-made first round all use the numbers players will keep.
     fn number_by_starting_rank(&mut self) {
-        let ranks: HashMap<i64, i32> = super::entries::starting_ranks(self).into_iter().collect();
+        let ranks: HashMap<i64, i32> = starting_ranks(self).into_iter().collect();
         for row in &mut self.entries {
             if let Some(&no) = ranks.get(&row.entry.id) {
                 row.entry.start_no = no;
@@ -190,11 +190,6 @@ impl History {
     /// and what is known about the next round.
     pub fn tournament(&self) -> AppResult<Tournament> {
         let played = self.rounds.len();
-        let mut by_entry: HashMap<i64, Vec<RoundEntry>> = self
-            .entries
-            .iter()
-            .map(|e| (e.entry.id, vec![RoundEntry::NotPaired; played]))
-            .collect();
         let start_no: HashMap<i64, u32> = self
             .entries
             .iter()
@@ -206,73 +201,150 @@ impl History {
                 .copied()
                 .ok_or_else(|| AppError::internal(format!("pairing refers to unknown entry {id}")))
         };
-        let mut pending_games = Vec::new();
-        // A micro-match event: what each round really gave each player.
+        let mut so_far = self.rounds_so_far(played, &no)?;
+        let next_round_absences = self.next_round_absences(played);
+        let forbidden_pairs = self
+            .forbidden
+            .iter()
+            .map(|(a, b)| Ok((no(*a)?, no(*b)?)))
+            .collect::<AppResult<Vec<_>>>()?;
         let micro = self.event.games_per_pairing > 1;
-        let mut scores: HashMap<i64, Vec<Option<HalfPoints>>> = HashMap::new();
+        let mut tournament = Tournament {
+            name: self.event.name.clone(),
+            total_rounds: if self.event.system.is_round_robin() {
+                self.event.rounds.max(played as i32) as u32
+            } else {
+                self.event.rounds as u32
+            },
+            points: self.points_system(),
+            first_colour: Some(self.event.first_colour),
+            players: self
+                .entries
+                .iter()
+                .map(|row| Player {
+                    start_no: row.entry.start_no as u32,
+                    name: row.name.clone(),
+                    rating: row.entry.rating.and_then(|r| u32::try_from(r).ok()),
+                    rounds: so_far.by_entry.remove(&row.entry.id).unwrap_or_default(),
+                    round_scores: so_far.scores.remove(&row.entry.id).unwrap_or_default(),
+                    ..trf_fields(row.profile.as_ref())
+                })
+                .collect(),
+            forbidden_pairs,
+            next_round_absences,
+            pending_games: so_far.pending_games,
+            micro_match: micro.then(|| damka_domain::micro_match::MicroMatch {
+                games: self.event.games_per_pairing as u32,
+                scoring: self.event.match_scoring.domain(),
+            }),
+        };
+        if micro {
+            // Paired on the real totals, as bbpPairings pairs the PlayStrategy TRF.
+            damka_domain::micro_match::set_pairing_accelerations(&mut tournament)
+                .map_err(AppError::internal)?;
+        }
+        Ok(tournament)
+    }
+
+    /// What the stored pairings of the `played` rounds give each entry.
+    fn rounds_so_far(
+        &self,
+        played: usize,
+        no: &impl Fn(i64) -> AppResult<u32>,
+    ) -> AppResult<RoundsSoFar> {
+        let mut so_far = RoundsSoFar {
+            played,
+            by_entry: self
+                .entries
+                .iter()
+                .map(|e| (e.entry.id, vec![RoundEntry::NotPaired; played]))
+                .collect(),
+            scores: HashMap::new(),
+            pending_games: Vec::new(),
+        };
         for (round, pairing) in &self.pairings {
-            let index = (*round - 1) as usize;
-            let (white, black) = match pairing.black_entry_id {
-                Some(black) => (pairing.white_entry_id, black),
-                None => {
-                    // A row with neither an opponent nor a bye kind counts as an absence.
-                    let kind = pairing.bye.unwrap_or(ByeKind::ZeroPoint);
-                    if let Some(rounds) = by_entry.get_mut(&pairing.white_entry_id)
-                        && index < rounds.len()
-                    {
-                        rounds[index] = RoundEntry::Bye(kind);
-                        if micro {
-                            let score = micro_match::bye_score(
-                                self.event.match_scoring,
-                                kind,
-                                self.points_system().pab.0,
-                                self.event.games_per_pairing as u32,
-                            );
-                            scores
-                                .entry(pairing.white_entry_id)
-                                .or_insert_with(|| vec![None; played])[index] = Some(score);
-                        }
-                    }
-                    continue;
-                }
-            };
-            let (w_no, b_no) = (no(white)?, no(black)?);
-            // A game without a result yet counts as not paired, so standings after an
-            // unfinished round show only finished games.
-            let (w, b) = match pairing.result {
-                Some(result) => result.round_entries(w_no, b_no),
-                None => {
-                    // Only pairings of a round this history holds: a pairing read without
-                    // its round (a round stored between the two reads of a history loaded
-                    // outside a transaction) is left out, as its entries are below.
-                    if index < played {
-                        pending_games.push(PendingGame {
-                            round: *round as u32,
-                            white: w_no,
-                            black: b_no,
-                        });
-                    }
-                    (RoundEntry::NotPaired, RoundEntry::NotPaired)
-                }
-            };
-            for (entry, value) in [(white, w), (black, b)] {
-                if let Some(rounds) = by_entry.get_mut(&entry)
-                    && index < rounds.len()
-                {
-                    rounds[index] = value;
-                }
-            }
-            if let (Some(result), Some(games)) =
-                (pairing.result, self.game_results.get(&pairing.id))
-                && index < played
-            {
-                let (w_score, b_score) =
-                    micro_match::round_scores(self.event.match_scoring, games, result);
-                for (entry, score) in [(white, w_score), (black, b_score)] {
-                    scores.entry(entry).or_insert_with(|| vec![None; played])[index] = Some(score);
-                }
+            match pairing.black_entry_id {
+                Some(black) => self.record_game(&mut so_far, *round, pairing, black, no)?,
+                None => self.record_bye(&mut so_far, *round, pairing),
             }
         }
+        Ok(so_far)
+    }
+
+    /// A board without an opponent: a bye of its kind. A row with neither an opponent nor
+    /// a bye kind counts as an absence.
+    fn record_bye(&self, so_far: &mut RoundsSoFar, round: i32, pairing: &Pairing) {
+        let index = (round - 1) as usize;
+        let kind = pairing.bye.unwrap_or(ByeKind::ZeroPoint);
+        if let Some(rounds) = so_far.by_entry.get_mut(&pairing.white_entry_id)
+            && index < rounds.len()
+        {
+            rounds[index] = RoundEntry::Bye(kind);
+            if self.event.games_per_pairing > 1 {
+                let score = micro_match::bye_score(
+                    self.event.match_scoring,
+                    kind,
+                    self.points_system().pab.0,
+                    self.event.games_per_pairing as u32,
+                );
+                so_far.score_of(pairing.white_entry_id)[index] = Some(score);
+            }
+        }
+    }
+
+    /// A game: its result for both players, or a pending game while it has none.
+    fn record_game(
+        &self,
+        so_far: &mut RoundsSoFar,
+        round: i32,
+        pairing: &Pairing,
+        black: i64,
+        no: &impl Fn(i64) -> AppResult<u32>,
+    ) -> AppResult<()> {
+        let (index, played) = ((round - 1) as usize, so_far.played);
+        let white = pairing.white_entry_id;
+        let (w_no, b_no) = (no(white)?, no(black)?);
+        // A game without a result yet counts as not paired, so standings after an
+        // unfinished round show only finished games.
+        let (w, b) = match pairing.result {
+            Some(result) => result.round_entries(w_no, b_no),
+            None => {
+                // Only pairings of a round this history holds: a pairing read without
+                // its round (a round stored between the two reads of a history loaded
+                // outside a transaction) is left out, as its entries are below.
+                if index < played {
+                    so_far.pending_games.push(PendingGame {
+                        round: round as u32,
+                        white: w_no,
+                        black: b_no,
+                    });
+                }
+                (RoundEntry::NotPaired, RoundEntry::NotPaired)
+            }
+        };
+        for (entry, value) in [(white, w), (black, b)] {
+            if let Some(rounds) = so_far.by_entry.get_mut(&entry)
+                && index < rounds.len()
+            {
+                rounds[index] = value;
+            }
+        }
+        // A micro-match event: what the round really gave each player.
+        if let (Some(result), Some(games)) = (pairing.result, self.game_results.get(&pairing.id))
+            && index < played
+        {
+            let (w_score, b_score) =
+                micro_match::round_scores(self.event.match_scoring, games, result);
+            for (entry, score) in [(white, w_score), (black, b_score)] {
+                so_far.score_of(entry)[index] = Some(score);
+            }
+        }
+        Ok(())
+    }
+
+    /// Who will not be paired in the next round: withdrawn, not yet joined, or asked for
+    /// a half-point bye or an absence.
+    fn next_round_absences(&self, played: usize) -> Vec<NextRoundAbsence> {
         let next = played as i32 + 1;
         let mut next_round_absences = Vec::new();
         for row in &self.entries {
@@ -297,47 +369,44 @@ impl History {
                 });
             }
         }
-        let forbidden_pairs = self
-            .forbidden
-            .iter()
-            .map(|(a, b)| Ok((no(*a)?, no(*b)?)))
-            .collect::<AppResult<Vec<_>>>()?;
-        let mut tournament = Tournament {
-            name: self.event.name.clone(),
-            total_rounds: if self.event.system.is_round_robin() {
-                self.event.rounds.max(played as i32) as u32
-            } else {
-                self.event.rounds as u32
-            },
-            points: self.points_system(),
-            first_colour: Some(self.event.first_colour),
-            players: self
-                .entries
-                .iter()
-                .map(|row| Player {
-                    start_no: row.entry.start_no as u32,
-                    name: row.name.clone(),
-                    rating: row.entry.rating.and_then(|r| u32::try_from(r).ok()),
-                    rounds: by_entry.remove(&row.entry.id).unwrap_or_default(),
-                    round_scores: scores.remove(&row.entry.id).unwrap_or_default(),
-                    ..trf_fields(row.profile.as_ref())
-                })
-                .collect(),
-            forbidden_pairs,
-            next_round_absences,
-            pending_games,
-            micro_match: micro.then(|| damka_domain::micro_match::MicroMatch {
-                games: self.event.games_per_pairing as u32,
-                scoring: self.event.match_scoring.domain(),
-            }),
-        };
-        if micro {
-            // Paired on the real totals, as bbpPairings pairs the PlayStrategy TRF.
-            damka_domain::micro_match::set_pairing_accelerations(&mut tournament)
-                .map_err(AppError::internal)?;
-        }
-        Ok(tournament)
+        next_round_absences
     }
+}
+
+/// What the stored rounds give each entry (by entry id): its entry per round, its score
+/// per round in a micro-match event, and the games still without a result.
+struct RoundsSoFar {
+    played: usize,
+    by_entry: HashMap<i64, Vec<RoundEntry>>,
+    scores: HashMap<i64, Vec<Option<HalfPoints>>>,
+    pending_games: Vec<PendingGame>,
+}
+
+impl RoundsSoFar {
+    fn score_of(&mut self, entry: i64) -> &mut Vec<Option<HalfPoints>> {
+        let played = self.played;
+        self.scores
+            .entry(entry)
+            .or_insert_with(|| vec![None; played])
+    }
+}
+
+/// Starting ranks by rating (highest first), then name, as (entry, start number): given
+/// when the first round is paired.
+pub(super) fn starting_ranks(history: &History) -> Vec<(i64, i32)> {
+    let mut rows: Vec<&EntryRow> = history.entries.iter().collect();
+    rows.sort_by(|a, b| {
+        b.entry
+            .rating
+            .unwrap_or(0)
+            .cmp(&a.entry.rating.unwrap_or(0))
+            .then_with(|| a.name.cmp(&b.name))
+            .then(a.entry.id.cmp(&b.entry.id))
+    });
+    rows.iter()
+        .enumerate()
+        .map(|(i, row)| (row.entry.id, i as i32 + 1))
+        .collect()
 }
 
 /// The profile fields a TRF player line carries: title, federation (the country code), the

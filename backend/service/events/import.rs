@@ -456,13 +456,47 @@ pub fn plan(
     lines: &HashMap<StartNo, usize>,
     variant: Variant,
 ) -> AppResult<ImportPlan> {
+    check_points(t)?;
+    let played = t.players.iter().map(|p| p.rounds.len()).max().unwrap_or(0);
+    let (system, round_robin_rounds) = system_of(t, played);
+    let rounds = if t.total_rounds > 0 {
+        i32::try_from(t.total_rounds).unwrap_or(i32::MAX)
+    } else if played > 0 {
+        i32::try_from(played).unwrap_or(i32::MAX)
+    } else {
+        EventInput::default().rounds
+    };
+    let name = clean(&t.name, 120);
+    let input = EventInput {
+        name: if name.is_empty() {
+            DEFAULT_NAME.to_string()
+        } else {
+            name
+        },
+        variant,
+        system,
+        rounds,
+        pab_half_points: t.points.pab.0 as i32,
+        first_colour: t.first_colour.unwrap_or(Colour::White),
+        ..EventInput::default()
+    };
+    Ok(ImportPlan {
+        input,
+        round_robin_rounds,
+        rounds: planned_rounds(t, played, lines)?,
+        next_round_absences: requested_absences(t, played, lines)?,
+    })
+}
+
+/// Refuses a point system damka cannot store: only the PAB's points (up to a whole
+/// point) may differ from the standard ones.
+fn check_points(t: &Tournament) -> AppResult<()> {
     let default = PointSystem::default();
-    let pab = t.points.pab;
     if (PointSystem {
         pab: default.pab,
         ..t.points
     }) != default
-        || pab.0 > 2
+        || t.points.pab.0 > 2
     {
         let p = &t.points;
         return Err(AppError::invalid(
@@ -475,7 +509,11 @@ pub fn plan(
             },
         ));
     }
-    let played = t.players.iter().map(|p| p.rounds.len()).max().unwrap_or(0);
+    Ok(())
+}
+
+/// The pairing system the file's rounds show, and a round-robin's number of rounds.
+fn system_of(t: &Tournament, played: usize) -> (System, Option<i32>) {
     // A round-robin needs n - 1 rounds at least: only then is the (quadratic) detection
     // worth running, and never on a field larger than any round-robin.
     let n = t.players.len();
@@ -485,7 +523,7 @@ pub fn plan(
     } else {
         EventKind::Swiss
     };
-    let (system, round_robin_rounds) = match kind {
+    match kind {
         EventKind::RoundRobin => {
             let cycle = (n + n % 2).saturating_sub(1);
             let rounds = if t.total_rounds > 0 {
@@ -504,29 +542,16 @@ pub fn plan(
             )
         }
         _ => (System::Swiss, None),
-    };
-    let rounds = if t.total_rounds > 0 {
-        i32::try_from(t.total_rounds).unwrap_or(i32::MAX)
-    } else if played > 0 {
-        i32::try_from(played).unwrap_or(i32::MAX)
-    } else {
-        EventInput::default().rounds
-    };
-    let name = clean(&t.name, 120);
-    let input = EventInput {
-        name: if name.is_empty() {
-            DEFAULT_NAME.to_string()
-        } else {
-            name
-        },
-        variant,
-        system,
-        rounds,
-        pab_half_points: pab.0 as i32,
-        first_colour: t.first_colour.unwrap_or(Colour::White),
-        ..EventInput::default()
-    };
+    }
+}
 
+/// The boards of every round played, in board order: games by the higher score of the
+/// two players before the round, then byes.
+fn planned_rounds(
+    t: &Tournament,
+    played: usize,
+    lines: &HashMap<StartNo, usize>,
+) -> AppResult<Vec<Vec<PlannedBoard>>> {
     let mut rounds_out = Vec::with_capacity(played);
     let mut scores: HashMap<StartNo, HalfPoints> = t
         .players
@@ -547,53 +572,7 @@ pub fn plan(
                 .copied()
                 .unwrap_or(RoundEntry::NotPaired)
         };
-        let mut games: Vec<PlannedBoard> = Vec::new();
-        let mut byes: Vec<(usize, PlannedBoard)> = Vec::new();
-        for p in &t.players {
-            let own = entry_of(p.start_no);
-            match own {
-                RoundEntry::NotPaired => {}
-                RoundEntry::Bye(kind) => {
-                    byes.push((
-                        bye_order(kind),
-                        PlannedBoard {
-                            white: p.start_no,
-                            black: None,
-                            bye: Some(kind),
-                            result: None,
-                        },
-                    ));
-                }
-                RoundEntry::Played { opponent, .. }
-                | RoundEntry::Forfeit { opponent, .. }
-                | RoundEntry::DoubleForfeit { opponent, .. } => {
-                    if opponent == p.start_no || !by_no.contains_key(&opponent) {
-                        return Err(AppError::invalid(
-                            "trf",
-                            Refusal::TrfNoOpponent {
-                                line: line_of(lines, p.start_no),
-                                column: column_of(r),
-                                round: r + 1,
-                                player: p.start_no,
-                                opponent,
-                            },
-                        ));
-                    }
-                    // Each game once, from the side of the lower start number.
-                    if opponent < p.start_no && entry_of(opponent).opponent() == Some(p.start_no) {
-                        continue;
-                    }
-                    games.push(game(
-                        p.start_no,
-                        own,
-                        opponent,
-                        entry_of(opponent),
-                        r,
-                        lines,
-                    )?);
-                }
-            }
-        }
+        let (mut games, mut byes) = boards_of_round(t, r, &entry_of, &by_no, lines)?;
         let score = |no: StartNo| scores.get(&no).copied().unwrap_or_default();
         games.sort_by_key(|g| {
             let black = g.black.unwrap_or(g.white);
@@ -613,7 +592,77 @@ pub fn plan(
             }
         }
     }
+    Ok(rounds_out)
+}
 
+/// A round's games (each once) and byes (with their place among the byes), unordered.
+type RoundBoards = (Vec<PlannedBoard>, Vec<(usize, PlannedBoard)>);
+
+/// The boards of round `r` (0-based), unordered.
+fn boards_of_round(
+    t: &Tournament,
+    r: usize,
+    entry_of: &impl Fn(StartNo) -> RoundEntry,
+    by_no: &HashMap<StartNo, usize>,
+    lines: &HashMap<StartNo, usize>,
+) -> AppResult<RoundBoards> {
+    let mut games: Vec<PlannedBoard> = Vec::new();
+    let mut byes: Vec<(usize, PlannedBoard)> = Vec::new();
+    for p in &t.players {
+        let own = entry_of(p.start_no);
+        match own {
+            RoundEntry::NotPaired => {}
+            RoundEntry::Bye(kind) => {
+                byes.push((
+                    bye_order(kind),
+                    PlannedBoard {
+                        white: p.start_no,
+                        black: None,
+                        bye: Some(kind),
+                        result: None,
+                    },
+                ));
+            }
+            RoundEntry::Played { opponent, .. }
+            | RoundEntry::Forfeit { opponent, .. }
+            | RoundEntry::DoubleForfeit { opponent, .. } => {
+                if opponent == p.start_no || !by_no.contains_key(&opponent) {
+                    return Err(AppError::invalid(
+                        "trf",
+                        Refusal::TrfNoOpponent {
+                            line: line_of(lines, p.start_no),
+                            column: column_of(r),
+                            round: r + 1,
+                            player: p.start_no,
+                            opponent,
+                        },
+                    ));
+                }
+                // Each game once, from the side of the lower start number.
+                if opponent < p.start_no && entry_of(opponent).opponent() == Some(p.start_no) {
+                    continue;
+                }
+                games.push(game(
+                    p.start_no,
+                    own,
+                    opponent,
+                    entry_of(opponent),
+                    r,
+                    lines,
+                )?);
+            }
+        }
+    }
+    Ok((games, byes))
+}
+
+/// The byes and absences requested for the round after the last one: a half-point bye or
+/// an absence; a full-point bye cannot be requested.
+fn requested_absences(
+    t: &Tournament,
+    played: usize,
+    lines: &HashMap<StartNo, usize>,
+) -> AppResult<Vec<(StartNo, ByeKind)>> {
     let mut next_round_absences = Vec::new();
     for a in &t.next_round_absences {
         let kind = match a.kind {
@@ -632,12 +681,7 @@ pub fn plan(
         next_round_absences.push((a.player, kind));
     }
     next_round_absences.sort_unstable_by_key(|(player, kind)| (*player, bye_order(*kind)));
-    Ok(ImportPlan {
-        input,
-        round_robin_rounds,
-        rounds: rounds_out,
-        next_round_absences,
-    })
+    Ok(next_round_absences)
 }
 
 fn show(p: HalfPoints) -> String {

@@ -113,153 +113,19 @@ fn read_line(
             .filter(|text| !text.is_empty())
     };
     let mut problems = Vec::new();
-    let player_id = match (get("player_id"), get("federation_id")) {
-        (Some(text), _) => match text.parse::<i64>() {
-            Ok(id) if lookup.existing.contains(&id) => Some(id),
-            Ok(_) => {
-                problems.push(cell(line, "player_id", Refusal::NoSuchPlayer));
-                None
-            }
-            Err(_) => {
-                problems.push(cell(line, "player_id", Refusal::NotAWholeNumber));
-                None
-            }
-        },
-        (None, Some(id)) => match lookup.by_federation_id.get(id) {
-            Some(Some(player)) => Some(*player),
-            Some(None) => {
-                problems.push(cell(
-                    line,
-                    "federation_id",
-                    Refusal::RatingsCsvFederationIdShared { id: id.to_string() },
-                ));
-                None
-            }
-            None => {
-                problems.push(cell(
-                    line,
-                    "federation_id",
-                    Refusal::RatingsCsvUnknownFederationId { id: id.to_string() },
-                ));
-                None
-            }
-        },
-        (None, None) => {
-            problems.push(Refusal::RatingsCsvAt {
-                line,
-                problem: Box::new(Refusal::RatingsCsvNoPlayer),
-            });
-            None
-        }
-    };
-    let variant = match get("variant") {
-        Some(text) => Variant::from_spelling(text).or_else(|| {
-            problems.push(cell(
-                line,
-                "variant",
-                Refusal::not_one_of(&spellings::<Variant>()),
-            ));
-            None
-        }),
-        None => {
-            problems.push(cell(line, "variant", Refusal::Required));
-            None
-        }
-    };
-    let system = match get("system") {
-        Some(text) => RatingSystem::from_spelling(text).or_else(|| {
-            problems.push(cell(
-                line,
-                "system",
-                Refusal::not_one_of(&spellings::<RatingSystem>()),
-            ));
-            None
-        }),
-        None => {
-            problems.push(cell(line, "system", Refusal::Required));
-            None
-        }
-    };
-    let rating = match get("rating") {
-        Some(text) => {
-            let parsed = if system == Some(RatingSystem::Elo) {
-                text.parse::<i64>()
-                    .ok()
-                    .map(|n| n as f64)
-                    .ok_or(Refusal::NotAWholeNumber)
-            } else {
-                number(text).ok_or(Refusal::NotANumber)
-            };
-            match parsed {
-                Ok(value) => match between(line, "rating", value, RATING_RANGE) {
-                    Ok(value) => Some(value),
-                    Err(problem) => {
-                        problems.push(problem);
-                        None
-                    }
-                },
-                Err(problem) => {
-                    problems.push(cell(line, "rating", problem));
-                    None
-                }
-            }
-        }
-        None => {
-            problems.push(cell(line, "rating", Refusal::Required));
-            None
-        }
-    };
-    let mut glicko_only = |column: &'static str, range: (f64, f64)| match get(column) {
-        None => None,
-        Some(_) if system == Some(RatingSystem::Elo) => {
-            problems.push(cell(line, column, Refusal::RatingsCsvGlickoOnly));
-            None
-        }
-        Some(text) => match number(text) {
-            Some(value) => match between(line, column, value, range) {
-                Ok(value) => Some(value),
-                Err(problem) => {
-                    problems.push(problem);
-                    None
-                }
-            },
-            None => {
-                problems.push(cell(line, column, Refusal::NotANumber));
-                None
-            }
-        },
-    };
-    let rd = glicko_only("rd", RD_RANGE);
-    // A volatility is a small decimal: its range is not a whole-number one.
-    let volatility = match glicko_only("volatility", (f64::MIN, f64::MAX)) {
-        Some(v) if v > 0.0 && v <= MAX_VOLATILITY => Some(v),
-        Some(_) => {
-            problems.push(cell(line, "volatility", Refusal::RatingsCsvVolatilityRange));
-            None
-        }
-        None => None,
-    };
-    let games = match get("games") {
-        None => Some(0),
-        Some(text) => match text.parse::<i64>() {
-            Ok(n) if (0..=MAX_GAMES).contains(&n) => i32::try_from(n).ok(),
-            Ok(_) => {
-                problems.push(cell(
-                    line,
-                    "games",
-                    Refusal::NotBetween {
-                        min: 0,
-                        max: MAX_GAMES,
-                    },
-                ));
-                None
-            }
-            Err(_) => {
-                problems.push(cell(line, "games", Refusal::NotAWholeNumber));
-                None
-            }
-        },
-    };
+    let player = player_of(line, get("player_id"), get("federation_id"), lookup);
+    let player_id = noted(&mut problems, player);
+    let variant = noted(
+        &mut problems,
+        spelled::<Variant>(line, "variant", get("variant")),
+    );
+    let system = noted(&mut problems, spelled(line, "system", get("system")));
+    let rating = noted(&mut problems, rating_of(line, get("rating"), system));
+    let rd = glicko_only(line, "rd", get("rd"), system, RD_RANGE);
+    let rd = noted(&mut problems, rd).flatten();
+    let volatility = volatility_of(line, get("volatility"), system);
+    let volatility = noted(&mut problems, volatility).flatten();
+    let games = noted(&mut problems, games_of(line, get("games"))).flatten();
     match (player_id, variant, system, rating, games) {
         (Some(player_id), Some(variant), Some(system), Some(rating), Some(games))
             if problems.is_empty() =>
@@ -275,6 +141,129 @@ fn read_line(
             })
         }
         _ => Err(problems),
+    }
+}
+
+/// The value of a cell, or nothing with its problem added to the line's.
+fn noted<T>(problems: &mut Vec<Refusal>, read: Result<T, Refusal>) -> Option<T> {
+    read.map_err(|problem| problems.push(problem)).ok()
+}
+
+/// The player a line is about: by `player_id` if given, else by `federation_id`.
+fn player_of(
+    line: usize,
+    player_id: Option<&str>,
+    federation_id: Option<&str>,
+    lookup: &Lookup,
+) -> Result<i64, Refusal> {
+    match (player_id, federation_id) {
+        (Some(text), _) => match text.parse::<i64>() {
+            Ok(id) if lookup.existing.contains(&id) => Ok(id),
+            Ok(_) => Err(cell(line, "player_id", Refusal::NoSuchPlayer)),
+            Err(_) => Err(cell(line, "player_id", Refusal::NotAWholeNumber)),
+        },
+        (None, Some(id)) => match lookup.by_federation_id.get(id) {
+            Some(Some(player)) => Ok(*player),
+            Some(None) => Err(cell(
+                line,
+                "federation_id",
+                Refusal::RatingsCsvFederationIdShared { id: id.to_string() },
+            )),
+            None => Err(cell(
+                line,
+                "federation_id",
+                Refusal::RatingsCsvUnknownFederationId { id: id.to_string() },
+            )),
+        },
+        (None, None) => Err(Refusal::RatingsCsvAt {
+            line,
+            problem: Box::new(Refusal::RatingsCsvNoPlayer),
+        }),
+    }
+}
+
+/// A required cell holding one of the spellings of `T` (a variant, a rating system).
+fn spelled<T: Spelling>(line: usize, column: &str, text: Option<&str>) -> Result<T, Refusal> {
+    match text {
+        Some(text) => T::from_spelling(text)
+            .ok_or_else(|| cell(line, column, Refusal::not_one_of(&spellings::<T>()))),
+        None => Err(cell(line, column, Refusal::Required)),
+    }
+}
+
+/// The rating: a whole number for Elo, any number for Glicko-2, within `RATING_RANGE`.
+fn rating_of(
+    line: usize,
+    text: Option<&str>,
+    system: Option<RatingSystem>,
+) -> Result<f64, Refusal> {
+    let Some(text) = text else {
+        return Err(cell(line, "rating", Refusal::Required));
+    };
+    let parsed = if system == Some(RatingSystem::Elo) {
+        text.parse::<i64>()
+            .ok()
+            .map(|n| n as f64)
+            .ok_or(Refusal::NotAWholeNumber)
+    } else {
+        number(text).ok_or(Refusal::NotANumber)
+    };
+    match parsed {
+        Ok(value) => between(line, "rating", value, RATING_RANGE),
+        Err(problem) => Err(cell(line, "rating", problem)),
+    }
+}
+
+/// An optional Glicko-2 figure (`rd`, `volatility`): refused on an Elo line.
+fn glicko_only(
+    line: usize,
+    column: &str,
+    text: Option<&str>,
+    system: Option<RatingSystem>,
+    range: (f64, f64),
+) -> Result<Option<f64>, Refusal> {
+    match text {
+        None => Ok(None),
+        Some(_) if system == Some(RatingSystem::Elo) => {
+            Err(cell(line, column, Refusal::RatingsCsvGlickoOnly))
+        }
+        Some(text) => match number(text) {
+            Some(value) => between(line, column, value, range).map(Some),
+            None => Err(cell(line, column, Refusal::NotANumber)),
+        },
+    }
+}
+
+/// The optional volatility. A volatility is a small decimal: its range is not a
+/// whole-number one.
+fn volatility_of(
+    line: usize,
+    text: Option<&str>,
+    system: Option<RatingSystem>,
+) -> Result<Option<f64>, Refusal> {
+    match glicko_only(line, "volatility", text, system, (f64::MIN, f64::MAX))? {
+        Some(v) if v > 0.0 && v <= MAX_VOLATILITY => Ok(Some(v)),
+        Some(_) => Err(cell(line, "volatility", Refusal::RatingsCsvVolatilityRange)),
+        None => Ok(None),
+    }
+}
+
+/// The optional number of games behind the rating (0 when not given).
+fn games_of(line: usize, text: Option<&str>) -> Result<Option<i32>, Refusal> {
+    match text {
+        None => Ok(Some(0)),
+        Some(text) => match text.parse::<i64>() {
+            Ok(n) if (0..=MAX_GAMES).contains(&n) => Ok(i32::try_from(n).ok()),
+            Ok(_) => Err(cell(
+                line,
+                "games",
+                Refusal::NotBetween {
+                    min: 0,
+                    max: MAX_GAMES,
+                },
+            )),
+            Err(_) => Err(cell(line, "games", Refusal::NotAWholeNumber)),
+        },
     }
 }
 

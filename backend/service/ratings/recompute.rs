@@ -77,13 +77,40 @@ fn white_score(result: ResultCode) -> Option<Score> {
 pub fn gather(conn: &mut DbConn, variant: Variant) -> QueryResult<LedgerInput> {
     let players_of_entries: HashMap<i64, i64> =
         stored::rated_entries(conn, variant)?.into_iter().collect();
+    let games_of_boards = games_of_boards(conn, variant)?;
+    let mut results = counted_boards(conn, variant, &players_of_entries, &games_of_boards)?;
+    results.extend(counted_micro_games(
+        conn,
+        variant,
+        &players_of_entries,
+        &games_of_boards,
+    )?);
+    results.extend(counted_games(conn, variant)?);
+    let elo_starts = elo_starts(conn, variant)?;
+    let glicko_starts = glicko_starts(conn, variant)?;
+    let birth_years = stored::birth_years(conn)?
+        .into_iter()
+        .filter_map(|(player, year)| year.map(|year| (player, year)))
+        .collect();
+    Ok(LedgerInput {
+        results,
+        elo_starts,
+        glicko_starts,
+        birth_years,
+    })
+}
+
+/// The played results of published boards of rated events, each at its last change (or
+/// the round's publication, or its pairing).
+fn counted_boards(
+    conn: &mut DbConn,
+    variant: Variant,
+    players_of_entries: &HashMap<i64, i64>,
+    games_of_boards: &HashMap<(i64, i32), i64>,
+) -> QueryResult<Vec<CountedResult>> {
     let last_changes: HashMap<i64, NaiveDateTime> = stored::last_result_changes(conn, variant)?
         .into_iter()
         .filter_map(|(pairing, at)| at.map(|at| (pairing, at)))
-        .collect();
-    let games_of_boards: HashMap<(i64, i32), i64> = stored::board_games(conn, variant)?
-        .into_iter()
-        .filter_map(|(pairing, game_no, game)| pairing.map(|pairing| ((pairing, game_no), game)))
         .collect();
     let mut results = Vec::new();
     for board in stored::counted_boards(conn, variant)? {
@@ -116,12 +143,30 @@ pub fn gather(conn: &mut DbConn, variant: Variant) -> QueryResult<LedgerInput> {
             white_score: score,
         });
     }
-    // Every game of a micro-match is rated on its own, in its own colours.
+    Ok(results)
+}
+
+/// The game of each board that has one: (pairing, game number) to game id.
+fn games_of_boards(conn: &mut DbConn, variant: Variant) -> QueryResult<HashMap<(i64, i32), i64>> {
+    Ok(stored::board_games(conn, variant)?
+        .into_iter()
+        .filter_map(|(pairing, game_no, game)| pairing.map(|pairing| ((pairing, game_no), game)))
+        .collect())
+}
+
+/// Every game of a micro-match is rated on its own, in its own colours.
+fn counted_micro_games(
+    conn: &mut DbConn,
+    variant: Variant,
+    players_of_entries: &HashMap<i64, i64>,
+    games_of_boards: &HashMap<(i64, i32), i64>,
+) -> QueryResult<Vec<CountedResult>> {
     let last_game_changes: HashMap<(i64, i32), NaiveDateTime> =
         stored::last_game_result_changes(conn, variant)?
             .into_iter()
             .filter_map(|(key, at)| at.map(|at| (key, at)))
             .collect();
+    let mut results = Vec::new();
     for game in stored::counted_micro_games(conn, variant)? {
         let Some(score) = white_score(game.result) else {
             continue;
@@ -151,6 +196,12 @@ pub fn gather(conn: &mut DbConn, variant: Variant) -> QueryResult<LedgerInput> {
             white_score: score,
         });
     }
+    Ok(results)
+}
+
+/// The finished rated standalone games, each at its end.
+fn counted_games(conn: &mut DbConn, variant: Variant) -> QueryResult<Vec<CountedResult>> {
+    let mut results = Vec::new();
     for game in stored::counted_games(conn, variant)? {
         let (Some(score), Some(at)) = (game.result.and_then(white_score), game.finished_at) else {
             continue;
@@ -166,7 +217,12 @@ pub fn gather(conn: &mut DbConn, variant: Variant) -> QueryResult<LedgerInput> {
             white_score: score,
         });
     }
-    let elo_starts = stored::elo_starts(conn, variant)?
+    Ok(results)
+}
+
+/// The imported starting Elo ratings, by player.
+fn elo_starts(conn: &mut DbConn, variant: Variant) -> QueryResult<HashMap<i64, EloStart>> {
+    Ok(stored::elo_starts(conn, variant)?
         .into_iter()
         .map(|(player, rating, games)| {
             (
@@ -177,8 +233,12 @@ pub fn gather(conn: &mut DbConn, variant: Variant) -> QueryResult<LedgerInput> {
                 },
             )
         })
-        .collect();
-    let glicko_starts = stored::glicko_starts(conn, variant)?
+        .collect())
+}
+
+/// The imported starting Glicko-2 ratings, by player.
+fn glicko_starts(conn: &mut DbConn, variant: Variant) -> QueryResult<HashMap<i64, GlickoStart>> {
+    Ok(stored::glicko_starts(conn, variant)?
         .into_iter()
         .map(|row| {
             (
@@ -193,17 +253,7 @@ pub fn gather(conn: &mut DbConn, variant: Variant) -> QueryResult<LedgerInput> {
                 },
             )
         })
-        .collect();
-    let birth_years = stored::birth_years(conn)?
-        .into_iter()
-        .filter_map(|(player, year)| year.map(|year| (player, year)))
-        .collect();
-    Ok(LedgerInput {
-        results,
-        elo_starts,
-        glicko_starts,
-        birth_years,
-    })
+        .collect())
 }
 
 /// A variant's ratings as rows, the way they are stored.

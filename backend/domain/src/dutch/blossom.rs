@@ -570,6 +570,37 @@ impl<const N: usize> Solver<N> {
     /// as long as no dual change is needed; returns true after an augmentation, false when
     /// the matching is optimal.
     fn stage(&mut self) -> bool {
+        if !self.plant_forest() {
+            return false;
+        }
+        // Set once a tree has been dropped: the slacks may then come from vertices that
+        // are no longer outer, so the next dual change needs a fresh stage.
+        let mut dropped = false;
+        let mut iterations = 0usize;
+        loop {
+            iterations += 1;
+            debug_assert!(iterations < 1_000_000, "stage does not terminate");
+            if self.scan_queue(&mut dropped) || dropped {
+                return true;
+            }
+            let xs: Vec<usize> = self
+                .active
+                .iter()
+                .copied()
+                .chain(self.n + 1..=self.nx)
+                .collect();
+            let Some(d) = self.dual_change(&xs) else {
+                return false;
+            };
+            self.apply_dual_change(&d, &xs);
+            if self.after_dual_change(&xs) {
+                return true;
+            }
+        }
+    }
+
+    /// Roots a tree at every exposed vertex with a non-zero dual; false when there is none.
+    fn plant_forest(&mut self) -> bool {
         if self.active_dirty {
             self.active = (1..=self.n).filter(|&v| !self.frozen[v]).collect();
             self.active_dirty = false;
@@ -587,146 +618,150 @@ impl<const N: usize> Solver<N> {
                 self.q_push(x);
             }
         }
-        if self.q.is_empty() {
-            return false;
-        }
-        // Set once a tree has been dropped: the slacks may then come from vertices that
-        // are no longer outer, so the next dual change needs a fresh stage.
-        let mut dropped = false;
-        let mut iterations = 0usize;
-        loop {
-            iterations += 1;
-            debug_assert!(iterations < 1_000_000, "stage does not terminate");
-            // A blossom is scanned as a whole through its representative edges (the
-            // tightest edge from any of its vertices): its vertices' duals all move
-            // together, so one scan costs n steps instead of n per vertex inside.
-            'scan: while let Some(u) = self.q.pop_front() {
-                if self.s[self.st[u]] != 0 {
+        !self.q.is_empty()
+    }
+
+    /// Grows the forest over the tight edges from the queued outer vertices, keeping the
+    /// slacks of the others; true after an augmentation. Sets `dropped` when a tree was
+    /// dropped.
+    fn scan_queue(&mut self, dropped: &mut bool) -> bool {
+        // A blossom is scanned as a whole through its representative edges (the
+        // tightest edge from any of its vertices): its vertices' duals all move
+        // together, so one scan costs n steps instead of n per vertex inside.
+        'scan: while let Some(u) = self.q.pop_front() {
+            if self.s[self.st[u]] != 0 {
+                continue;
+            }
+            for i in 0..self.active.len() {
+                let v = self.active[i];
+                // Edges to inner (T) vertices never matter for the search: a tight one
+                // changes nothing, and their slacks are recomputed on expansion.
+                if self.s[self.st[v]] == 1 || self.st[u] == self.st[v] {
                     continue;
                 }
-                for i in 0..self.active.len() {
-                    let v = self.active[i];
-                    // Edges to inner (T) vertices never matter for the search: a tight one
-                    // changes nothing, and their slacks are recomputed on expansion.
-                    if self.s[self.st[v]] == 1 || self.st[u] == self.st[v] {
-                        continue;
-                    }
-                    let uv = if u <= self.n { (u, v) } else { self.edge(u, v) };
-                    if self.w_of(uv).is_zero() {
-                        continue;
-                    }
-                    let e = self.e_delta(uv);
-                    if e.is_zero() {
-                        if let Some(trees) = self.on_found_edge(uv) {
-                            dropped = true;
-                            if !self.drop_trees(trees) {
-                                return true;
-                            }
-                            continue 'scan;
+                let uv = if u <= self.n { (u, v) } else { self.edge(u, v) };
+                if self.w_of(uv).is_zero() {
+                    continue;
+                }
+                let e = self.e_delta(uv);
+                if e.is_zero() {
+                    if let Some(trees) = self.on_found_edge(uv) {
+                        *dropped = true;
+                        if !self.drop_trees(trees) {
+                            return true;
                         }
+                        continue 'scan;
+                    }
+                } else {
+                    let sv = self.st[v];
+                    if sv == v {
+                        self.offer_slack(u, sv, e);
                     } else {
-                        let sv = self.st[v];
-                        if sv == v {
-                            self.offer_slack(u, sv, e);
-                        } else {
-                            self.update_slack(u, sv);
-                        }
+                        self.update_slack(u, sv);
                     }
                 }
             }
-            if dropped {
-                return true;
+        }
+        false
+    }
+
+    /// The largest dual change that keeps every dual and slack non-negative; none when
+    /// nothing can change (the matching is optimal).
+    fn dual_change(&self, xs: &[usize]) -> Option<Big<N>> {
+        let mut d: Option<Big<N>> = None;
+        let take = |d: &mut Option<Big<N>>, c: Big<N>| {
+            if d.is_none_or(|x| c < x) {
+                *d = Some(c);
             }
-            let mut d: Option<Big<N>> = None;
-            let take = |d: &mut Option<Big<N>>, c: Big<N>| {
-                if d.is_none_or(|x| c < x) {
-                    *d = Some(c);
-                }
-            };
-            for b in self.n + 1..=self.nx {
-                if self.st[b] == b && self.s[b] == 1 {
-                    let mut h = self.lab[b];
-                    h.shr1();
-                    take(&mut d, h);
-                }
+        };
+        for b in self.n + 1..=self.nx {
+            if self.st[b] == b && self.s[b] == 1 {
+                let mut h = self.lab[b];
+                h.shr1();
+                take(&mut d, h);
             }
-            let xs: Vec<usize> = self
-                .active
-                .iter()
-                .copied()
-                .chain(self.n + 1..=self.nx)
-                .collect();
-            for &x in &xs {
-                if self.st[x] == x && self.slack[x] != 0 {
-                    let mut c = self.slack_val[x];
-                    if self.s[x] == -1 {
-                        take(&mut d, c);
-                    } else if self.s[x] == 0 {
-                        c.shr1();
-                        take(&mut d, c);
-                    }
+        }
+        for &x in xs {
+            if self.st[x] == x && self.slack[x] != 0 {
+                let mut c = self.slack_val[x];
+                if self.s[x] == -1 {
+                    take(&mut d, c);
+                } else if self.s[x] == 0 {
+                    c.shr1();
+                    take(&mut d, c);
                 }
             }
-            for &u in &self.active {
-                if self.s[self.st[u]] == 0 {
-                    take(&mut d, self.lab[u]);
-                }
+        }
+        for &u in &self.active {
+            if self.s[self.st[u]] == 0 {
+                take(&mut d, self.lab[u]);
             }
-            let Some(d) = d else { return false };
-            for &u in &self.active {
-                match self.s[self.st[u]] {
-                    0 => self.lab[u].sub_assign(&d),
-                    1 => self.lab[u].add_assign(&d),
+        }
+        d
+    }
+
+    /// Moves the duals of outer and inner vertices and blossoms, and the slacks, by `d`.
+    fn apply_dual_change(&mut self, d: &Big<N>, xs: &[usize]) {
+        for &u in &self.active {
+            match self.s[self.st[u]] {
+                0 => self.lab[u].sub_assign(d),
+                1 => self.lab[u].add_assign(d),
+                _ => {}
+            }
+        }
+        let d2 = d.plus(d);
+        for &x in xs {
+            if self.st[x] == x && self.slack[x] != 0 {
+                match self.s[x] {
+                    -1 => self.slack_val[x].sub_assign(d),
+                    0 => self.slack_val[x].sub_assign(&d2),
                     _ => {}
                 }
             }
-            let d2 = d.plus(&d);
-            for &x in &xs {
-                if self.st[x] == x && self.slack[x] != 0 {
-                    match self.s[x] {
-                        -1 => self.slack_val[x].sub_assign(&d),
-                        0 => self.slack_val[x].sub_assign(&d2),
-                        _ => {}
-                    }
-                }
-            }
-            for b in self.n + 1..=self.nx {
-                if self.st[b] == b {
-                    match self.s[b] {
-                        0 => self.lab[b].add_assign(&d2),
-                        1 => self.lab[b].sub_assign(&d2),
-                        _ => {}
-                    }
-                }
-            }
-            // A vertex of an outer blossom whose dual reached zero may stay exposed.
-            if let Some(&u) = self
-                .active
-                .iter()
-                .find(|&&u| self.s[self.st[u]] == 0 && self.lab[u].is_zero())
-            {
-                self.free_zero_vertex(u);
-                return true;
-            }
-            self.q.clear();
-            for &x in &xs {
-                let sx = self.slack[x];
-                if self.st[x] == x
-                    && sx != 0
-                    && self.s[x] != 1
-                    && self.st[sx] != x
-                    && self.slack_val[x].is_zero()
-                    && self.on_found_edge(self.edge(sx, x)).is_some()
-                {
-                    return true;
-                }
-            }
-            for b in self.n + 1..=self.nx {
-                if self.st[b] == b && self.s[b] == 1 && self.lab[b].is_zero() {
-                    self.expand_blossom(b);
+        }
+        for b in self.n + 1..=self.nx {
+            if self.st[b] == b {
+                match self.s[b] {
+                    0 => self.lab[b].add_assign(&d2),
+                    1 => self.lab[b].sub_assign(&d2),
+                    _ => {}
                 }
             }
         }
+    }
+
+    /// After a dual change: frees a vertex whose dual reached zero, follows an edge that
+    /// became tight, and expands inner blossoms whose dual reached zero. True after an
+    /// augmentation.
+    fn after_dual_change(&mut self, xs: &[usize]) -> bool {
+        // A vertex of an outer blossom whose dual reached zero may stay exposed.
+        if let Some(&u) = self
+            .active
+            .iter()
+            .find(|&&u| self.s[self.st[u]] == 0 && self.lab[u].is_zero())
+        {
+            self.free_zero_vertex(u);
+            return true;
+        }
+        self.q.clear();
+        for &x in xs {
+            let sx = self.slack[x];
+            if self.st[x] == x
+                && sx != 0
+                && self.s[x] != 1
+                && self.st[sx] != x
+                && self.slack_val[x].is_zero()
+                && self.on_found_edge(self.edge(sx, x)).is_some()
+            {
+                return true;
+            }
+        }
+        for b in self.n + 1..=self.nx {
+            if self.st[b] == b && self.s[b] == 1 && self.lab[b].is_zero() {
+                self.expand_blossom(b);
+            }
+        }
+        false
     }
 }
 

@@ -128,37 +128,18 @@ pub fn build(t: &Tournament) -> RoundContext {
         .enumerate()
         .map(|(i, p)| (p.start_no, i))
         .collect();
-    // Score after the first `k` rounds.
-    let score_after =
-        |p: usize, k: usize| -> u32 { (0..k).map(|r| t.points.points(&entry_at(t, p, r)).0).sum() };
-    // The score round `k` (0-based) was or is paired on: bbpPairings'
-    // scoreWithAcceleration, the score after the rounds before it plus that round's
-    // acceleration.
-    let pairing_score =
-        |p: usize, k: usize| -> u32 { score_after(p, k) + t.players[p].acceleration(k).0 };
     let mut players = Vec::new();
     for &p in &order {
         let pl = &t.players[p];
         if absent.contains(&pl.start_no) {
             continue;
         }
-        let mut colours = Vec::new();
-        let mut consecutive = 0u32;
-        let mut last: Option<Colour> = None;
-        let mut bye_eligible = true;
-        for r in 0..played {
-            let e = entry_at(t, p, r);
-            if let Some(c) = e.played_colour() {
-                colours.push(c);
-                consecutive = if last == Some(c) { consecutive + 1 } else { 1 };
-                last = Some(c);
-            } else {
-                let pts = t.points.points(&e);
-                if pts >= t.points.win || matches!(e, RoundEntry::Bye(ByeKind::PairingAllocated)) {
-                    bye_eligible = false;
-                }
-            }
-        }
+        let ColourHistory {
+            colours,
+            consecutive,
+            last,
+            bye_eligible,
+        } = colour_history(t, p, played);
         let whites = colours.iter().filter(|c| **c == Colour::White).count() as u32;
         let blacks = colours.len() as u32 - whites;
         let lower = if whites > blacks {
@@ -178,42 +159,12 @@ pub fn build(t: &Tournament) -> RoundContext {
         };
         let repeated = if consecutive > 1 { last } else { None };
         let absolute = imbalance > 1 || repeated.is_some();
-        let mut floats = [Float::None; 2];
-        for (k, f) in floats.iter_mut().enumerate() {
-            let back = k + 1;
-            if played < back {
-                continue;
-            }
-            let r = played - back;
-            let e = entry_at(t, p, r);
-            *f = match e {
-                RoundEntry::Played { opponent, .. } => {
-                    let own = pairing_score(p, r);
-                    let opp = by_start
-                        .get(&opponent)
-                        .map_or(own, |&o| pairing_score(o, r));
-                    if own > opp {
-                        Float::Down
-                    } else if own < opp {
-                        Float::Up
-                    } else {
-                        Float::None
-                    }
-                }
-                _ => {
-                    if t.points.points(&e) > t.points.loss {
-                        Float::Down
-                    } else {
-                        Float::None
-                    }
-                }
-            };
-        }
+        let floats = floats_of(t, p, played, &by_start);
         players.push(PlayerState {
             start_no: pl.start_no,
             rank: rank_of[p],
-            score: pairing_score(p, played),
-            unaccelerated_score: score_after(p, played),
+            score: pairing_score(t, p, played),
+            unaccelerated_score: score_after(t, p, played),
             played_games: colours.len() as u32,
             colours,
             preference,
@@ -229,6 +180,115 @@ pub fn build(t: &Tournament) -> RoundContext {
         .enumerate()
         .map(|(i, p)| (p.start_no, i))
         .collect();
+    let forbidden = forbidden_pairs(t, &index_of);
+    let max_result = t.points.win.0.max(t.points.draw.0);
+    RoundContext {
+        initial_colour: t
+            .first_colour
+            .unwrap_or_else(|| infer_initial_colour(t, &valid, played)),
+        players,
+        index_of,
+        forbidden,
+        played_rounds: played as u32,
+        total_rounds: t.total_rounds,
+        topscore_threshold: (played as u32 * max_result) >> 1,
+    }
+}
+
+/// Score of player `p` after the first `k` rounds.
+fn score_after(t: &Tournament, p: usize, k: usize) -> u32 {
+    (0..k).map(|r| t.points.points(&entry_at(t, p, r)).0).sum()
+}
+
+/// The score round `k` (0-based) was or is paired on: bbpPairings' scoreWithAcceleration,
+/// the score after the rounds before it plus that round's acceleration.
+fn pairing_score(t: &Tournament, p: usize, k: usize) -> u32 {
+    score_after(t, p, k) + t.players[p].acceleration(k).0
+}
+
+/// The colours a player had in the games played, how many times in a row the last one,
+/// and whether a bye may still be given (no PAB and no point as large as a win yet).
+struct ColourHistory {
+    colours: Vec<Colour>,
+    consecutive: u32,
+    last: Option<Colour>,
+    bye_eligible: bool,
+}
+
+fn colour_history(t: &Tournament, p: usize, played: usize) -> ColourHistory {
+    let mut colours = Vec::new();
+    let mut consecutive = 0u32;
+    let mut last: Option<Colour> = None;
+    let mut bye_eligible = true;
+    for r in 0..played {
+        let e = entry_at(t, p, r);
+        if let Some(c) = e.played_colour() {
+            colours.push(c);
+            consecutive = if last == Some(c) { consecutive + 1 } else { 1 };
+            last = Some(c);
+        } else {
+            let pts = t.points.points(&e);
+            if pts >= t.points.win || matches!(e, RoundEntry::Bye(ByeKind::PairingAllocated)) {
+                bye_eligible = false;
+            }
+        }
+    }
+    ColourHistory {
+        colours,
+        consecutive,
+        last,
+        bye_eligible,
+    }
+}
+
+/// How player `p` floated in the last two rounds (the last first): down or up against an
+/// opponent of another pairing score, down with a bye worth more than a loss.
+fn floats_of(
+    t: &Tournament,
+    p: usize,
+    played: usize,
+    by_start: &std::collections::HashMap<StartNo, usize>,
+) -> [Float; 2] {
+    let mut floats = [Float::None; 2];
+    for (k, f) in floats.iter_mut().enumerate() {
+        let back = k + 1;
+        if played < back {
+            continue;
+        }
+        let r = played - back;
+        let e = entry_at(t, p, r);
+        *f = match e {
+            RoundEntry::Played { opponent, .. } => {
+                let own = pairing_score(t, p, r);
+                let opp = by_start
+                    .get(&opponent)
+                    .map_or(own, |&o| pairing_score(t, o, r));
+                if own > opp {
+                    Float::Down
+                } else if own < opp {
+                    Float::Up
+                } else {
+                    Float::None
+                }
+            }
+            _ => {
+                if t.points.points(&e) > t.points.loss {
+                    Float::Down
+                } else {
+                    Float::None
+                }
+            }
+        };
+    }
+    floats
+}
+
+/// Pairs that may not meet again (by index into `players`): those who met, and the pairs
+/// the event forbids.
+fn forbidden_pairs(
+    t: &Tournament,
+    index_of: &std::collections::HashMap<StartNo, usize>,
+) -> HashSet<(usize, usize)> {
     let mut forbidden = HashSet::new();
     let mut forbid = |a: StartNo, b: StartNo| {
         if let (Some(&x), Some(&y)) = (index_of.get(&a), index_of.get(&b)) {
@@ -245,18 +305,7 @@ pub fn build(t: &Tournament) -> RoundContext {
     for &(a, b) in &t.forbidden_pairs {
         forbid(a, b);
     }
-    let max_result = t.points.win.0.max(t.points.draw.0);
-    RoundContext {
-        initial_colour: t
-            .first_colour
-            .unwrap_or_else(|| infer_initial_colour(t, &valid, played)),
-        players,
-        index_of,
-        forbidden,
-        played_rounds: played as u32,
-        total_rounds: t.total_rounds,
-        topscore_threshold: (played as u32 * max_result) >> 1,
-    }
+    forbidden
 }
 
 impl RoundContext {
