@@ -89,9 +89,14 @@ pub trait PairingSystem: std::fmt::Debug + Send + Sync {
         proposal: &RoundPairing,
     ) -> Result<Vec<Warning>, Vec<PlacementError>>;
 
-    /// How many rounds the system itself sets for `entrants` players, or `None` when the
-    /// organiser sets them.
+    /// How many rounds the system itself sets for `entrants` players, or `None` (for every
+    /// number of entrants) when the organiser sets them.
     fn fixed_rounds(&self, entrants: u32) -> Option<u32>;
+
+    /// Whether the organiser sets the number of rounds: the system does not fix it.
+    fn organiser_sets_rounds(&self) -> bool {
+        self.fixed_rounds(crate::berger::MIN_PLAYERS).is_none()
+    }
 
     /// Whether the field is fixed once the first round is paired: no late entries, a player
     /// who withdraws stays in the pairing (their games are decided at the board), and
