@@ -69,6 +69,13 @@ mod tests {
                 let chosen = choose(system, games);
                 let name = chosen.name();
                 assert_eq!(chosen.standings_kind(), system.event_kind(), "{name}");
+                let defaults: Vec<String> = chosen
+                    .standings_kind()
+                    .default_tiebreaks()
+                    .iter()
+                    .map(|t| t.code())
+                    .collect();
+                assert_eq!(defaults.join(","), system.default_tiebreaks(), "{name}");
                 assert_eq!(chosen.field_is_fixed(), system.is_round_robin(), "{name}");
                 assert_eq!(
                     chosen.fixed_rounds(10),

@@ -48,10 +48,16 @@ pub enum PairingSystemError {
 ///    [`NextRound`]) and returns start numbers; the service turns them into rows. Test it
 ///    there with small tournaments built by hand, as the existing modules do.
 /// 2. Add the system's value to the system vocabulary (the `System` enum and its spelling)
-///    and one arm to the function that chooses the implementation for an event (today
-///    `service::events::pairing_system::of`, the only `match` on the system that concerns
-///    pairing). Nothing else matches on the system to decide how to pair: the round
-///    workflow, the manual pairing editor and the entry rules all ask the trait.
+///    and one arm to the function that chooses the implementation for an event's settings
+///    (`service::events::pairing_system::choose`, the only `match` on the system that
+///    concerns pairing). Nothing else matches on the system to decide how to pair: the
+///    round workflow, the manual pairing editor, the entry and settings rules, the
+///    crosstable and the event page all ask the trait. (Two places still read the system
+///    value itself: the history's planned number of rounds and the system's default
+///    tie-breaks; they agree with `fixed_rounds` and `standings_kind`, which the tests of
+///    the choice check for every system value.)
+/// 3. Answer every method below; the table says what the existing systems answer, and
+///    `pairing_system/tests.rs` is the place for the new system's own cases.
 ///
 /// What the trait asks of a system, and how the existing ones answer:
 ///
