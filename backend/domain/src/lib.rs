@@ -9,6 +9,7 @@ pub mod dutch;
 pub mod micro_match;
 pub mod names;
 pub mod pairing_check;
+pub mod pairing_system;
 pub mod ratings;
 pub mod standings;
 pub mod tiebreak;

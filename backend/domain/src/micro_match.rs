@@ -12,65 +12,13 @@
 //!
 //! Game points are counted per game on the 1 - 1/2 - 0 scale (two half-points a game).
 
-use crate::tournament::{HalfPoints, Outcome, PointSystem, StartNo, Tournament};
+use crate::tournament::{HalfPoints, Outcome, StartNo, Tournament};
 
-/// How a micro-match round is scored.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum MatchScoring {
-    /// The sum of the game points (the Russian Cup regulations' "points").
-    #[default]
-    GamePoints,
-    /// 2 points for a won pairing, 1 for a drawn one, 0 for a lost one.
-    MatchPoints,
-}
+pub use crate::tournament::{MATCH_POINTS_DRAW, MATCH_POINTS_WIN, MatchScoring, MicroMatch};
 
-impl MatchScoring {
-    pub const ALL: [MatchScoring; 2] = [MatchScoring::GamePoints, MatchScoring::MatchPoints];
-
-    /// The stable code an event stores.
-    pub fn code(self) -> &'static str {
-        match self {
-            MatchScoring::GamePoints => "game_points",
-            MatchScoring::MatchPoints => "match_points",
-        }
-    }
-
-    pub fn from_code(text: &str) -> Option<MatchScoring> {
-        MatchScoring::ALL.into_iter().find(|s| s.code() == text)
-    }
-}
-
-/// Match points of a won pairing (2 points).
-pub const MATCH_POINTS_WIN: HalfPoints = HalfPoints(4);
-/// Match points of a drawn pairing (1 point).
-pub const MATCH_POINTS_DRAW: HalfPoints = HalfPoints(2);
-
-/// An event's micro-match format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct MicroMatch {
-    /// Games per pairing.
-    pub games: u32,
-    pub scoring: MatchScoring,
-}
-
+// The format itself lives with the event's other settings in `tournament` (a `Tournament`
+// carries it); the rules that read a round through it live here.
 impl MicroMatch {
-    /// Real points of a won round: every game won (game points) or the match points of a
-    /// win. `points` is the event's per-game point system.
-    pub fn round_win(&self, points: &PointSystem) -> HalfPoints {
-        match self.scoring {
-            MatchScoring::GamePoints => HalfPoints(points.win.0.saturating_mul(self.games)),
-            MatchScoring::MatchPoints => MATCH_POINTS_WIN,
-        }
-    }
-
-    /// Real points of a drawn round: every game drawn, or the match points of a draw.
-    pub fn round_draw(&self, points: &PointSystem) -> HalfPoints {
-        match self.scoring {
-            MatchScoring::GamePoints => HalfPoints(points.draw.0.saturating_mul(self.games)),
-            MatchScoring::MatchPoints => MATCH_POINTS_DRAW,
-        }
-    }
-
     /// [`round_score`] with this format.
     pub fn round_score(&self, game_points_for: HalfPoints) -> HalfPoints {
         round_score(self.scoring, game_points_for, self.games)
@@ -157,7 +105,7 @@ pub fn set_pairing_accelerations(t: &mut Tournament) -> Result<(), AccelerationE
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::{ByeKind, Colour, Player, RoundEntry};
+    use crate::tournament::{ByeKind, Colour, Player, PointSystem, RoundEntry};
 
     #[test]
     fn collapse_compares_with_half_the_pairing() {

@@ -13,9 +13,10 @@ use std::collections::{HashMap, HashSet};
 use crate::dutch::{Board, RoundPairing, colours, players};
 use crate::tournament::{ByeKind, Colour, RoundEntry, StartNo, Tournament};
 
-/// Which rules apply.
+/// Which rules the check applies: each pairing system names its own (see the
+/// `pairing_system` module), the check itself knows only these two sets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PairingSystem {
+pub enum Rules {
     /// FIDE Dutch: absolute colour criteria and the colour allocation rules apply; only a
     /// game played over the board stops a pair from meeting again.
     Swiss,
@@ -23,6 +24,10 @@ pub enum PairingSystem {
     /// decides pairs and colours; two players meet once per cycle.
     RoundRobin { cycles: u32, rounds_per_cycle: u32 },
 }
+
+/// The name these rules had before pairing systems became the `pairing_system` module's
+/// trait; kept so that existing callers read on.
+pub type PairingSystem = Rules;
 
 /// One rule the pairing breaks. `board` is 1-based in the order given; `None` for the bye.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -92,7 +97,7 @@ pub enum PlacementError {
 /// other player of the round must be placed exactly once.
 pub fn check(
     before: &Tournament,
-    system: PairingSystem,
+    system: Rules,
     proposal: &RoundPairing,
     system_pairing: Option<&RoundPairing>,
 ) -> Result<Vec<Warning>, Vec<PlacementError>> {
@@ -138,12 +143,12 @@ pub fn check(
             warn(WarningKind::ForbiddenPair { white, black });
         }
         match system {
-            PairingSystem::Swiss => {
+            Rules::Swiss => {
                 for kind in swiss_colour_warnings(&round, b) {
                     warn(kind);
                 }
             }
-            PairingSystem::RoundRobin { .. } => {
+            Rules::RoundRobin { .. } => {
                 let reversed = Board {
                     white: black,
                     black: white,
@@ -164,7 +169,7 @@ pub fn check(
     }
 
     if let Some(player) = proposal.bye
-        && system == PairingSystem::Swiss
+        && system == Rules::Swiss
         && let Some(round) = point_without_playing(&tournament, player)
     {
         warnings.push(Warning {
@@ -283,14 +288,14 @@ impl MeetingHistory {
     }
 
     /// The last round in which the pair met when meeting again breaks the system's rule.
-    fn repeated(&self, a: StartNo, b: StartNo, system: PairingSystem) -> Option<u32> {
+    fn repeated(&self, a: StartNo, b: StartNo, system: Rules) -> Option<u32> {
         let meetings = self.meetings.get(&(a.min(b), a.max(b)))?;
         match system {
             // A forfeited pairing may be repeated (FIDE C.04.1 b, as bbpPairings does).
-            PairingSystem::Swiss => meetings.iter().rev().find(|m| m.1).map(|m| m.0),
+            Rules::Swiss => meetings.iter().rev().find(|m| m.1).map(|m| m.0),
             // Once per cycle: a repeat is a rule break if they met in the current cycle or
             // already as often as there are cycles.
-            PairingSystem::RoundRobin {
+            Rules::RoundRobin {
                 cycles,
                 rounds_per_cycle,
             } => {

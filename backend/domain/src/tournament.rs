@@ -2,8 +2,6 @@
 //! each round, and the points each outcome is worth. Pairing, tie-breaks, standings and TRF
 //! import/export all read and write these plain structs.
 
-use crate::micro_match::MicroMatch;
-
 /// A player's starting number in the event, 1-based (the TRF "start rank").
 pub type StartNo = u32;
 
@@ -234,7 +232,7 @@ pub struct Player {
     pub federation_id: Option<String>,
     pub birth_date: Option<String>,
     /// One entry per round played so far (index 0 = round 1). In a micro-match the entry
-    /// holds the collapsed result of the pairing (see [`crate::micro_match::collapse`]).
+    /// holds the collapsed result of the pairing (see `micro_match::collapse`).
     pub rounds: Vec<RoundEntry>,
     /// Pairing accelerations (TRF `XXA`), index 0 = round 1: added to the score when the
     /// round of that index is paired, and when earlier floats are judged, exactly as
@@ -323,6 +321,64 @@ impl Tournament {
     pub fn round_draw_points(&self) -> HalfPoints {
         self.micro_match
             .map_or(self.points.draw, |m| m.round_draw(&self.points))
+    }
+}
+
+/// How a micro-match round is scored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum MatchScoring {
+    /// The sum of the game points (the Russian Cup regulations' "points").
+    #[default]
+    GamePoints,
+    /// 2 points for a won pairing, 1 for a drawn one, 0 for a lost one.
+    MatchPoints,
+}
+
+impl MatchScoring {
+    pub const ALL: [MatchScoring; 2] = [MatchScoring::GamePoints, MatchScoring::MatchPoints];
+
+    /// The stable code an event stores.
+    pub fn code(self) -> &'static str {
+        match self {
+            MatchScoring::GamePoints => "game_points",
+            MatchScoring::MatchPoints => "match_points",
+        }
+    }
+
+    pub fn from_code(text: &str) -> Option<MatchScoring> {
+        MatchScoring::ALL.into_iter().find(|s| s.code() == text)
+    }
+}
+
+/// Match points of a won pairing (2 points).
+pub const MATCH_POINTS_WIN: HalfPoints = HalfPoints(4);
+/// Match points of a drawn pairing (1 point).
+pub const MATCH_POINTS_DRAW: HalfPoints = HalfPoints(2);
+
+/// An event's micro-match format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MicroMatch {
+    /// Games per pairing.
+    pub games: u32,
+    pub scoring: MatchScoring,
+}
+
+impl MicroMatch {
+    /// Real points of a won round: every game won (game points) or the match points of a
+    /// win. `points` is the event's per-game point system.
+    pub fn round_win(&self, points: &PointSystem) -> HalfPoints {
+        match self.scoring {
+            MatchScoring::GamePoints => HalfPoints(points.win.0.saturating_mul(self.games)),
+            MatchScoring::MatchPoints => MATCH_POINTS_WIN,
+        }
+    }
+
+    /// Real points of a drawn round: every game drawn, or the match points of a draw.
+    pub fn round_draw(&self, points: &PointSystem) -> HalfPoints {
+        match self.scoring {
+            MatchScoring::GamePoints => HalfPoints(points.draw.0.saturating_mul(self.games)),
+            MatchScoring::MatchPoints => MATCH_POINTS_DRAW,
+        }
     }
 }
 

@@ -129,7 +129,7 @@ pub fn add(
         let paired = events::rounds(conn, event_id)?.len() as i32;
         let first_round = paired + 1;
         if paired > 0 {
-            if event.system.is_round_robin() {
+            if super::pairing_system::of(&event).field_is_fixed() {
                 return Err(AppError::conflict(Refusal::RoundRobinStarted));
             }
             if first_round > event.late_entry_until_round {
@@ -241,7 +241,9 @@ pub fn set_absence(
         }
         ensure_not_finished(&event)?;
         let paired = events::rounds(conn, event_id)?.len() as i32;
-        let last = if event.system.is_round_robin() {
+        let system = super::pairing_system::of(&event);
+        // Rounds the system fixes are known once the first round is paired.
+        let last = if !system.organiser_sets_rounds() {
             event.rounds.max(paired)
         } else {
             event.rounds
@@ -249,7 +251,9 @@ pub fn set_absence(
         if input.round <= paired || input.round > last.max(1) {
             return Err(AppError::invalid("round", Refusal::RoundAlreadyPaired));
         }
-        if kind == Some(ByeKind::HalfPoint) && event.system.is_round_robin() {
+        if let Some(kind) = kind
+            && !system.requests().contains(&kind)
+        {
             return Err(AppError::invalid(
                 "kind",
                 Refusal::NoHalfPointByeInRoundRobin,

@@ -4,7 +4,8 @@
 use std::collections::HashMap;
 
 use damka_domain::dutch::{Board, RoundPairing};
-use damka_domain::pairing_check::{self, PairingSystem, PlacementError, WarningKind};
+use damka_domain::pairing_check::{self, PlacementError, WarningKind};
+use damka_domain::pairing_system::NextRound;
 use damka_domain::tournament::{ByeKind, Colour, StartNo};
 use serde::{Deserialize, Serialize};
 
@@ -205,7 +206,8 @@ fn evaluate(
     input: &PairingInput,
 ) -> AppResult<Plan> {
     ensure_changeable(event, history, number)?;
-    let round_robin = event.system.is_round_robin();
+    let system = super::pairing_system::of(event);
+    let fixed_field = system.field_is_fixed();
     let before = history.before_round(number);
     let mut tournament = before.tournament()?;
     let requested: HashMap<i64, ByeKind> = history
@@ -214,24 +216,21 @@ fn evaluate(
         .filter(|(_, round, _)| *round == number)
         .map(|(id, _, kind)| (*id, *kind))
         .collect();
-    let proposal = proposal_of(history, number, input, round_robin)?;
-    let system = if round_robin {
-        // Every entrant is in the Berger table; only requests excuse a player.
+    let proposal = proposal_of(history, number, input, fixed_field)?;
+    if fixed_field {
+        // Every entrant is in the pairing (a Berger table); only requests excuse a player.
         tournament.next_round_absences.retain(|a| {
             history
                 .entry_by_start_no(a.player)
                 .is_some_and(|e| requested.contains_key(&e.entry.id))
         });
-        let players = history.entries.len() as u32;
-        PairingSystem::RoundRobin {
-            cycles: event.system.cycles(),
-            rounds_per_cycle: damka_domain::berger::rounds_per_cycle(players),
-        }
-    } else {
-        PairingSystem::Swiss
+    }
+    let round = NextRound {
+        number: number as u32,
+        before: &tournament,
     };
-    let system_pairing = system_pairing(&tournament, system, number, history);
-    let warnings = pairing_check::check(&tournament, system, &proposal, system_pairing.as_ref())
+    let warnings = system
+        .check(&round, &proposal)
         .map_err(|errors| placement_error(&errors))?;
     let entry_id = |no: StartNo| {
         history
@@ -244,24 +243,13 @@ fn evaluate(
         rows.push((entry_id(b.white)?, Some(entry_id(b.black)?), None));
     }
     if let Some(free) = proposal.bye {
-        let kind = if round_robin {
-            ByeKind::ZeroPoint
-        } else {
-            ByeKind::PairingAllocated
-        };
-        rows.push((entry_id(free)?, None, Some(kind)));
+        rows.push((entry_id(free)?, None, Some(system.bye_kind())));
     }
     rows.extend(rounds::requested_bye_rows(
         history,
         &tournament.next_round_absences,
         number,
-        |player| {
-            proposal
-                .boards
-                .iter()
-                .any(|b| b.white == player || b.black == player)
-                || proposal.bye == Some(player)
-        },
+        |player| proposal.places(player),
     ));
     Ok(Plan {
         rows,
@@ -273,12 +261,13 @@ fn evaluate(
     })
 }
 
-/// The input as start numbers, after refusing players who cannot be in the round at all.
+/// The input as start numbers, after refusing players who cannot be in the round at all
+/// (a withdrawn player stays in a fixed field).
 fn proposal_of(
     history: &History,
     number: i32,
     input: &PairingInput,
-    round_robin: bool,
+    fixed_field: bool,
 ) -> AppResult<RoundPairing> {
     let start_no = |no: i32| -> AppResult<StartNo> {
         let row = u32::try_from(no)
@@ -293,7 +282,7 @@ fn proposal_of(
                 )
             })?;
         let entry = &row.entry;
-        if !round_robin && let Some(from) = entry.withdrawn_from_round.filter(|r| *r <= number) {
+        if !fixed_field && let Some(from) = entry.withdrawn_from_round.filter(|r| *r <= number) {
             return Err(AppError::invalid(
                 "boards",
                 Refusal::PlayerWithdrew {
@@ -330,35 +319,6 @@ fn proposal_of(
 fn placement_error(errors: &[PlacementError]) -> AppError {
     let problems = errors.iter().cloned().map(Refusal::from).collect();
     AppError::invalid("boards", Refusal::ImpossiblePairing { problems })
-}
-
-/// What the pairing system itself gives for this round: the Berger table's round, or the
-/// Dutch system's pairing (none when no pairing exists).
-fn system_pairing(
-    tournament: &damka_domain::tournament::Tournament,
-    system: PairingSystem,
-    number: i32,
-    history: &History,
-) -> Option<RoundPairing> {
-    match system {
-        PairingSystem::Swiss => damka_domain::dutch::pair_next_round(tournament).ok(),
-        PairingSystem::RoundRobin { cycles, .. } => {
-            let players = history.entries.len() as u32;
-            let schedule = damka_domain::berger::round_robin_schedule(players, cycles).ok()?;
-            let round = schedule.get(usize::try_from(number - 1).ok()?)?;
-            Some(RoundPairing {
-                boards: round
-                    .boards
-                    .iter()
-                    .map(|b| Board {
-                        white: b.white,
-                        black: b.black,
-                    })
-                    .collect(),
-                bye: round.bye,
-            })
-        }
-    }
 }
 
 /// The stored boards of a round in the same text form as a change records.
@@ -495,12 +455,13 @@ pub fn form(
     require_arbiter(conn, actor, &event)?;
     let history = history::load(conn, &event)?;
     ensure_changeable(&event, &history, number)?;
-    let round_robin = event.system.is_round_robin();
+    let system = super::pairing_system::of(&event);
+    let fixed_field = system.field_is_fixed();
     let before = history.before_round(number).tournament()?;
     let mut players = Vec::new();
     for row in &history.entries {
         let entry = &row.entry;
-        let gone = (!round_robin && entry.withdrawn_from_round.is_some_and(|r| r <= number))
+        let gone = (!fixed_field && entry.withdrawn_from_round.is_some_and(|r| r <= number))
             || entry.first_round > number;
         if gone {
             continue;
@@ -526,14 +487,15 @@ pub fn form(
     Ok(PairingForm {
         current: current_input(&history, number),
         players,
-        round_robin,
+        // The one without an opponent is the table's free player, not given a PAB.
+        round_robin: system.bye_kind() == ByeKind::ZeroPoint,
     })
 }
 
 /// The stored pairing of a round as form input.
 fn current_input(history: &History, number: i32) -> PairingInput {
     let no = |id: i64| history.entry(id).map_or(0, |e| e.entry.start_no);
-    let round_robin = history.event.system.is_round_robin();
+    let bye_kind = super::pairing_system::of(&history.event).bye_kind();
     let mut input = PairingInput::default();
     for p in history.round_pairings(number) {
         match (p.black_entry_id, p.bye) {
@@ -541,8 +503,8 @@ fn current_input(history: &History, number: i32) -> PairingInput {
                 white: no(p.white_entry_id),
                 black: no(black),
             }),
-            (None, Some(ByeKind::PairingAllocated)) => input.bye = Some(no(p.white_entry_id)),
-            (None, Some(ByeKind::ZeroPoint)) if round_robin => {
+            // The system's own bye, and a PAB whatever the system (an imported round).
+            (None, Some(kind)) if kind == ByeKind::PairingAllocated || kind == bye_kind => {
                 input.bye = Some(no(p.white_entry_id))
             }
             _ => {}

@@ -9,6 +9,7 @@ pub mod import;
 pub mod manual;
 pub mod micro_match;
 pub mod overview;
+pub mod pairing_system;
 pub mod reports;
 pub mod rounds;
 pub mod settings;

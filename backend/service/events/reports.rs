@@ -214,7 +214,9 @@ fn crosstable_view(
     let cross = standings::crosstable(tournament, table)
         .map_err(|e| AppError::invalid("round", e.into()))?;
     let event = &history.event;
-    let round_robin = event.system.is_round_robin();
+    // A round-robin's crosstable is player against player, a Swiss's round by round.
+    let round_robin = super::pairing_system::of(event).standings_kind()
+        == damka_domain::tiebreak::EventKind::RoundRobin;
     let micro = event.games_per_pairing > 1;
     // In a micro-match a cell names both games' results after the first game's colour
     // (`5w 1 ½`); a bye or an absence keeps its one symbol.

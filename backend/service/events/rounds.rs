@@ -2,6 +2,8 @@
 //! result is in; results with an audit trail.
 use std::collections::HashMap;
 
+use damka_domain::dutch::RoundPairing;
+use damka_domain::pairing_system::NextRound as RoundToPair;
 use damka_domain::tournament::ByeKind;
 use serde::{Deserialize, Serialize};
 
@@ -145,10 +147,10 @@ fn board_games(history: &history::History, p: &Pairing) -> Vec<BoardGameView> {
         .collect()
 }
 
-/// Pairs the next round: from the Berger tables in a round-robin, with the FIDE Dutch
-/// system in a Swiss. The round stays a draft until it is published. The pairing is
-/// computed outside the write transaction (a Swiss round of a thousand players takes a
-/// second or more) and stored only if the event did not change meanwhile.
+/// Pairs the next round with the event's pairing system (`pairing_system::of`). The round
+/// stays a draft until it is published. The pairing is computed outside the write
+/// transaction (a Swiss round of a thousand players takes a second or more) and stored
+/// only if the event did not change meanwhile.
 pub fn pair_next(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<RoundView> {
     let number = super::write_planned(
         conn,
@@ -220,11 +222,22 @@ fn plan_next_round(mut history: history::History) -> AppResult<NextRound> {
         start_numbers = Some(ranks);
     }
     let number = history.rounds.len() as i32 + 1;
-    let (boards, schedule_rounds) = if history.event.system.is_round_robin() {
-        let (boards, total) = round_robin_boards(&history, number)?;
-        (boards, (number == 1).then_some(total))
+    let system = super::pairing_system::of(&history.event);
+    let tournament = history.tournament()?;
+    let round = RoundToPair {
+        number: number as u32,
+        before: &tournament,
+    };
+    let pairing = system
+        .pair(&round)
+        .map_err(super::pairing_system::refusal)?;
+    let boards = planned_boards(&history, &round, &pairing, system.bye_kind())?;
+    // A system that fixes the number of rounds (a round-robin's table) sets it when the
+    // event starts.
+    let schedule_rounds = if number == 1 {
+        system.fixed_rounds(round.entrants()).map(|r| r as i32)
     } else {
-        (swiss_boards(&history, number)?, None)
+        None
     };
     Ok(NextRound {
         number,
@@ -269,40 +282,14 @@ pub(super) fn new_pairings(round_id: i64, boards: &[PlannedBoard]) -> Vec<NewPai
         .collect()
 }
 
-/// The boards of round `number` from the Berger tables, and how many rounds the schedule has.
-fn round_robin_boards(
+/// The rows of a paired round: its boards, the player without an opponent with the
+/// system's `bye_kind`, and those who asked not to be paired and are not placed after all.
+fn planned_boards(
     history: &history::History,
-    number: i32,
-) -> AppResult<(Vec<PlannedBoard>, i32)> {
-    let players = history.entries.len() as u32;
-    let cycles = history.event.system.cycles();
-    let schedule = damka_domain::berger::round_robin_schedule(players, cycles)
-        .map_err(|e| AppError::conflict(e.into()))?;
-    let round = schedule.get(number as usize - 1).ok_or_else(|| {
-        AppError::conflict(Refusal::AllRoundsPaired {
-            rounds: schedule.len() as u32,
-        })
-    })?;
-    let id_of = |start_no: u32| {
-        history
-            .entry_by_start_no(start_no)
-            .map(|e| e.entry.id)
-            .ok_or_else(|| AppError::internal(format!("no entry with start number {start_no}")))
-    };
-    let mut boards = Vec::new();
-    for b in &round.boards {
-        boards.push((id_of(b.white)?, Some(id_of(b.black)?), None));
-    }
-    if let Some(free) = round.bye {
-        boards.push((id_of(free)?, None, Some(ByeKind::ZeroPoint)));
-    }
-    Ok((boards, schedule.len() as i32))
-}
-
-fn swiss_boards(history: &history::History, number: i32) -> AppResult<Vec<PlannedBoard>> {
-    let tournament = history.tournament()?;
-    let pairing = damka_domain::dutch::pair_next_round(&tournament)
-        .map_err(|e| AppError::conflict(e.into()))?;
+    round: &RoundToPair,
+    pairing: &RoundPairing,
+    bye_kind: ByeKind,
+) -> AppResult<Vec<PlannedBoard>> {
     let ids: HashMap<u32, i64> = history
         .entries
         .iter()
@@ -311,20 +298,20 @@ fn swiss_boards(history: &history::History, number: i32) -> AppResult<Vec<Planne
     let id = |no: u32| {
         ids.get(&no)
             .copied()
-            .ok_or_else(|| AppError::internal(format!("no entry {no}")))
+            .ok_or_else(|| AppError::internal(format!("no entry with start number {no}")))
     };
     let mut boards = Vec::new();
     for b in &pairing.boards {
         boards.push((id(b.white)?, Some(id(b.black)?), None));
     }
     if let Some(p) = pairing.bye {
-        boards.push((id(p)?, None, Some(ByeKind::PairingAllocated)));
+        boards.push((id(p)?, None, Some(bye_kind)));
     }
     boards.extend(requested_bye_rows(
         history,
-        &tournament.next_round_absences,
-        number,
-        |_| false,
+        &round.before.next_round_absences,
+        round.number as i32,
+        |player| pairing.places(player),
     ));
     Ok(boards)
 }

@@ -33,7 +33,9 @@ fn fields(conn: &mut DbConn, input: &EventInput) -> AppResult<EventInput> {
     let name = validate::required("name", &input.name, 120)?;
     let place = validate::optional("place", &input.place, 120)?;
     let system = input.system;
-    let rounds = if system.is_round_robin() {
+    let pairing = super::pairing_system::choose(system, input.games_per_pairing);
+    // Rounds the system fixes are set when the first round is paired.
+    let rounds = if !pairing.organiser_sets_rounds() {
         0
     } else if (1..=30).contains(&input.rounds) {
         input.rounds
@@ -114,7 +116,7 @@ fn fields(conn: &mut DbConn, input: &EventInput) -> AppResult<EventInput> {
         tiebreaks,
         first_colour: input.first_colour,
         self_registration: input.self_registration,
-        late_entry_until_round: if system.is_round_robin() {
+        late_entry_until_round: if pairing.field_is_fixed() {
             0
         } else {
             input.late_entry_until_round
@@ -176,7 +178,8 @@ pub fn update(
                     Refusal::FixedOncePaired,
                 ));
             }
-            if fields.system.is_round_robin() {
+            let pairing = super::pairing_system::choose(fields.system, fields.games_per_pairing);
+            if !pairing.organiser_sets_rounds() {
                 fields.rounds = event.rounds;
             } else if (fields.rounds as usize) < paired.len() {
                 return Err(AppError::invalid("rounds", Refusal::FewerRoundsThanPaired));

@@ -50,7 +50,7 @@ pub async fn finish(
         .await?;
     let mut message = Vec::new();
     let left = event.rounds - paired;
-    if !event.system.is_round_robin() && left > 0 {
+    if ev::pairing_system::of(&event).organiser_sets_rounds() && left > 0 {
         message.push(ctx.lang.tf(
             "confirm.finish_early",
             &[

@@ -58,6 +58,15 @@ pub enum PairingError {
 }
 
 impl RoundPairing {
+    /// Whether `player` is on a board or has the bye.
+    pub fn places(&self, player: StartNo) -> bool {
+        self.bye == Some(player)
+            || self
+                .boards
+                .iter()
+                .any(|b| b.white == player || b.black == player)
+    }
+
     /// bbpPairings' output: the number of pairs (the PAB counts as one), then one
     /// `white black` line per board, and `N 0` for the PAB.
     pub fn to_bbp_format(&self) -> String {

@@ -209,11 +209,7 @@ impl EventPage {
     /// What a player may ask for instead of a game: a half-point bye (Swiss only) or an
     /// absence.
     fn absence_kinds(&self) -> &'static [ByeKind] {
-        if self.data.event.system.is_round_robin() {
-            &[ByeKind::ZeroPoint]
-        } else {
-            &[ByeKind::HalfPoint, ByeKind::ZeroPoint]
-        }
+        crate::service::events::pairing_system::of(&self.data.event).requests()
     }
 
     fn changed_by(&self, change: &ChangeView) -> String {
