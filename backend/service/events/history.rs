@@ -211,10 +211,11 @@ impl History {
         let micro = self.event.games_per_pairing > 1;
         let mut tournament = Tournament {
             name: self.event.name.clone(),
-            total_rounds: if self.event.system.is_round_robin() {
-                self.event.rounds.max(played as i32) as u32
-            } else {
+            // A system that fixes its rounds may be replanned while played rounds stand.
+            total_rounds: if super::pairing_system::of(&self.event).organiser_sets_rounds() {
                 self.event.rounds as u32
+            } else {
+                self.event.rounds.max(played as i32) as u32
             },
             points: self.points_system(),
             first_colour: Some(self.event.first_colour),

@@ -33,7 +33,7 @@ fn fields(conn: &mut DbConn, input: &EventInput) -> AppResult<EventInput> {
     let name = validate::required("name", &input.name, 120)?;
     let place = validate::optional("place", &input.place, 120)?;
     let system = input.system;
-    let pairing = super::pairing_system::choose(system, input.games_per_pairing);
+    let pairing = damka_domain::pairing_system::choose(system, input.games_per_pairing);
     // Rounds the system fixes are set when the first round is paired.
     let rounds = if !pairing.organiser_sets_rounds() {
         0
@@ -65,7 +65,13 @@ fn fields(conn: &mut DbConn, input: &EventInput) -> AppResult<EventInput> {
         ));
     }
     let tiebreaks = if input.tiebreaks.trim().is_empty() {
-        system.default_tiebreaks().to_string()
+        pairing
+            .standings_kind()
+            .default_tiebreaks()
+            .iter()
+            .map(|t| t.code())
+            .collect::<Vec<_>>()
+            .join(",")
     } else {
         let parsed = damka_domain::tiebreak::parse_tiebreak_list(input.tiebreaks.trim())
             .map_err(|e| AppError::invalid("tiebreaks", e.into()))?;
@@ -178,7 +184,8 @@ pub fn update(
                     Refusal::FixedOncePaired,
                 ));
             }
-            let pairing = super::pairing_system::choose(fields.system, fields.games_per_pairing);
+            let pairing =
+                damka_domain::pairing_system::choose(fields.system, fields.games_per_pairing);
             if !pairing.organiser_sets_rounds() {
                 fields.rounds = event.rounds;
             } else if (fields.rounds as usize) < paired.len() {

@@ -14,5 +14,19 @@ pub use micro_match_swiss::MicroMatchSwiss;
 pub use round_robin::RoundRobin;
 pub use system::{NextRound, PairingSystem, PairingSystemError, check_with};
 
+use crate::vocabulary::System;
+
+/// The pairing system of an event with `system` whose pairings play `games_per_pairing`
+/// games each: the one `match` on the system value. Adding a system is one module beside
+/// this one and one arm here (see the trait).
+pub fn choose(system: System, games_per_pairing: i32) -> Box<dyn PairingSystem> {
+    match system {
+        System::Swiss if games_per_pairing > 1 => Box::new(MicroMatchSwiss),
+        System::Swiss => Box::new(DutchSwiss),
+        System::RoundRobin => Box::new(RoundRobin::SINGLE),
+        System::DoubleRoundRobin => Box::new(RoundRobin::DOUBLE),
+    }
+}
+
 #[cfg(test)]
 mod tests;

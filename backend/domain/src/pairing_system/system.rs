@@ -49,13 +49,11 @@ pub enum PairingSystemError {
 ///    there with small tournaments built by hand, as the existing modules do.
 /// 2. Add the system's value to the system vocabulary (the `System` enum and its spelling)
 ///    and one arm to the function that chooses the implementation for an event's settings
-///    (`service::events::pairing_system::choose`, the only `match` on the system that
+///    (`pairing_system::choose`, the only `match` on the system that
 ///    concerns pairing). Nothing else matches on the system to decide how to pair: the
 ///    round workflow, the manual pairing editor, the entry and settings rules, the
-///    crosstable and the event page all ask the trait. (Two places still read the system
-///    value itself: the history's planned number of rounds and the system's default
-///    tie-breaks; they agree with `fixed_rounds` and `standings_kind`, which the tests of
-///    the choice check for every system value.)
+///    crosstable, the event's history and the event page all ask the trait; the default
+///    tie-breaks follow from `standings_kind`.
 /// 3. Answer every method below; the table says what the existing systems answer, and
 ///    `pairing_system/tests.rs` is the place for the new system's own cases.
 ///

@@ -9,6 +9,7 @@ use crate::tiebreak::EventKind;
 use crate::tournament::{
     ByeKind, Colour, HalfPoints, NextRoundAbsence, Outcome, Player, RoundEntry, StartNo, Tournament,
 };
+use crate::vocabulary::{Spelling, System};
 
 /// `n` players rated from the top, nothing played, `rounds` rounds planned.
 fn field(n: u32, rounds: u32) -> Tournament {
@@ -279,4 +280,54 @@ fn the_checks_apply_each_systems_rules() {
         DutchSwiss.check(&next(&swiss), &reversed),
         crate::pairing_check::check(&swiss, Rules::Swiss, &reversed, Some(&own))
     );
+}
+
+#[test]
+fn every_system_value_chooses_its_implementation() {
+    let chosen = |system, games| choose(system, games).name();
+    assert_eq!(chosen(System::Swiss, 1), "dutch");
+    assert_eq!(chosen(System::Swiss, 2), "micro_match_swiss");
+    assert_eq!(chosen(System::RoundRobin, 1), "berger");
+    assert_eq!(chosen(System::RoundRobin, 2), "berger");
+    assert_eq!(chosen(System::DoubleRoundRobin, 1), "double_berger");
+    assert_eq!(chosen(System::DoubleRoundRobin, 2), "double_berger");
+}
+
+/// What the service decided by matching on the system before the seam, the chosen
+/// system now answers the same.
+#[test]
+fn the_chosen_system_answers_as_the_system_value_did() {
+    for &system in System::ALL {
+        for games in [1, 2] {
+            let chosen = choose(system, games);
+            let name = chosen.name();
+            assert_eq!(chosen.standings_kind(), system.event_kind(), "{name}");
+            let defaults: Vec<String> = chosen
+                .standings_kind()
+                .default_tiebreaks()
+                .iter()
+                .map(|t| t.code())
+                .collect();
+            assert_eq!(defaults.join(","), system.default_tiebreaks(), "{name}");
+            assert_eq!(chosen.field_is_fixed(), system.is_round_robin(), "{name}");
+            assert_eq!(
+                chosen.fixed_rounds(10),
+                system
+                    .is_round_robin()
+                    .then(|| system.cycles() * berger::rounds_per_cycle(10)),
+                "{name}"
+            );
+            let bye = if system.is_round_robin() {
+                ByeKind::ZeroPoint
+            } else {
+                ByeKind::PairingAllocated
+            };
+            assert_eq!(chosen.bye_kind(), bye, "{name}");
+            assert_eq!(
+                chosen.requests().contains(&ByeKind::HalfPoint),
+                !system.is_round_robin(),
+                "{name}"
+            );
+        }
+    }
 }
