@@ -10,27 +10,29 @@ use crate::service::events::entries::{
 };
 use crate::service::events::reports::{self, StandingsView};
 use crate::service::events::rounds::{self, ResultInput, RoundView};
-use crate::service::events::{Event, EventInput, settings};
+use crate::service::events::{EventInput, EventView, settings};
 use crate::web::error::Problem;
 use crate::web::state::AppState;
 
 /// All events, newest first.
-#[utoipa::path(get, path = "/api/v1/events", tag = "events", responses((status = 200, body = Vec<Event>)))]
-pub async fn list(state: web::Data<AppState>) -> AppResult<Json<Vec<Event>>> {
-    Ok(Json(state.db(settings::list).await?))
+#[utoipa::path(get, path = "/api/v1/events", tag = "events", responses((status = 200, body = Vec<EventView>)))]
+pub async fn list(state: web::Data<AppState>) -> AppResult<Json<Vec<EventView>>> {
+    let events = state.db(settings::list).await?;
+    Ok(Json(events.into_iter().map(EventView::from).collect()))
 }
 
 /// One event's settings.
 #[utoipa::path(get, path = "/api/v1/events/{id}", tag = "events", params(("id" = i64, Path, description = "event id")),
-    responses((status = 200, body = Event), (status = 404, body = Problem)))]
-pub async fn get(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult<Json<Event>> {
+    responses((status = 200, body = EventView), (status = 404, body = Problem)))]
+pub async fn get(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult<Json<EventView>> {
     let id = path.into_inner();
-    Ok(Json(state.db(move |conn| settings::get(conn, id)).await?))
+    let event = state.db(move |conn| settings::get(conn, id)).await?;
+    Ok(Json(event.into()))
 }
 
 /// Creates an event (organisers and administrators); the caller owns it.
 #[utoipa::path(post, path = "/api/v1/events", tag = "events", request_body = EventInput,
-    responses((status = 201, body = Event), (status = 401, body = Problem), (status = 403, body = Problem), (status = 422, body = Problem)),
+    responses((status = 201, body = EventView), (status = 401, body = Problem), (status = 403, body = Problem), (status = 422, body = Problem)),
     security(("token" = [])))]
 pub async fn create(
     ApiActor(actor): ApiActor,
@@ -42,27 +44,26 @@ pub async fn create(
     let event = state
         .db(move |conn| settings::create(conn, &actor, &input))
         .await?;
-    Ok(HttpResponse::build(StatusCode::CREATED).json(event))
+    Ok(HttpResponse::build(StatusCode::CREATED).json(EventView::from(event)))
 }
 
 /// Changes an event's settings (its organiser).
 #[utoipa::path(put, path = "/api/v1/events/{id}", tag = "events", request_body = EventInput, params(("id" = i64, Path, description = "event id")),
-    responses((status = 200, body = Event), (status = 401, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem), (status = 422, body = Problem)),
+    responses((status = 200, body = EventView), (status = 401, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem), (status = 422, body = Problem)),
     security(("token" = [])))]
 pub async fn update(
     ApiActor(actor): ApiActor,
     state: web::Data<AppState>,
     path: web::Path<i64>,
     input: Json<EventInput>,
-) -> AppResult<Json<Event>> {
+) -> AppResult<Json<EventView>> {
     actor.require_user()?;
     let id = path.into_inner();
     let input = input.into_inner();
-    Ok(Json(
-        state
-            .db(move |conn| settings::update(conn, &actor, id, &input))
-            .await?,
-    ))
+    let event = state
+        .db(move |conn| settings::update(conn, &actor, id, &input))
+        .await?;
+    Ok(Json(event.into()))
 }
 
 /// The entries, by start number.
