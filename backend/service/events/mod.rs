@@ -3,6 +3,7 @@
 //! it to the domain and stores what comes back.
 pub mod audit;
 pub mod ballot;
+pub mod confirmations;
 pub mod entries;
 pub mod event_input;
 pub mod event_view;

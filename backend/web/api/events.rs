@@ -12,6 +12,7 @@ use crate::service::events::reports::{self, StandingsView};
 use crate::service::events::rounds::{self, ResultInput, RoundView};
 use crate::service::events::{EventInput, EventView, settings};
 use crate::web::error::Problem;
+use crate::web::signed_in::SignedIn;
 use crate::web::state::AppState;
 
 /// All events, newest first.
@@ -35,11 +36,10 @@ pub async fn get(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult<
     responses((status = 201, body = EventView), (status = 401, body = Problem), (status = 403, body = Problem), (status = 422, body = Problem)),
     security(("token" = [])))]
 pub async fn create(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     input: Json<EventInput>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let input = input.into_inner();
     let event = state
         .db(move |conn| settings::create(conn, &actor, &input))
@@ -52,12 +52,11 @@ pub async fn create(
     responses((status = 200, body = EventView), (status = 401, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem), (status = 422, body = Problem)),
     security(("token" = [])))]
 pub async fn update(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
     input: Json<EventInput>,
 ) -> AppResult<Json<EventView>> {
-    actor.require_user()?;
     let id = path.into_inner();
     let input = input.into_inner();
     let event = state
@@ -82,12 +81,11 @@ pub async fn entries(
     responses((status = 201, body = EntryView), (status = 401, body = Problem), (status = 403, body = Problem), (status = 409, body = Problem), (status = 422, body = Problem)),
     security(("token" = [])))]
 pub async fn add_entry(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
     input: Json<EntryInput>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let id = path.into_inner();
     let input = input.into_inner();
     let entry = state
@@ -102,11 +100,10 @@ pub async fn add_entry(
     responses((status = 204), (status = 401, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem)),
     security(("token" = [])))]
 pub async fn withdraw(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<(i64, i64)>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let (id, entry) = path.into_inner();
     state
         .db(move |conn| entries::withdraw(conn, &actor, id, entry))
@@ -120,12 +117,11 @@ pub async fn withdraw(
     responses((status = 204), (status = 401, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem), (status = 422, body = Problem)),
     security(("token" = [])))]
 pub async fn absence(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<(i64, i64)>,
     input: Json<AbsenceInput>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let (id, entry) = path.into_inner();
     let input = input.into_inner();
     state
@@ -146,12 +142,11 @@ pub struct ForbiddenPair {
     responses((status = 204), (status = 401, body = Problem), (status = 403, body = Problem), (status = 422, body = Problem)),
     security(("token" = [])))]
 pub async fn forbid(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
     input: Json<ForbiddenPair>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let id = path.into_inner();
     let ForbiddenPair {
         first_entry_id,
@@ -169,11 +164,10 @@ pub async fn forbid(
     responses((status = 200, body = Vec<ForbiddenPairView>), (status = 401, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem)),
     security(("token" = [])))]
 pub async fn forbidden_pairs(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> AppResult<Json<Vec<ForbiddenPairView>>> {
-    actor.require_user()?;
     let id = path.into_inner();
     Ok(Json(
         state
@@ -192,11 +186,10 @@ pub async fn forbidden_pairs(
     responses((status = 204), (status = 401, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem)),
     security(("token" = [])))]
 pub async fn allow(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<(i64, i64, i64)>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let (id, first, second) = path.into_inner();
     state
         .db(move |conn| entries::allow_pair(conn, &actor, id, first, second))
@@ -215,12 +208,11 @@ pub struct ArbiterInput {
     responses((status = 204), (status = 401, body = Problem), (status = 403, body = Problem), (status = 422, body = Problem)),
     security(("token" = [])))]
 pub async fn add_arbiter(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
     input: Json<ArbiterInput>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let id = path.into_inner();
     let email = input.into_inner().email;
     state
@@ -248,11 +240,10 @@ pub async fn rounds(
     responses((status = 201, body = RoundView), (status = 401, body = Problem), (status = 403, body = Problem), (status = 409, body = Problem)),
     security(("token" = [])))]
 pub async fn pair(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let id = path.into_inner();
     let round = state
         .db(move |conn| rounds::pair_next(conn, &actor, id))
@@ -265,11 +256,10 @@ pub async fn pair(
     responses((status = 200, body = RoundView), (status = 401, body = Problem), (status = 403, body = Problem), (status = 409, body = Problem)),
     security(("token" = [])))]
 pub async fn repair(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> AppResult<Json<RoundView>> {
-    actor.require_user()?;
     let id = path.into_inner();
     Ok(Json(
         state
@@ -283,11 +273,10 @@ pub async fn repair(
     responses((status = 204), (status = 401, body = Problem), (status = 403, body = Problem), (status = 409, body = Problem)),
     security(("token" = [])))]
 pub async fn publish(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let id = path.into_inner();
     state
         .db(move |conn| rounds::publish_last(conn, &actor, id))
@@ -301,12 +290,11 @@ pub async fn publish(
     responses((status = 204), (status = 401, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem), (status = 409, body = Problem), (status = 422, body = Problem)),
     security(("token" = [])))]
 pub async fn result(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<(i64, i64)>,
     input: Json<ResultInput>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let (id, pairing) = path.into_inner();
     let input = input.into_inner();
     state
@@ -343,11 +331,10 @@ pub async fn standings(
     responses((status = 204), (status = 401, body = Problem), (status = 403, body = Problem), (status = 409, body = Problem)),
     security(("token" = [])))]
 pub async fn finish(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let id = path.into_inner();
     state
         .db(move |conn| settings::finish(conn, &actor, id))
@@ -360,11 +347,10 @@ pub async fn finish(
     responses((status = 204), (status = 401, body = Problem), (status = 403, body = Problem), (status = 409, body = Problem)),
     security(("token" = [])))]
 pub async fn reopen(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let id = path.into_inner();
     state
         .db(move |conn| settings::reopen(conn, &actor, id))
