@@ -6,7 +6,10 @@ use serde::{Deserialize, Serialize};
 use super::auth::{self, token_hash};
 use super::password_limits::{self, Attempt};
 use super::{Actor, AppError, AppResult, Refusal, validate};
-use crate::store::models::{ApiToken, Invitation, NewUser, User};
+use crate::store::models::NewUser;
+use crate::store::models::User;
+/// An API token as its owner sees it (never the token itself) and an invitation to sign up.
+pub use crate::store::models::{ApiToken, Invitation};
 use crate::store::{self, DbConn, accounts, settings};
 
 pub const SESSION_DAYS: i64 = 30;

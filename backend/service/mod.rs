@@ -6,6 +6,7 @@ pub mod auth;
 pub mod clubs;
 pub mod error;
 pub mod events;
+pub mod game_pages;
 pub mod games;
 pub mod live;
 pub mod password_limits;
@@ -18,7 +19,10 @@ pub mod validate;
 pub use error::{AppError, AppResult};
 pub use refusal::Refusal;
 
-use crate::store::models::User;
+/// The connection a use case runs on, as the web layer hands it over.
+pub use crate::store::DbConn;
+/// An account as every layer above the store sees it.
+pub use crate::store::models::User;
 
 /// Who is acting: a signed-in user (by session cookie or API token) or nobody.
 #[derive(Debug, Clone, Default)]

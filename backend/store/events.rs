@@ -6,7 +6,7 @@ use diesel::prelude::*;
 use damka_domain::tournament::ByeKind;
 
 use super::columns::Spelled;
-use super::models::{Entry, Event, EventInput, NewPairing, Pairing, ResultChange, Round};
+use super::models::{Entry, Event, EventSettings, NewPairing, Pairing, ResultChange, Round};
 use super::schema::{
     entries, entry_absences, event_arbiters, events, forbidden_pairs, pairings, result_changes,
     rounds,
@@ -16,7 +16,7 @@ use damka_domain::vocabulary::{EventStatus, ResultCode};
 
 pub fn insert(
     conn: &mut DbConn,
-    settings: &EventInput,
+    settings: &EventSettings,
     organiser_id: i64,
     status: EventStatus,
     at: NaiveDateTime,
@@ -32,7 +32,7 @@ pub fn insert(
         .get_result(conn)
 }
 
-pub fn update(conn: &mut DbConn, id: i64, settings: &EventInput) -> QueryResult<Event> {
+pub fn update(conn: &mut DbConn, id: i64, settings: &EventSettings) -> QueryResult<Event> {
     diesel::update(events::table.find(id))
         .set(settings.clone())
         .returning(events::all_columns)

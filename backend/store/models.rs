@@ -8,10 +8,10 @@ use serde::{Deserialize, Serialize};
 
 use super::columns::{LocalRulesJson, Spelled};
 use super::schema::*;
-use super::time_control::{self, TimeControlJson, TimeControlText};
+use super::time_control::TimeControlText;
 use damka_domain::vocabulary::{
     BallotPer, EventStatus, MatchScoring, OpeningBallot, ResultCode, ScoringDisplay, System,
-    TimeCategory, spelled,
+    TimeCategory,
 };
 
 /// An account as everything above the store sees it: never with its password hash, which
@@ -136,96 +136,47 @@ pub struct PlayerRating {
     pub games: i32,
 }
 
-/// An event as pages and the API show it.
-// The stored row itself: the columns are typed where they are read (`store::columns`), so
-// this is also the view; the OpenAPI name stays `EventView`.
-#[derive(Debug, Clone, Queryable, Selectable, Identifiable, Serialize, utoipa::ToSchema)]
+/// An event as stored; the columns are typed where they are read (`store::columns`). The
+/// API shows it as `service::events::EventView`.
+#[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = events)]
-#[schema(as = EventView)]
 pub struct Event {
     pub id: i64,
     pub name: String,
     pub place: String,
     pub starts_on: Option<NaiveDate>,
     pub ends_on: Option<NaiveDate>,
-    #[serde(with = "spelled")]
-    #[schema(value_type = String)]
     pub variant: Variant,
     pub local_rules: LocalRules,
-    #[schema(value_type = String)]
     pub system: System,
     pub rounds: i32,
-    #[schema(value_type = String)]
     pub time_control: TimeCategory,
     pub draw_offer_min_moves: i32,
     pub rated: bool,
-    #[schema(value_type = String)]
     pub scoring_display: ScoringDisplay,
     pub pab_half_points: i32,
     pub tiebreaks: String,
-    #[serde(with = "spelled")]
-    #[schema(value_type = String)]
     pub first_colour: Colour,
-    #[schema(value_type = String)]
     pub status: EventStatus,
     pub self_registration: bool,
     pub late_entry_until_round: i32,
     pub organiser_id: i64,
     pub club_id: Option<i64>,
-    #[serde(skip)]
     pub created_at: NaiveDateTime,
     // Bumped by every write to the event (see `store::events::lock`).
-    #[serde(skip)]
     pub revision: i64,
     /// The clock its games are played with.
-    #[serde(with = "time_control::json")]
-    #[schema(value_type = TimeControlJson)]
     pub clock: TimeControl,
     /// 1, or 2: a micro-match, the second game with colours swapped.
     pub games_per_pairing: i32,
     /// How a micro-match scores: `game_points` or `match_points` (2/1/0).
-    #[schema(value_type = String)]
     pub match_scoring: MatchScoring,
     /// `none`, `idf64`, `fmjd64`, `basic150`, `english3` or `custom`.
-    #[schema(value_type = String)]
     pub opening_ballot: OpeningBallot,
     /// `pairing` (every board draws its own opening) or `round` (one for all boards).
-    #[schema(value_type = String)]
     pub ballot_per: BallotPer,
     /// The organiser's own table (`custom`): one opening a line, moves or a FEN.
     pub custom_openings: String,
-}
-
-impl Event {
-    /// What the organiser set on the event, as a form or an update starts from.
-    pub fn settings(&self) -> EventInput {
-        EventInput {
-            name: self.name.clone(),
-            place: self.place.clone(),
-            starts_on: self.starts_on,
-            ends_on: self.ends_on,
-            variant: self.variant,
-            local_rules: self.local_rules.clone(),
-            system: self.system,
-            rounds: self.rounds,
-            time_control: self.time_control,
-            draw_offer_min_moves: self.draw_offer_min_moves,
-            rated: self.rated,
-            scoring_display: self.scoring_display,
-            pab_half_points: self.pab_half_points,
-            tiebreaks: self.tiebreaks.clone(),
-            first_colour: self.first_colour,
-            self_registration: self.self_registration,
-            late_entry_until_round: self.late_entry_until_round,
-            club_id: self.club_id,
-            clock: self.clock,
-            games_per_pairing: self.games_per_pairing,
-            match_scoring: self.match_scoring,
-            opening_ballot: self.opening_ballot,
-            ballot_per: self.ballot_per,
-            custom_openings: self.custom_openings.clone(),
-        }
-    }
 }
 
 /// Local rules on top of the variant's preset (RULES.md); `None` keeps the preset's rule.
@@ -248,161 +199,67 @@ pub struct LocalRules {
     pub lone_kings_limit: Option<u32>,
 }
 
-/// What an organiser sets on an event.
-// The body of the API's create and update, what the use cases take (and check), and what
-// is written to the row. Status and owner are changed separately.
-#[derive(Debug, Clone, Deserialize, utoipa::ToSchema, Insertable, AsChangeset)]
+/// What an organiser sets on an event, as written to its row by a create or an update (the
+/// use cases take and check `service::events::EventInput` and convert it). Status and owner
+/// are changed separately.
+#[derive(Debug, Clone, Insertable, AsChangeset)]
 #[diesel(table_name = events, treat_none_as_null = true)]
-pub struct EventInput {
+pub struct EventSettings {
     pub name: String,
-    #[serde(default)]
     pub place: String,
-    #[serde(default)]
     pub starts_on: Option<NaiveDate>,
-    #[serde(default)]
     pub ends_on: Option<NaiveDate>,
     /// `russian`, `english`, `international` or `brazilian`.
-    #[serde(default, with = "spelled")]
-    #[schema(value_type = String)]
     #[diesel(serialize_as = Spelled<Variant>)]
     pub variant: Variant,
-    #[serde(default)]
     #[diesel(serialize_as = LocalRulesJson)]
     pub local_rules: LocalRules,
     /// `round_robin`, `double_round_robin` or `swiss`.
-    #[schema(value_type = String)]
     #[diesel(serialize_as = Spelled<System>)]
     pub system: System,
     /// Swiss: the number of rounds. Round-robins: ignored (the number of players decides).
-    #[serde(default)]
     pub rounds: i32,
     /// The category: `classical`, `rapid`, `blitz` or `none` (games without a clock at
     /// all). Derived from `clock` when the event is timed.
-    #[serde(default = "default_time_control")]
-    #[schema(value_type = String)]
     #[diesel(serialize_as = Spelled<TimeCategory>)]
     pub time_control: TimeCategory,
     /// Moves each side must have made before a draw may be offered (0: no limit).
-    #[serde(default = "default_draw_offer")]
     pub draw_offer_min_moves: i32,
-    #[serde(default = "default_true")]
     pub rated: bool,
     /// `1-0.5-0` or `2-1-0`.
-    #[serde(default = "default_scoring")]
-    #[schema(value_type = String)]
     #[diesel(serialize_as = Spelled<ScoringDisplay>)]
     pub scoring_display: ScoringDisplay,
     /// Points for the pairing-allocated bye, in half-points (2 = a win, 1 = a draw, 0).
-    #[serde(default = "default_pab")]
     pub pab_half_points: i32,
     /// Tie-break order, e.g. `BH/C1,BH,SB,WIN`; empty: the system's default.
-    #[serde(default)]
     pub tiebreaks: String,
     /// Colour of the first-ranked player in round 1: `white` or `black`.
-    #[serde(default = "default_colour", with = "spelled")]
-    #[schema(value_type = String)]
     #[diesel(serialize_as = Spelled<Colour>)]
     pub first_colour: Colour,
-    #[serde(default)]
     pub self_registration: bool,
     /// Swiss: late entries are accepted up to this round (0: none).
-    #[serde(default)]
     pub late_entry_until_round: i32,
-    #[serde(default)]
     pub club_id: Option<i64>,
     /// The clock the games are played with (absent: none). When it is timed, it decides
     /// `time_control` (the category) and the value sent there is not used.
-    #[serde(default, with = "time_control::json")]
-    #[schema(value_type = TimeControlJson)]
     #[diesel(serialize_as = TimeControlText)]
     pub clock: TimeControl,
     /// 1 (default), or 2: each pairing plays a micro-match of two games, colours swapped
     /// in the second.
-    #[serde(default = "default_games_per_pairing")]
     pub games_per_pairing: i32,
     /// How a micro-match scores: `game_points` (default: the games' points summed) or
     /// `match_points` (2 for the match won, 1 drawn, 0 lost).
-    #[serde(default = "default_match_scoring")]
-    #[schema(value_type = String)]
     #[diesel(serialize_as = Spelled<MatchScoring>)]
     pub match_scoring: MatchScoring,
     /// The table the openings are drawn from: `none` (default), `idf64`, `fmjd64`,
     /// `basic150` (Russian and Brazilian), `english3` (English), `custom`.
-    #[serde(default = "default_opening_ballot")]
-    #[schema(value_type = String)]
     #[diesel(serialize_as = Spelled<OpeningBallot>)]
     pub opening_ballot: OpeningBallot,
     /// `pairing` (default: every board draws its own) or `round` (one for every board).
-    #[serde(default = "default_ballot_per")]
-    #[schema(value_type = String)]
     #[diesel(serialize_as = Spelled<BallotPer>)]
     pub ballot_per: BallotPer,
     /// With `custom`: one opening a line, `CODE: moves` or a FEN; `#` starts a comment.
-    #[serde(default)]
     pub custom_openings: String,
-}
-
-fn default_games_per_pairing() -> i32 {
-    1
-}
-fn default_match_scoring() -> MatchScoring {
-    MatchScoring::GamePoints
-}
-fn default_opening_ballot() -> OpeningBallot {
-    OpeningBallot::None
-}
-fn default_ballot_per() -> BallotPer {
-    BallotPer::Pairing
-}
-
-fn default_time_control() -> TimeCategory {
-    TimeCategory::Classical
-}
-fn default_draw_offer() -> i32 {
-    20
-}
-fn default_true() -> bool {
-    true
-}
-fn default_scoring() -> ScoringDisplay {
-    ScoringDisplay::OneHalfZero
-}
-fn default_pab() -> i32 {
-    2
-}
-fn default_colour() -> Colour {
-    Colour::White
-}
-
-impl Default for EventInput {
-    fn default() -> Self {
-        EventInput {
-            name: String::new(),
-            place: String::new(),
-            starts_on: None,
-            ends_on: None,
-            variant: Variant::default(),
-            local_rules: LocalRules::default(),
-            system: System::Swiss,
-            rounds: 7,
-            time_control: default_time_control(),
-            draw_offer_min_moves: default_draw_offer(),
-            rated: true,
-            scoring_display: default_scoring(),
-            pab_half_points: default_pab(),
-            tiebreaks: String::new(),
-            first_colour: default_colour(),
-            self_registration: false,
-            late_entry_until_round: 0,
-            club_id: None,
-            clock: TimeControl::Untimed,
-            games_per_pairing: default_games_per_pairing(),
-            match_scoring: default_match_scoring(),
-            opening_ballot: default_opening_ballot(),
-            ballot_per: default_ballot_per(),
-            custom_openings: String::new(),
-        }
-    }
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Identifiable)]

@@ -10,8 +10,8 @@ use chrono::NaiveDateTime;
 use super::cookies;
 use super::i18n::{Lang, SUPPORTED};
 use super::state::AppState;
+use crate::service::User;
 use crate::service::{Actor, AppError, accounts, auth};
-use crate::store::models::User;
 
 /// The browser's CSRF cookie value, put in the request by the `csrf_cookie` middleware
 /// (a new one when the browser had none).

@@ -19,6 +19,7 @@ pub mod rating_chart;
 pub mod refusals;
 pub mod render;
 pub mod routes;
+pub mod signed_in;
 pub mod state;
 pub mod svg;
 pub mod tiebreaks;

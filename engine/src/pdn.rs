@@ -501,15 +501,6 @@ pub fn write_game(game: &PdnGame, first_mover_is_second: bool) -> String {
     out
 }
 
-/// Writes several games separated by blank lines.
-pub fn write_games(games: &[(PdnGame, bool)]) -> String {
-    games
-        .iter()
-        .map(|(game, second)| write_game(game, *second))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 impl Game {
     /// The game as PDN, with the given tags (Event, Site, ...) followed by Result, GameType
     /// and, for a set-up start, FEN.

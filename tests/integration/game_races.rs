@@ -12,6 +12,7 @@ use std::sync::Barrier;
 
 use common::TestApp;
 use common::racing::{TRIES, race, racing_pool as pool};
+use damka::service::events::EventInput;
 use damka::service::events::entries::{self, EntryInput};
 use damka::service::events::{rounds, settings};
 use damka::service::games::create::{self, NewGameInput};
@@ -19,7 +20,7 @@ use damka::service::games::play::{self, MoveInput, Submitted};
 use damka::service::games::{self, GameView};
 use damka::service::players::{self, PlayerInput};
 use damka::service::{Actor, AppError, AppResult, Refusal};
-use damka::store::models::{EventInput, NewUser};
+use damka::store::models::NewUser;
 use damka::store::{self, DbConn, DbPool};
 use damka_engine::Variant;
 

@@ -21,7 +21,7 @@ use super::load;
 use super::settings::{self, EventInput};
 use crate::service::players::ProfileRights;
 use crate::service::{Actor, AppError, AppResult, Refusal};
-use crate::store::models::{Event, NewPairing, Player, PlayerFields, PlayerRating};
+use crate::store::models::{NewPairing, Player, PlayerFields, PlayerRating};
 use crate::store::{self, DbConn, events, players};
 use damka_domain::vocabulary::{EventStatus, ResultCode, System};
 
@@ -89,7 +89,7 @@ pub struct ImportPlan {
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct ImportView {
     #[serde(flatten)]
-    pub event: Event,
+    pub event: super::EventView,
     /// Players whose federation id belongs to a profile the importer may not edit (another
     /// club's player, say): each got a new profile, so nothing was written into that one.
     pub unlinked_matches: Vec<UnlinkedMatch>,
@@ -358,7 +358,7 @@ fn store_plan(
         },
     )?;
     Ok(ImportView {
-        event: load(conn, event_id)?,
+        event: load(conn, event_id)?.into(),
         unlinked_matches,
     })
 }

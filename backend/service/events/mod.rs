@@ -3,7 +3,10 @@
 //! it to the domain and stores what comes back.
 pub mod audit;
 pub mod ballot;
+pub mod confirmations;
 pub mod entries;
+pub mod event_input;
+pub mod event_view;
 pub mod history;
 pub mod import;
 pub mod manual;
@@ -15,7 +18,9 @@ pub mod rounds;
 pub mod settings;
 pub mod sheets;
 
-pub use crate::store::models::{Event, EventInput, LocalRules};
+pub use crate::store::models::{Event, LocalRules};
+pub use event_input::EventInput;
+pub use event_view::EventView;
 
 use super::{Actor, AppError, AppResult, Refusal};
 use crate::store::{DbConn, events};

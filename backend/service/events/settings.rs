@@ -3,10 +3,11 @@ use std::str::FromStr;
 
 use damka_engine::Variant;
 
+pub use super::EventInput;
 use super::{load, require_manager};
 use crate::service::{Actor, AppError, AppResult, Refusal, validate};
 use crate::store::models::Event;
-pub use crate::store::models::{EventInput, LocalRules};
+pub use crate::store::models::LocalRules;
 use crate::store::{self, DbConn, events};
 use damka_domain::vocabulary::{EventStatus, Spelling, TimeCategory, spellings};
 
@@ -146,7 +147,7 @@ pub fn create(conn: &mut DbConn, actor: &Actor, input: &EventInput) -> AppResult
         let fields = fields(conn, input)?;
         let event = events::insert(
             conn,
-            &fields,
+            &fields.row(),
             user.id,
             EventStatus::Registration,
             store::now(),
@@ -192,7 +193,7 @@ pub fn update(
                 return Err(AppError::invalid("rounds", Refusal::FewerRoundsThanPaired));
             }
         }
-        let updated = events::update(conn, event_id, &fields)?;
+        let updated = events::update(conn, event_id, &fields.row())?;
         // Whether the event is rated decides whether its results count.
         if updated.rated != event.rated && !paired.is_empty() {
             crate::service::ratings::recompute::recompute(conn, updated.variant)?;

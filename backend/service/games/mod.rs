@@ -28,6 +28,8 @@ use crate::store::models::LocalRules;
 use crate::store::{DbConn, events};
 use damka_domain::vocabulary::{GameEnd, GameStatus, ResultCode};
 
+/// Game lists filter by player, event and status with this (the home and player pages).
+pub use crate::store::games::GameFilter;
 pub use view::{GameSummary, GameView};
 
 /// A game as stored, replayed by the engine.

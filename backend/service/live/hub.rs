@@ -78,11 +78,6 @@ impl LiveHub {
         self.games.all_changed();
         self.events.all_changed();
     }
-
-    /// How many games are watched now (for tests and logs).
-    pub fn watched_games(&self) -> usize {
-        self.games.live()
-    }
 }
 
 struct Feeds<T>(Mutex<HashMap<i64, Weak<Feed<T>>>>);
@@ -125,10 +120,6 @@ impl<T> Feeds<T> {
         for feed in feeds {
             feed.changed();
         }
-    }
-
-    fn live(&self) -> usize {
-        self.map().values().filter(|f| f.strong_count() > 0).count()
     }
 }
 

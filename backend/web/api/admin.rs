@@ -18,8 +18,8 @@ pub struct UserInfo {
     pub player_id: Option<i64>,
 }
 
-impl From<crate::store::models::User> for UserInfo {
-    fn from(u: crate::store::models::User) -> UserInfo {
+impl From<crate::service::User> for UserInfo {
+    fn from(u: crate::service::User) -> UserInfo {
         UserInfo {
             id: u.id,
             email: u.email,

@@ -7,8 +7,7 @@ use std::pin::Pin;
 use actix_web::http::header;
 use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
 
-use crate::service::{Actor, AppError, AppResult, Refusal, accounts};
-use crate::store::DbConn;
+use crate::service::{Actor, AppError, AppResult, DbConn, Refusal, accounts};
 use crate::web::state::AppState;
 
 pub struct ApiActor(pub Actor);

@@ -3,11 +3,11 @@
 use actix_web::HttpResponse;
 use actix_web::web::{self, Json};
 
-use super::ApiActor;
 use crate::service::AppResult;
 use crate::service::events::ballot::{self, BallotTableView};
 use crate::service::events::rounds::{self, ResultInput};
 use crate::web::error::Problem;
+use crate::web::signed_in::SignedIn;
 use crate::web::state::AppState;
 
 /// The built-in opening tables an event can draw from, with their sizes per variant.
@@ -27,12 +27,11 @@ pub async fn list() -> AppResult<Json<Vec<BallotTableView>>> {
     responses((status = 204), (status = 401, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem), (status = 409, body = Problem), (status = 422, body = Problem)),
     security(("token" = [])))]
 pub async fn game_result(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<(i64, i64, i32)>,
     input: Json<ResultInput>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let (id, pairing, game_no) = path.into_inner();
     let input = input.into_inner();
     state

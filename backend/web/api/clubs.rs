@@ -1,9 +1,9 @@
 use actix_web::web::{self, Json};
 use actix_web::{HttpResponse, http::StatusCode};
 
-use super::ApiActor;
 use crate::service::AppResult;
 use crate::service::clubs::{self, ClubInput, ClubView, JoinRequestView, MemberInput, MemberView};
+use crate::web::signed_in::SignedIn;
 use crate::web::state::AppState;
 
 /// Clubs, by name.
@@ -26,11 +26,10 @@ pub async fn get(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult<
         (status = 403, body = crate::web::error::Problem), (status = 422, body = crate::web::error::Problem)),
     security(("token" = [])))]
 pub async fn create(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     input: Json<ClubInput>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let input = input.into_inner();
     let club = state
         .db(move |conn| clubs::create(conn, &actor, &input))
@@ -46,12 +45,11 @@ pub async fn create(
         (status = 422, body = crate::web::error::Problem)),
     security(("token" = [])))]
 pub async fn update(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
     input: Json<ClubInput>,
 ) -> AppResult<Json<ClubView>> {
-    actor.require_user()?;
     let id = path.into_inner();
     let input = input.into_inner();
     Ok(Json(
@@ -87,12 +85,11 @@ pub async fn members(
         (status = 422, body = crate::web::error::Problem)),
     security(("token" = [])))]
 pub async fn add_member(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
     input: Json<MemberInput>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let id = path.into_inner();
     let input = input.into_inner();
     state
@@ -107,11 +104,10 @@ pub async fn add_member(
         (status = 403, body = crate::web::error::Problem), (status = 404, body = crate::web::error::Problem)),
     security(("token" = [])))]
 pub async fn requests(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> AppResult<Json<Vec<JoinRequestView>>> {
-    actor.require_user()?;
     let id = path.into_inner();
     Ok(Json(
         state
@@ -129,11 +125,10 @@ pub async fn requests(
         (status = 422, body = crate::web::error::Problem, description = "the account has no player profile")),
     security(("token" = [])))]
 pub async fn request_to_join(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let id = path.into_inner();
     let request = state
         .db(move |conn| clubs::request_to_join(conn, &actor, id))
@@ -141,13 +136,13 @@ pub async fn request_to_join(
     Ok(HttpResponse::build(StatusCode::CREATED).json(request))
 }
 
+/// Accepts or declines a request to join, for a handler that extracted `SignedIn`.
 async fn answer(
     actor: crate::service::Actor,
     state: web::Data<AppState>,
     path: web::Path<(i64, i64)>,
     accept: bool,
 ) -> AppResult<Json<JoinRequestView>> {
-    actor.require_user()?;
     let (id, request_id) = path.into_inner();
     Ok(Json(
         state
@@ -165,7 +160,7 @@ async fn answer(
         (status = 409, body = crate::web::error::Problem, description = "already answered")),
     security(("token" = [])))]
 pub async fn accept_request(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<(i64, i64)>,
 ) -> AppResult<Json<JoinRequestView>> {
@@ -181,7 +176,7 @@ pub async fn accept_request(
         (status = 409, body = crate::web::error::Problem, description = "already answered")),
     security(("token" = [])))]
 pub async fn decline_request(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<(i64, i64)>,
 ) -> AppResult<Json<JoinRequestView>> {

@@ -3,12 +3,12 @@ use actix_web::web::{self, Json};
 use actix_web::{HttpResponse, http::StatusCode};
 use serde::Deserialize;
 
-use super::ApiActor;
 use crate::service::AppResult;
 use crate::service::events::import::{self, ImportView, TrfTooLarge};
 use crate::web::error::Problem;
 use crate::web::i18n::Lang;
 use crate::web::refusals;
+use crate::web::signed_in::SignedIn;
 use crate::web::state::AppState;
 use damka_domain::vocabulary::Spelling;
 
@@ -64,11 +64,10 @@ pub fn too_large(err: &TrfTooLarge) -> HttpResponse {
         (status = 413, body = Problem, description = "the file is larger than 1 MiB"), (status = 422, body = Problem)),
     security(("token" = [])))]
 pub async fn import(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     input: Json<ImportInput>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let input = input.into_inner();
     if let Err(err) = import::check_size(&input.trf) {
         return Ok(too_large(&err));

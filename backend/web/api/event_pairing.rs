@@ -6,6 +6,7 @@ use crate::service::AppResult;
 use crate::service::events::audit::{self, ChangeView};
 use crate::service::events::manual::{self, PairingChangeOutcome, PairingCheck, PairingInput};
 use crate::web::error::Problem;
+use crate::web::signed_in::SignedIn;
 use crate::web::state::AppState;
 
 /// Checks a hand-made pairing of the last round without storing it: every rule it breaks.
@@ -14,12 +15,11 @@ use crate::web::state::AppState;
     responses((status = 200, body = PairingCheck), (status = 401, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem), (status = 409, body = Problem), (status = 422, body = Problem)),
     security(("token" = [])))]
 pub async fn check(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<(i64, i32)>,
     input: Json<PairingInput>,
 ) -> AppResult<Json<PairingCheck>> {
-    actor.require_user()?;
     let (id, round) = path.into_inner();
     let input = input.into_inner();
     Ok(Json(
@@ -36,12 +36,11 @@ pub async fn check(
     responses((status = 200, body = PairingChangeOutcome), (status = 401, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem), (status = 409, body = Problem), (status = 422, body = Problem)),
     security(("token" = [])))]
 pub async fn change(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<(i64, i32)>,
     input: Json<PairingInput>,
 ) -> AppResult<Json<PairingChangeOutcome>> {
-    actor.require_user()?;
     let (id, round) = path.into_inner();
     let input = input.into_inner();
     Ok(Json(

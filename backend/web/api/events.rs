@@ -10,59 +10,59 @@ use crate::service::events::entries::{
 };
 use crate::service::events::reports::{self, StandingsView};
 use crate::service::events::rounds::{self, ResultInput, RoundView};
-use crate::service::events::{Event, EventInput, settings};
+use crate::service::events::{EventInput, EventView, settings};
 use crate::web::error::Problem;
+use crate::web::signed_in::SignedIn;
 use crate::web::state::AppState;
 
 /// All events, newest first.
-#[utoipa::path(get, path = "/api/v1/events", tag = "events", responses((status = 200, body = Vec<Event>)))]
-pub async fn list(state: web::Data<AppState>) -> AppResult<Json<Vec<Event>>> {
-    Ok(Json(state.db(settings::list).await?))
+#[utoipa::path(get, path = "/api/v1/events", tag = "events", responses((status = 200, body = Vec<EventView>)))]
+pub async fn list(state: web::Data<AppState>) -> AppResult<Json<Vec<EventView>>> {
+    let events = state.db(settings::list).await?;
+    Ok(Json(events.into_iter().map(EventView::from).collect()))
 }
 
 /// One event's settings.
 #[utoipa::path(get, path = "/api/v1/events/{id}", tag = "events", params(("id" = i64, Path, description = "event id")),
-    responses((status = 200, body = Event), (status = 404, body = Problem)))]
-pub async fn get(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult<Json<Event>> {
+    responses((status = 200, body = EventView), (status = 404, body = Problem)))]
+pub async fn get(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult<Json<EventView>> {
     let id = path.into_inner();
-    Ok(Json(state.db(move |conn| settings::get(conn, id)).await?))
+    let event = state.db(move |conn| settings::get(conn, id)).await?;
+    Ok(Json(event.into()))
 }
 
 /// Creates an event (organisers and administrators); the caller owns it.
 #[utoipa::path(post, path = "/api/v1/events", tag = "events", request_body = EventInput,
-    responses((status = 201, body = Event), (status = 401, body = Problem), (status = 403, body = Problem), (status = 422, body = Problem)),
+    responses((status = 201, body = EventView), (status = 401, body = Problem), (status = 403, body = Problem), (status = 422, body = Problem)),
     security(("token" = [])))]
 pub async fn create(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     input: Json<EventInput>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let input = input.into_inner();
     let event = state
         .db(move |conn| settings::create(conn, &actor, &input))
         .await?;
-    Ok(HttpResponse::build(StatusCode::CREATED).json(event))
+    Ok(HttpResponse::build(StatusCode::CREATED).json(EventView::from(event)))
 }
 
 /// Changes an event's settings (its organiser).
 #[utoipa::path(put, path = "/api/v1/events/{id}", tag = "events", request_body = EventInput, params(("id" = i64, Path, description = "event id")),
-    responses((status = 200, body = Event), (status = 401, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem), (status = 422, body = Problem)),
+    responses((status = 200, body = EventView), (status = 401, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem), (status = 422, body = Problem)),
     security(("token" = [])))]
 pub async fn update(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
     input: Json<EventInput>,
-) -> AppResult<Json<Event>> {
-    actor.require_user()?;
+) -> AppResult<Json<EventView>> {
     let id = path.into_inner();
     let input = input.into_inner();
-    Ok(Json(
-        state
-            .db(move |conn| settings::update(conn, &actor, id, &input))
-            .await?,
-    ))
+    let event = state
+        .db(move |conn| settings::update(conn, &actor, id, &input))
+        .await?;
+    Ok(Json(event.into()))
 }
 
 /// The entries, by start number.
@@ -81,12 +81,11 @@ pub async fn entries(
     responses((status = 201, body = EntryView), (status = 401, body = Problem), (status = 403, body = Problem), (status = 409, body = Problem), (status = 422, body = Problem)),
     security(("token" = [])))]
 pub async fn add_entry(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
     input: Json<EntryInput>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let id = path.into_inner();
     let input = input.into_inner();
     let entry = state
@@ -101,11 +100,10 @@ pub async fn add_entry(
     responses((status = 204), (status = 401, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem)),
     security(("token" = [])))]
 pub async fn withdraw(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<(i64, i64)>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let (id, entry) = path.into_inner();
     state
         .db(move |conn| entries::withdraw(conn, &actor, id, entry))
@@ -119,12 +117,11 @@ pub async fn withdraw(
     responses((status = 204), (status = 401, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem), (status = 422, body = Problem)),
     security(("token" = [])))]
 pub async fn absence(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<(i64, i64)>,
     input: Json<AbsenceInput>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let (id, entry) = path.into_inner();
     let input = input.into_inner();
     state
@@ -145,12 +142,11 @@ pub struct ForbiddenPair {
     responses((status = 204), (status = 401, body = Problem), (status = 403, body = Problem), (status = 422, body = Problem)),
     security(("token" = [])))]
 pub async fn forbid(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
     input: Json<ForbiddenPair>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let id = path.into_inner();
     let ForbiddenPair {
         first_entry_id,
@@ -168,11 +164,10 @@ pub async fn forbid(
     responses((status = 200, body = Vec<ForbiddenPairView>), (status = 401, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem)),
     security(("token" = [])))]
 pub async fn forbidden_pairs(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> AppResult<Json<Vec<ForbiddenPairView>>> {
-    actor.require_user()?;
     let id = path.into_inner();
     Ok(Json(
         state
@@ -191,11 +186,10 @@ pub async fn forbidden_pairs(
     responses((status = 204), (status = 401, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem)),
     security(("token" = [])))]
 pub async fn allow(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<(i64, i64, i64)>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let (id, first, second) = path.into_inner();
     state
         .db(move |conn| entries::allow_pair(conn, &actor, id, first, second))
@@ -214,12 +208,11 @@ pub struct ArbiterInput {
     responses((status = 204), (status = 401, body = Problem), (status = 403, body = Problem), (status = 422, body = Problem)),
     security(("token" = [])))]
 pub async fn add_arbiter(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
     input: Json<ArbiterInput>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let id = path.into_inner();
     let email = input.into_inner().email;
     state
@@ -247,11 +240,10 @@ pub async fn rounds(
     responses((status = 201, body = RoundView), (status = 401, body = Problem), (status = 403, body = Problem), (status = 409, body = Problem)),
     security(("token" = [])))]
 pub async fn pair(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let id = path.into_inner();
     let round = state
         .db(move |conn| rounds::pair_next(conn, &actor, id))
@@ -264,11 +256,10 @@ pub async fn pair(
     responses((status = 200, body = RoundView), (status = 401, body = Problem), (status = 403, body = Problem), (status = 409, body = Problem)),
     security(("token" = [])))]
 pub async fn repair(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> AppResult<Json<RoundView>> {
-    actor.require_user()?;
     let id = path.into_inner();
     Ok(Json(
         state
@@ -282,11 +273,10 @@ pub async fn repair(
     responses((status = 204), (status = 401, body = Problem), (status = 403, body = Problem), (status = 409, body = Problem)),
     security(("token" = [])))]
 pub async fn publish(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let id = path.into_inner();
     state
         .db(move |conn| rounds::publish_last(conn, &actor, id))
@@ -300,12 +290,11 @@ pub async fn publish(
     responses((status = 204), (status = 401, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem), (status = 409, body = Problem), (status = 422, body = Problem)),
     security(("token" = [])))]
 pub async fn result(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<(i64, i64)>,
     input: Json<ResultInput>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let (id, pairing) = path.into_inner();
     let input = input.into_inner();
     state
@@ -342,11 +331,10 @@ pub async fn standings(
     responses((status = 204), (status = 401, body = Problem), (status = 403, body = Problem), (status = 409, body = Problem)),
     security(("token" = [])))]
 pub async fn finish(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let id = path.into_inner();
     state
         .db(move |conn| settings::finish(conn, &actor, id))
@@ -359,11 +347,10 @@ pub async fn finish(
     responses((status = 204), (status = 401, body = Problem), (status = 403, body = Problem), (status = 409, body = Problem)),
     security(("token" = [])))]
 pub async fn reopen(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let id = path.into_inner();
     state
         .db(move |conn| settings::reopen(conn, &actor, id))

@@ -5,10 +5,10 @@ use actix_web::{HttpMessage, HttpRequest, HttpResponse};
 use futures_util::StreamExt;
 use serde::Deserialize;
 
-use super::ApiActor;
 use crate::service::games::pdn::{self, ImportReport, MAX_PDN_BYTES};
 use crate::service::{AppError, AppResult, Refusal};
 use crate::web::error::Problem;
+use crate::web::signed_in::SignedIn;
 use crate::web::state::AppState;
 
 /// The content type of every PDN answer.
@@ -78,13 +78,12 @@ pub async fn event(
         (status = 413, body = Problem, description = "the file is larger than 1 MiB"), (status = 422, body = Problem)),
     security(("token" = [])))]
 pub async fn import(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<(i64, i32)>,
     req: HttpRequest,
     payload: web::Payload,
 ) -> AppResult<Json<ImportReport>> {
-    actor.require_user()?;
     let (event_id, round) = path.into_inner();
     let text = read_pdn(&req, payload).await?;
     Ok(Json(

@@ -4,15 +4,15 @@ use actix_web::web::{self, Json};
 use actix_web::{HttpResponse, http::StatusCode};
 use serde::Deserialize;
 
-use super::ApiActor;
 use super::auth::{self, ApiCredentials};
+use crate::service::games::GameFilter;
 use crate::service::games::arbiter::{self, GameResultInput};
 use crate::service::games::create::{self, NewGameInput};
 use crate::service::games::play::{self, MoveInput, Submitted};
 use crate::service::games::{GameSummary, GameView, clock, offers, view};
 use crate::service::{AppError, AppResult, Refusal};
-use crate::store::games::GameFilter;
 use crate::web::error::Problem;
+use crate::web::signed_in::SignedIn;
 use crate::web::state::AppState;
 use damka_domain::vocabulary::{GameStatus, Spelling, spellings};
 
@@ -59,11 +59,10 @@ pub async fn list(
         (status = 422, body = Problem)),
     security(("token" = [])))]
 pub async fn create(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     input: Json<NewGameInput>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let input = input.into_inner();
     let game = state
         .db(move |conn| create::create(conn, &actor, &input))
@@ -117,15 +116,15 @@ pub async fn play_move(
 }
 
 type PlayerAction =
-    fn(&mut crate::store::DbConn, &crate::service::Actor, i64) -> AppResult<GameView>;
+    fn(&mut crate::service::DbConn, &crate::service::Actor, i64) -> AppResult<GameView>;
 
+/// A game action of a handler that extracted `SignedIn`.
 async fn player_action(
     actor: crate::service::Actor,
     state: web::Data<AppState>,
     id: i64,
     action: PlayerAction,
 ) -> AppResult<Json<GameView>> {
-    actor.require_user()?;
     Ok(Json(state.db(move |conn| action(conn, &actor, id)).await?))
 }
 
@@ -137,7 +136,7 @@ async fn player_action(
         (status = 404, body = Problem), (status = 409, body = Problem)),
     security(("token" = [])))]
 pub async fn offer_draw(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> AppResult<Json<GameView>> {
@@ -151,7 +150,7 @@ pub async fn offer_draw(
         (status = 404, body = Problem), (status = 409, body = Problem)),
     security(("token" = [])))]
 pub async fn accept_draw(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> AppResult<Json<GameView>> {
@@ -165,7 +164,7 @@ pub async fn accept_draw(
         (status = 404, body = Problem), (status = 409, body = Problem)),
     security(("token" = [])))]
 pub async fn decline_draw(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> AppResult<Json<GameView>> {
@@ -179,7 +178,7 @@ pub async fn decline_draw(
         (status = 404, body = Problem), (status = 409, body = Problem)),
     security(("token" = [])))]
 pub async fn resign(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> AppResult<Json<GameView>> {
@@ -193,12 +192,11 @@ pub async fn resign(
         (status = 404, body = Problem), (status = 409, body = Problem), (status = 422, body = Problem)),
     security(("token" = [])))]
 pub async fn set_result(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
     input: Json<GameResultInput>,
 ) -> AppResult<Json<GameView>> {
-    actor.require_user()?;
     let id = path.into_inner();
     let input = input.into_inner();
     Ok(Json(
@@ -215,7 +213,7 @@ pub async fn set_result(
         (status = 404, body = Problem), (status = 409, body = Problem)),
     security(("token" = [])))]
 pub async fn take_back(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> AppResult<Json<GameView>> {
@@ -230,7 +228,7 @@ pub async fn take_back(
         (status = 404, body = Problem), (status = 409, body = Problem)),
     security(("token" = [])))]
 pub async fn start_clock(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> AppResult<Json<GameView>> {
@@ -253,11 +251,10 @@ pub struct ClocksStarted {
         (status = 404, body = Problem), (status = 409, body = Problem)),
     security(("token" = [])))]
 pub async fn start_round_clocks(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<(i64, i32)>,
 ) -> AppResult<Json<ClocksStarted>> {
-    actor.require_user()?;
     let (event_id, round) = path.into_inner();
     let started = state
         .db(move |conn| clock::start_round(conn, &actor, event_id, round))

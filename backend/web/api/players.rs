@@ -2,9 +2,9 @@ use actix_web::web::{self, Json};
 use actix_web::{HttpResponse, http::StatusCode};
 use serde::Deserialize;
 
-use super::ApiActor;
 use crate::service::AppResult;
 use crate::service::players::{self, PlayerInput, PlayerView};
+use crate::web::signed_in::SignedIn;
 use crate::web::state::AppState;
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
@@ -46,11 +46,10 @@ pub async fn get(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult<
         (status = 403, body = crate::web::error::Problem), (status = 422, body = crate::web::error::Problem)),
     security(("token" = [])))]
 pub async fn create(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     input: Json<PlayerInput>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let input = input.into_inner();
     let player = state
         .db(move |conn| players::create(conn, &actor, &input))
@@ -66,12 +65,11 @@ pub async fn create(
         (status = 422, body = crate::web::error::Problem)),
     security(("token" = [])))]
 pub async fn update(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
     input: Json<PlayerInput>,
 ) -> AppResult<Json<PlayerView>> {
-    actor.require_user()?;
     let id = path.into_inner();
     let input = input.into_inner();
     Ok(Json(

@@ -5,11 +5,11 @@ use actix_web::{HttpRequest, HttpResponse, http::StatusCode};
 use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 
-use super::ApiActor;
 use crate::service::ratings::import::{self, ImportedRatings};
 use crate::service::ratings::views::{self, HistoryItem, ListFilter, RatingListItem};
 use crate::service::{AppError, AppResult, Refusal};
 use crate::web::error::Problem;
+use crate::web::signed_in::SignedIn;
 use crate::web::state::AppState;
 use damka_domain::vocabulary::Spelling;
 
@@ -153,12 +153,11 @@ async fn read_text(req: &HttpRequest, mut payload: web::Payload) -> AppResult<St
         (status = 422, body = Problem, description = "bad lines, each in `lines`; nothing stored")),
     security(("token" = [])))]
 pub async fn import(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     req: HttpRequest,
     payload: web::Payload,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let text = read_text(&req, payload).await?;
     let imported = state
         .db(move |conn| import::import_csv(conn, &actor, &text))

@@ -4,9 +4,9 @@ use actix_web::web::{self, Json};
 use chrono::NaiveDateTime;
 use serde::{Deserialize, Serialize};
 
-use super::ApiActor;
 use crate::service::AppResult;
 use crate::service::accounts::{self, CreatedToken};
+use crate::web::signed_in::SignedIn;
 use crate::web::state::AppState;
 
 /// An API token as listed (never the secret itself).
@@ -32,10 +32,9 @@ pub struct NewToken {
     responses((status = 200, body = Vec<TokenInfo>), (status = 401, body = crate::web::error::Problem)),
     security(("token" = [])))]
 pub async fn list(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
 ) -> AppResult<Json<Vec<TokenInfo>>> {
-    actor.require_user()?;
     let tokens = state
         .db(move |conn| accounts::api_tokens(conn, &actor))
         .await?;
@@ -59,11 +58,10 @@ pub async fn list(
         (status = 422, body = crate::web::error::Problem)),
     security(("token" = [])))]
 pub async fn create(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     input: Json<NewToken>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let name = input.into_inner().name;
     let created = state
         .db(move |conn| accounts::create_api_token(conn, &actor, &name))
@@ -79,11 +77,10 @@ pub async fn create(
     responses((status = 204), (status = 401, body = crate::web::error::Problem), (status = 404, body = crate::web::error::Problem)),
     security(("token" = [])))]
 pub async fn revoke(
-    ApiActor(actor): ApiActor,
+    SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> AppResult<HttpResponse> {
-    actor.require_user()?;
     let id = path.into_inner();
     state
         .db(move |conn| accounts::revoke_api_token(conn, &actor, id))

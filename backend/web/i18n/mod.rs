@@ -46,10 +46,6 @@ impl Lang {
         }
     }
 
-    pub fn is_supported(code: &str) -> bool {
-        SUPPORTED.iter().any(|l| l.code() == code)
-    }
-
     /// The best supported language of an `Accept-Language` header (by q-value, then order).
     pub fn from_accept_language(header: &str) -> Option<Lang> {
         let mut best: Option<(f32, Lang)> = None;

@@ -4,15 +4,16 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
 
+use crate::service::accounts::ApiToken;
 use crate::service::accounts::{self, CreatedToken, PasswordChange};
 use crate::service::{AppError, AppResult};
-use crate::store::models::ApiToken;
 use crate::web::client_address::client_address;
 use crate::web::cookies;
 use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
 use crate::web::i18n::Lang;
 use crate::web::render::{self, FormErrors};
+use crate::web::signed_in::SignedInPage;
 use crate::web::state::AppState;
 
 #[derive(Template)]
@@ -59,11 +60,10 @@ async fn page(
 
 pub async fn show(
     req: HttpRequest,
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
 ) -> AppResult<HttpResponse> {
     let actor = ctx.actor();
-    actor.require_user()?;
     // A token just made (see `create_token`): shown on this response only.
     let Some(cookie) = req.cookie(cookies::NEW_TOKEN) else {
         return page(ctx, &state, StatusCode::OK, None, FormErrors::none()).await;
@@ -104,12 +104,11 @@ pub struct PasswordForm {
 
 pub async fn change_password(
     req: HttpRequest,
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
     CsrfForm(form): CsrfForm<PasswordForm>,
 ) -> AppResult<HttpResponse> {
     let actor = ctx.actor();
-    actor.require_user()?;
     let session = ctx.session_token.clone();
     let client = client_address(&req);
     let change = PasswordChange {
@@ -142,12 +141,11 @@ pub struct LanguageForm {
 
 pub async fn set_language(
     req: HttpRequest,
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
     CsrfForm(form): CsrfForm<LanguageForm>,
 ) -> AppResult<HttpResponse> {
     let actor = ctx.actor();
-    actor.require_user()?;
     let locale = Some(form.locale.clone()).filter(|l| !l.is_empty());
     let stored = locale.clone();
     state
@@ -170,12 +168,11 @@ pub struct TokenForm {
 /// Creates an API token and redirects to the account page, which shows it once.
 pub async fn create_token(
     req: HttpRequest,
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
     CsrfForm(form): CsrfForm<TokenForm>,
 ) -> AppResult<HttpResponse> {
     let actor = ctx.actor();
-    actor.require_user()?;
     let result = state
         .db(move |conn| accounts::create_api_token(conn, &actor, &form.name))
         .await;

@@ -4,11 +4,12 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
 
+use crate::service::User;
+use crate::service::accounts::Invitation;
 use crate::service::accounts::{self, CreatedInvitation, RegistrationMode, RoleChange};
 use crate::service::events::settings::one_of;
 use crate::service::ratings::{self, SystemChoice};
 use crate::service::{AppError, AppResult, Refusal};
-use crate::store::models::{Invitation, User};
 use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
 use crate::web::render::{self, FormErrors};

@@ -14,6 +14,7 @@ use crate::service::{AppError, AppResult, Refusal};
 use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
 use crate::web::render::{self, FormErrors};
+use crate::web::signed_in::SignedInPage;
 use crate::web::state::AppState;
 
 #[derive(Template)]
@@ -149,8 +150,8 @@ struct FormPage {
     errors: FormErrors,
 }
 
-pub async fn new_form(ctx: Ctx) -> AppResult<HttpResponse> {
-    if !ctx.actor().require_user()?.is_organiser && !ctx.is_admin() {
+pub async fn new_form(SignedInPage(ctx): SignedInPage) -> AppResult<HttpResponse> {
+    if !ctx.is_organiser() {
         return Err(AppError::forbidden(Refusal::OnlyOrganisersCreateClubs));
     }
     render::page(
@@ -198,13 +199,12 @@ pub async fn create(
 }
 
 pub async fn edit_form(
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let actor = ctx.actor();
-    actor.require_user()?;
     let club = state
         .db(move |conn| {
             let club = clubs::get(conn, id)?;
@@ -344,20 +344,20 @@ async fn after_request_action(
 
 pub async fn request_to_join(
     req: HttpRequest,
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
     path: web::Path<i64>,
     _form: CsrfForm<super::session::Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let actor = ctx.actor();
-    actor.require_user()?;
     let result = state
         .db(move |conn| clubs::request_to_join(conn, &actor, id))
         .await;
     after_request_action(&req, ctx, &state, id, result, "flash.join_requested").await
 }
 
+/// Accepts or declines a request to join, for a handler that extracted `SignedInPage`.
 async fn answer(
     req: HttpRequest,
     ctx: Ctx,
@@ -367,7 +367,6 @@ async fn answer(
 ) -> AppResult<HttpResponse> {
     let (id, request_id) = path.into_inner();
     let actor = ctx.actor();
-    actor.require_user()?;
     let result = state
         .db(move |conn| clubs::answer_join_request(conn, &actor, id, request_id, accept))
         .await;
@@ -381,7 +380,7 @@ async fn answer(
 
 pub async fn accept_request(
     req: HttpRequest,
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
     path: web::Path<(i64, i64)>,
     _form: CsrfForm<super::session::Empty>,
@@ -391,7 +390,7 @@ pub async fn accept_request(
 
 pub async fn decline_request(
     req: HttpRequest,
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
     path: web::Path<(i64, i64)>,
     _form: CsrfForm<super::session::Empty>,

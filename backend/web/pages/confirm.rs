@@ -41,13 +41,9 @@ pub async fn finish(
     let id = path.into_inner();
     let actor = ctx.actor();
     let (event, paired) = state
-        .db(move |conn| {
-            let event = ev::load(conn, id)?;
-            ev::require_manager(&actor, &event)?;
-            let paired = crate::store::events::rounds(conn, id)?.len() as i32;
-            Ok((event, paired))
-        })
+        .db(move |conn| ev::confirmations::finish(conn, &actor, id))
         .await?;
+    let paired = paired as i32;
     let mut message = Vec::new();
     let left = event.rounds - paired;
     if ev::pairing_system::of(&event).organiser_sets_rounds() && left > 0 {
@@ -107,12 +103,7 @@ pub async fn repair(
     let id = path.into_inner();
     let actor = ctx.actor();
     let (event, round) = state
-        .db(move |conn| {
-            let event = ev::load(conn, id)?;
-            ev::require_arbiter(conn, &actor, &event)?;
-            let round = crate::store::events::rounds(conn, id)?.len();
-            Ok((event, round))
-        })
+        .db(move |conn| ev::confirmations::repair(conn, &actor, id))
         .await?;
     if event.status == EventStatus::Finished || round == 0 {
         return Err(AppError::NotFound { what: "round" });
@@ -136,17 +127,8 @@ pub async fn withdraw(
 ) -> AppResult<HttpResponse> {
     let (id, entry_id) = path.into_inner();
     let actor = ctx.actor();
-    let (name, from_round) = state
-        .db(move |conn| {
-            let event = ev::load(conn, id)?;
-            actor.require_user()?;
-            let history = ev::history::load(conn, &event)?;
-            let entry = history
-                .entry(entry_id)
-                .ok_or(AppError::NotFound { what: "entry" })?;
-            ev::entries::require_may_withdraw(&actor, &event, entry.entry.player_id)?;
-            Ok((entry.name.clone(), history.rounds.len() as i32 + 1))
-        })
+    let ev::confirmations::Withdrawal { name, from_round } = state
+        .db(move |conn| ev::confirmations::withdraw(conn, &actor, id, entry_id))
         .await?;
     page(ConfirmPage {
         title: ctx.tf1("confirm.withdraw_title", &name),

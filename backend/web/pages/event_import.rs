@@ -11,6 +11,7 @@ use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
 use crate::web::refusals;
 use crate::web::render::{self, FormErrors};
+use crate::web::signed_in::SignedInPage;
 use crate::web::state::AppState;
 use damka_domain::vocabulary::Spelling;
 
@@ -43,7 +44,6 @@ impl ImportPage {
 
 fn require_organiser(ctx: &Ctx) -> AppResult<()> {
     let actor = ctx.actor();
-    actor.require_user()?;
     if actor.is_organiser() {
         Ok(())
     } else {
@@ -51,7 +51,7 @@ fn require_organiser(ctx: &Ctx) -> AppResult<()> {
     }
 }
 
-pub async fn form(ctx: Ctx) -> AppResult<HttpResponse> {
+pub async fn form(SignedInPage(ctx): SignedInPage) -> AppResult<HttpResponse> {
     require_organiser(&ctx)?;
     render::page(
         StatusCode::OK,
@@ -79,7 +79,7 @@ struct ImportedPage {
 
 pub async fn import(
     req: HttpRequest,
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
     CsrfForm(form): CsrfForm<ImportForm, MAX_IMPORT_FORM_BYTES>,
 ) -> AppResult<HttpResponse> {

@@ -15,6 +15,7 @@ use crate::service::{AppError, AppResult, Refusal};
 use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
 use crate::web::render::{self, FormErrors};
+use crate::web::signed_in::SignedInPage;
 use crate::web::state::AppState;
 use damka_domain::vocabulary::{ResultCode, Spelling};
 
@@ -210,14 +211,13 @@ fn warning_texts(ctx: &Ctx, warnings: &[PairingWarning]) -> Vec<String> {
 
 pub async fn submit(
     req: HttpRequest,
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
     path: web::Path<(i64, i32)>,
     CsrfForm(fields): CsrfForm<HashMap<String, String>>,
 ) -> AppResult<HttpResponse> {
     let (id, number) = path.into_inner();
     let actor = ctx.actor();
-    actor.require_user()?;
     let (rows, bye) = submitted_rows(&fields);
     let save = fields.get("action").is_some_and(|a| a == "save");
     let outcome = match input_of(&rows, &bye) {

@@ -8,17 +8,17 @@ use askama::Template;
 use damka_engine::{Color, Game, Move};
 use serde::Deserialize;
 
+use crate::service::game_pages::{self, GamePageData};
 use crate::service::games::arbiter::{self, GameResultInput};
 use crate::service::games::play::{self, MoveInput};
-use crate::service::games::{self, GameView, Loaded, Role};
+use crate::service::games::{GameView, Loaded};
 use crate::service::games::{clock, offers};
-use crate::service::{Actor, AppError, AppResult};
-use crate::store::DbConn;
-use crate::store::games::GameState;
+use crate::service::{Actor, AppError, AppResult, DbConn};
 use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
 use crate::web::game_board::{self, BoardOptions};
 use crate::web::render::{self, FormErrors};
+use crate::web::signed_in::SignedInPage;
 use crate::web::state::AppState;
 use damka_domain::vocabulary::{GameEnd, GameStatus, ResultCode, Spelling};
 
@@ -206,58 +206,32 @@ async fn page(
     status: StatusCode,
 ) -> AppResult<HttpResponse> {
     let actor = ctx.actor();
-    let data = state.db(move |conn| load(conn, &actor, id)).await?;
+    let data = state
+        .db(move |conn| game_pages::game_page(conn, &actor, id))
+        .await?;
     let page = build(ctx, data, ply, flip, errors);
     render::page(status, &page)
 }
 
-/// What the page needs from storage.
-struct PageData {
-    loaded: Loaded,
-    view: GameView,
-    role: Option<Role>,
-    is_arbiter: bool,
-    event_name: Option<String>,
-}
-
-fn load(conn: &mut DbConn, actor: &Actor, id: i64) -> AppResult<PageData> {
-    let loaded = games::load(conn, id)?;
-    let view = games::view::view_of(conn, &loaded)?;
-    let role = games::role_of(conn, actor, &loaded.row)?;
-    let is_arbiter = games::is_arbiter(conn, actor, &loaded.row)?;
-    let event_name = match loaded.row.event_id {
-        Some(event) => crate::store::events::by_id(conn, event)?.map(|e| e.name),
-        None => None,
-    };
-    Ok(PageData {
-        loaded,
-        view,
-        role,
-        is_arbiter,
-        event_name,
-    })
-}
-
 fn build(
     ctx: Ctx,
-    data: PageData,
+    data: GamePageData,
     ply: Option<i32>,
     flip: Option<u8>,
     errors: FormErrors,
 ) -> GamePage {
-    let PageData {
+    let my_side = data.my_side();
+    let GamePageData {
         loaded,
         view,
-        role,
+        role: _,
         is_arbiter,
         event_name,
+        may_offer,
+        may_answer,
     } = data;
     let latest = loaded.row.ply;
     let shown = ply.unwrap_or(latest).clamp(0, latest);
-    let my_side = match role {
-        Some(Role::Player(side)) => Some(side),
-        _ => None,
-    };
     let (position_game, last_move) = game_at(&loaded, shown);
     let flipped = match flip {
         Some(f) => f == 1,
@@ -281,12 +255,6 @@ fn build(
     let on_move = ongoing
         && shown == latest
         && (my_side == Some(to_move) || (my_side.is_none() && is_arbiter));
-    let state = GameState::of(&loaded.row);
-    let may_offer =
-        ongoing && my_side.is_some_and(|side| offers::check_offer(&loaded, &state, side).is_ok());
-    let may_answer = ongoing
-        && state.draw_offer_pending
-        && my_side.is_some_and(|side| state.draw_offer_by == Some(side.opponent()));
     let legal_json = if on_move {
         game_board::legal_moves_json(loaded.game.legal_moves())
     } else {
@@ -373,6 +341,8 @@ async fn refused(ctx: Ctx, state: &AppState, id: i64, err: AppError) -> AppResul
     page(ctx, state, id, None, None, errors, status).await
 }
 
+/// Runs a player's or arbiter's action for a handler that extracted `SignedInPage`; on a
+/// refusal shows the game again with the message, else redirects back to the board.
 async fn act(
     req: &HttpRequest,
     ctx: Ctx,
@@ -381,7 +351,6 @@ async fn act(
     work: impl FnOnce(&mut DbConn, &Actor) -> AppResult<()> + Send + 'static,
 ) -> AppResult<HttpResponse> {
     let actor = ctx.actor();
-    actor.require_user()?;
     match state.db(move |conn| work(conn, &actor)).await {
         Ok(()) => Ok(render::redirect_with_flash(
             req,
@@ -405,7 +374,7 @@ pub struct MoveForm {
 
 pub async fn play_move(
     req: HttpRequest,
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
     path: web::Path<i64>,
     CsrfForm(form): CsrfForm<MoveForm>,
@@ -427,7 +396,7 @@ macro_rules! player_action {
     ($name:ident, $service:path) => {
         pub async fn $name(
             req: HttpRequest,
-            ctx: Ctx,
+            SignedInPage(ctx): SignedInPage,
             state: web::Data<AppState>,
             path: web::Path<i64>,
             CsrfForm(_form): CsrfForm<Empty>,
@@ -459,7 +428,7 @@ pub struct ResultForm {
 
 pub async fn set_result(
     req: HttpRequest,
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
     path: web::Path<i64>,
     CsrfForm(form): CsrfForm<ResultForm>,

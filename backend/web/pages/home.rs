@@ -4,9 +4,9 @@ use askama_web::WebTemplate;
 
 use crate::service::AppResult;
 use crate::service::events::Event;
+use crate::service::games::GameFilter;
 use crate::service::games::view::{self as games, GameInProgress, GameSummary};
 use crate::service::players::{self, SiteSummary, TopPlayer};
-use crate::store::games::GameFilter;
 use crate::web::ctx::Ctx;
 use crate::web::i18n::{Lang, SUPPORTED};
 use crate::web::state::AppState;

@@ -6,15 +6,16 @@ use damka_engine::Variant;
 use serde::Deserialize;
 
 use crate::service::clubs::ClubView;
+use crate::service::games::GameFilter;
 use crate::service::games::{self, GameSummary};
 use crate::service::players::{self, PlayerInput, PlayerView};
 use crate::service::ratings::views::{self as rating_views, StepView, VariantRatings};
 use crate::service::{AppResult, clubs};
-use crate::store::games::GameFilter;
 use crate::web::ctx::Ctx;
 use crate::web::form::{CsrfForm, optional_number};
 use crate::web::rating_chart::{self, Series};
 use crate::web::render::{self, FormErrors};
+use crate::web::signed_in::SignedInPage;
 use crate::web::state::AppState;
 use damka_domain::vocabulary::{RatingSystem, Spelling};
 
@@ -304,8 +305,10 @@ async fn form_page(
     )
 }
 
-pub async fn new_form(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HttpResponse> {
-    ctx.actor().require_user()?;
+pub async fn new_form(
+    SignedInPage(ctx): SignedInPage,
+    state: web::Data<AppState>,
+) -> AppResult<HttpResponse> {
     form_page(
         ctx,
         &state,
@@ -319,12 +322,11 @@ pub async fn new_form(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HttpRes
 
 pub async fn create(
     req: HttpRequest,
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
     CsrfForm(form): CsrfForm<PlayerForm>,
 ) -> AppResult<HttpResponse> {
     let actor = ctx.actor();
-    actor.require_user()?;
     let submitted = form.clone();
     let result = match form.input() {
         Ok(input) => {
@@ -357,13 +359,12 @@ pub async fn create(
 }
 
 pub async fn edit_form(
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let actor = ctx.actor();
-    actor.require_user()?;
     let player = state
         .db(move |conn| {
             let player = players::get(conn, id)?;
@@ -388,14 +389,13 @@ pub async fn edit_form(
 
 pub async fn update(
     req: HttpRequest,
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
     path: web::Path<i64>,
     CsrfForm(form): CsrfForm<PlayerForm>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let actor = ctx.actor();
-    actor.require_user()?;
     let submitted = form.clone();
     let result = match form.input() {
         Ok(input) => {

@@ -15,6 +15,7 @@ use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
 use crate::web::refusals;
 use crate::web::render::{self, FormErrors};
+use crate::web::signed_in::SignedInPage;
 use crate::web::state::AppState;
 use damka_domain::vocabulary::{RatingSystem, Spelling};
 
@@ -155,7 +156,6 @@ struct ImportPage {
 }
 
 fn require_organiser(ctx: &Ctx) -> AppResult<()> {
-    ctx.actor().require_user()?;
     if ctx.is_organiser() {
         Ok(())
     } else {
@@ -163,7 +163,7 @@ fn require_organiser(ctx: &Ctx) -> AppResult<()> {
     }
 }
 
-pub async fn import_form(ctx: Ctx) -> AppResult<HttpResponse> {
+pub async fn import_form(SignedInPage(ctx): SignedInPage) -> AppResult<HttpResponse> {
     require_organiser(&ctx)?;
     render::page(
         StatusCode::OK,
@@ -181,7 +181,7 @@ const MAX_IMPORT_FORM_BYTES: usize = 3 * import::MAX_CSV_BYTES + 4096;
 
 pub async fn import(
     req: HttpRequest,
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
     CsrfForm(form): CsrfForm<ImportForm, MAX_IMPORT_FORM_BYTES>,
 ) -> AppResult<HttpResponse> {

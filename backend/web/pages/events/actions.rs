@@ -12,12 +12,14 @@ use crate::service::{AppError, AppResult, Refusal};
 use crate::web::ctx::Ctx;
 use crate::web::form::{CsrfForm, optional_number};
 use crate::web::render::{self, FormErrors};
+use crate::web::signed_in::SignedInPage;
 use crate::web::state::AppState;
 
 use super::show::{EventPage, load};
 
 /// Runs an organiser action; on a validation or workflow error shows the tab again with
-/// the message, else redirects back to the tab with a flash.
+/// the message, else redirects back to the tab with a flash. For handlers that extracted
+/// `SignedInPage`.
 async fn act<F>(
     req: &HttpRequest,
     ctx: Ctx,
@@ -27,10 +29,11 @@ async fn act<F>(
     work: F,
 ) -> AppResult<HttpResponse>
 where
-    F: FnOnce(&mut crate::store::DbConn, &crate::service::Actor) -> AppResult<()> + Send + 'static,
+    F: FnOnce(&mut crate::service::DbConn, &crate::service::Actor) -> AppResult<()>
+        + Send
+        + 'static,
 {
     let actor = ctx.actor();
-    actor.require_user()?;
     match state.db(move |conn| work(conn, &actor)).await {
         Ok(()) => Ok(render::redirect_with_flash(
             req,
@@ -76,7 +79,7 @@ pub struct EntryForm {
 
 pub async fn add_entry(
     req: HttpRequest,
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
     path: web::Path<i64>,
     CsrfForm(form): CsrfForm<EntryForm>,
@@ -91,7 +94,7 @@ pub async fn add_entry(
 
 pub async fn withdraw(
     req: HttpRequest,
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
     path: web::Path<(i64, i64)>,
     _form: CsrfForm<crate::web::pages::session::Empty>,
@@ -112,7 +115,7 @@ pub struct AbsenceForm {
 
 pub async fn absence(
     req: HttpRequest,
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
     path: web::Path<(i64, i64)>,
     CsrfForm(form): CsrfForm<AbsenceForm>,
@@ -145,7 +148,7 @@ pub struct ForbidForm {
 
 pub async fn forbid(
     req: HttpRequest,
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
     path: web::Path<i64>,
     CsrfForm(form): CsrfForm<ForbidForm>,
@@ -163,7 +166,7 @@ pub async fn forbid(
 
 pub async fn allow(
     req: HttpRequest,
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
     path: web::Path<(i64, i64, i64)>,
     _form: CsrfForm<crate::web::pages::session::Empty>,
@@ -182,7 +185,7 @@ pub struct ArbiterForm {
 
 pub async fn add_arbiter(
     req: HttpRequest,
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
     path: web::Path<i64>,
     CsrfForm(form): CsrfForm<ArbiterForm>,
@@ -196,7 +199,7 @@ pub async fn add_arbiter(
 
 pub async fn pair(
     req: HttpRequest,
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
     path: web::Path<i64>,
     _form: CsrfForm<crate::web::pages::session::Empty>,
@@ -210,7 +213,7 @@ pub async fn pair(
 
 pub async fn repair(
     req: HttpRequest,
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
     path: web::Path<i64>,
     _form: CsrfForm<crate::web::pages::session::Empty>,
@@ -224,7 +227,7 @@ pub async fn repair(
 
 pub async fn publish(
     req: HttpRequest,
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
     path: web::Path<i64>,
     _form: CsrfForm<crate::web::pages::session::Empty>,
@@ -239,7 +242,7 @@ pub async fn publish(
 /// Starts the clocks of a round's games (over-the-board play).
 pub async fn start_clocks(
     req: HttpRequest,
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
     path: web::Path<(i64, i32)>,
     _form: CsrfForm<crate::web::pages::session::Empty>,
@@ -259,7 +262,7 @@ pub struct ResultForm {
 
 pub async fn result(
     req: HttpRequest,
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
     path: web::Path<(i64, i64)>,
     CsrfForm(form): CsrfForm<ResultForm>,
@@ -283,7 +286,7 @@ pub async fn result(
 /// board (fields `result_<pairing id>`); only boards whose result changed are stored.
 pub async fn round_results(
     req: HttpRequest,
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
     path: web::Path<(i64, i32)>,
     CsrfForm(form): CsrfForm<std::collections::HashMap<String, String>>,
@@ -331,7 +334,7 @@ pub async fn round_results(
 
 pub async fn finish(
     req: HttpRequest,
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
     path: web::Path<i64>,
     _form: CsrfForm<crate::web::pages::session::Empty>,
@@ -345,7 +348,7 @@ pub async fn finish(
 
 pub async fn reopen(
     req: HttpRequest,
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
     path: web::Path<i64>,
     _form: CsrfForm<crate::web::pages::session::Empty>,

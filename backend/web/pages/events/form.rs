@@ -11,6 +11,7 @@ use crate::service::{AppError, AppResult, Refusal};
 use crate::web::ctx::Ctx;
 use crate::web::form::{CsrfForm, optional_number};
 use crate::web::render::{self, FormErrors};
+use crate::web::signed_in::SignedInPage;
 use crate::web::state::AppState;
 use damka_domain::clock::{self, TimeControl};
 use damka_domain::tournament::Colour;
@@ -475,9 +476,11 @@ async fn club_choices(state: &AppState) -> AppResult<Vec<ClubView>> {
     state.db(clubs::list).await
 }
 
-pub async fn new_form(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HttpResponse> {
+pub async fn new_form(
+    SignedInPage(ctx): SignedInPage,
+    state: web::Data<AppState>,
+) -> AppResult<HttpResponse> {
     if !ctx.actor().is_organiser() {
-        ctx.actor().require_user()?;
         return Err(AppError::forbidden(Refusal::OnlyOrganisersCreateEvents));
     }
     render::page(
@@ -494,12 +497,11 @@ pub async fn new_form(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HttpRes
 
 pub async fn create(
     req: HttpRequest,
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
     CsrfForm(form): CsrfForm<EventForm>,
 ) -> AppResult<HttpResponse> {
     let actor = ctx.actor();
-    actor.require_user()?;
     let result = match form.input() {
         Ok(input) => {
             state
@@ -559,14 +561,13 @@ pub async fn edit_form(
 
 pub async fn update(
     req: HttpRequest,
-    ctx: Ctx,
+    SignedInPage(ctx): SignedInPage,
     state: web::Data<AppState>,
     path: web::Path<i64>,
     CsrfForm(form): CsrfForm<EventForm>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let actor = ctx.actor();
-    actor.require_user()?;
     let result = match form.input() {
         Ok(input) => {
             state
