@@ -1,7 +1,7 @@
 //! The keys live pages carry (`data-live-key`) so that `static/live.js` can tell whether a
 //! stream event shows something the page does not: the same formulas as the script's.
 use crate::service::events::rounds::RoundView;
-use crate::service::games::GameView;
+use crate::service::games::view::GameView;
 use crate::store::values::Spelling;
 
 /// A game page: plies, status, result, pending offer (`by@ply`).

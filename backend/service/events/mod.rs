@@ -10,6 +10,7 @@ pub mod manual;
 pub mod micro_match;
 pub mod overview;
 pub mod reports;
+pub mod round_views;
 pub mod rounds;
 pub mod settings;
 pub mod sheets;

@@ -10,8 +10,9 @@ use serde::Deserialize;
 
 use crate::service::games::arbiter::{self, GameResultInput};
 use crate::service::games::play::{self, MoveInput};
-use crate::service::games::{self, GameView, Loaded, Role};
-use crate::service::games::{clock, offers};
+use crate::service::games::view::GameView;
+use crate::service::games::{self, Loaded, Role};
+use crate::service::games::{clock_start, offers};
 use crate::service::{Actor, AppError, AppResult};
 use crate::store::DbConn;
 use crate::store::games::GameState;
@@ -449,7 +450,7 @@ player_action!(accept_draw, offers::accept);
 player_action!(decline_draw, offers::decline);
 player_action!(resign, offers::resign);
 player_action!(take_back, arbiter::take_back);
-player_action!(start_clock, clock::start);
+player_action!(start_clock, clock_start::start);
 
 #[derive(Deserialize)]
 pub struct ResultForm {

@@ -6,7 +6,7 @@ use damka_engine::Variant;
 use serde::Deserialize;
 
 use crate::service::clubs::ClubView;
-use crate::service::games::{self, GameSummary};
+use crate::service::games::{self, view::GameSummary};
 use crate::service::players::{self, PlayerInput, PlayerView};
 use crate::service::ratings::views::{self as rating_views, StepView, VariantRatings};
 use crate::service::{AppResult, clubs};
