@@ -29,22 +29,26 @@ fn hold_game_lock(app: &TestApp, game_id: i64) -> (mpsc::Sender<()>, std::thread
         let lock = format!("UPDATE games SET revision = revision WHERE id = {game_id}");
         match url.backend {
             Backend::Sqlite => {
-                let mut conn = diesel::SqliteConnection::establish(&url.target).unwrap();
+                let mut conn = diesel::SqliteConnection::establish(&url.target)
+                    .expect("the lock holder works");
                 conn.batch_execute(&format!("BEGIN IMMEDIATE; {lock};"))
-                    .unwrap();
-                held_tx.send(()).unwrap();
+                    .expect("the lock holder works");
+                held_tx.send(()).expect("the lock holder works");
                 let _ = release_rx.recv();
-                conn.batch_execute("ROLLBACK").unwrap();
+                conn.batch_execute("ROLLBACK")
+                    .expect("the lock holder works");
             }
             Backend::Postgres => {
-                let mut conn = diesel::PgConnection::establish(&url.target).unwrap();
+                let mut conn =
+                    diesel::PgConnection::establish(&url.target).expect("the lock holder works");
                 conn.batch_execute(&format!(
                     "BEGIN; SELECT id FROM games WHERE id = {game_id} FOR UPDATE;"
                 ))
-                .unwrap();
-                held_tx.send(()).unwrap();
+                .expect("the lock holder works");
+                held_tx.send(()).expect("the lock holder works");
                 let _ = release_rx.recv();
-                conn.batch_execute("ROLLBACK").unwrap();
+                conn.batch_execute("ROLLBACK")
+                    .expect("the lock holder works");
             }
         }
     });
