@@ -531,7 +531,7 @@ fn seed_events(
         let number = play_round(conn, organiser, cup.id, &mut cup_dice, strengths, None)?;
         backdate_round(conn, cup.id, number, day(11, 14 + 4 * round))?;
     }
-    ratings::recompute::recompute_all(conn)?;
+    crate::service::effects::recompute_everything(conn)?;
     Ok(())
 }
 

@@ -105,6 +105,12 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         if !computed.is_empty() {
             tracing::info!(?computed, "ratings computed for the first time");
         }
+        // Ratings a stopped process marked stale and had no time to recompute.
+        let leftovers = crate::service::effects::finish_leftovers(&mut conn)
+            .map_err(|e| anyhow::anyhow!("recomputing stale ratings: {e}"))?;
+        if !leftovers.is_empty() {
+            tracing::info!(?leftovers, "stale ratings recomputed");
+        }
     }
     if args.demo {
         let mut conn = pool.get()?;
@@ -157,7 +163,7 @@ fn spawn_clock_sweep(pool: store::DbPool) {
             loop {
                 std::thread::sleep(CLOCK_SWEEP_EVERY);
                 let ended = pool.get().map_err(|e| e.to_string()).and_then(|mut conn| {
-                    crate::service::games::clock::sweep(&mut conn).map_err(|e| e.to_string())
+                    crate::service::games::time_forfeit::sweep(&mut conn).map_err(|e| e.to_string())
                 });
                 match ended {
                     Ok(games) if !games.is_empty() => {

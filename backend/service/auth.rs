@@ -5,11 +5,11 @@ use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use hmac::{Hmac, Mac};
-use rand::RngCore;
 use sha2::{Digest, Sha256};
 
 use super::error::AppError;
 use super::refusal::Refusal;
+pub use super::token::random_token;
 
 pub const MIN_PASSWORD_LEN: usize = 8;
 pub const MAX_PASSWORD_LEN: usize = 256;
@@ -63,13 +63,6 @@ pub fn check_new_password(password: &str) -> Result<(), AppError> {
         ));
     }
     Ok(())
-}
-
-/// `bytes` random bytes from the OS generator, URL-safe base64 without padding.
-pub fn random_token(bytes: usize) -> String {
-    let mut buf = vec![0u8; bytes];
-    rand::rng().fill_bytes(&mut buf);
-    URL_SAFE_NO_PAD.encode(buf)
 }
 
 /// How session cookies, API tokens and invitation codes are stored: SHA-256, hex. These

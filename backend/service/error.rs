@@ -135,7 +135,7 @@ impl AppError {
 
     /// Logs an unexpected failure with an id the user can quote, and hides the details.
     pub fn internal(cause: impl fmt::Display) -> AppError {
-        let id = crate::service::auth::random_token(6);
+        let id = super::token::random_token(6);
         tracing::error!(error_id = %id, "internal error: {cause}");
         AppError::Internal { id }
     }

@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod auth;
 pub mod clubs;
+pub mod effects;
 pub mod error;
 pub mod events;
 pub mod game_pages;
@@ -13,6 +14,8 @@ pub mod password_limits;
 pub mod players;
 pub mod ratings;
 pub mod refusal;
+pub mod results;
+pub mod token;
 pub mod utc_json;
 pub mod validate;
 

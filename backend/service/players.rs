@@ -4,6 +4,7 @@ use std::collections::HashSet;
 use damka_engine::Variant;
 use serde::{Deserialize, Serialize};
 
+use super::effects::{self, Effects};
 use super::{Actor, AppError, AppResult, Refusal, validate};
 use crate::store::models::{Player, PlayerFields};
 use crate::store::ratings as ratings_store;
@@ -191,7 +192,7 @@ pub fn update(
     input: &PlayerInput,
 ) -> AppResult<PlayerView> {
     actor.require_user()?;
-    conn.write_transaction(|conn| {
+    let (updated, effects) = conn.write_transaction(|conn| {
         let player =
             players::by_id(conn, player_id)?.ok_or(AppError::NotFound { what: "player" })?;
         let rights = ProfileRights::of(conn, actor)?;
@@ -202,11 +203,14 @@ pub fn update(
         check_club_change(&rights, player.club_id, fields.club_id)?;
         let updated = players::update(conn, player_id, &fields)?;
         // The Elo K factor reads the birth year (the under-18 rule).
+        let mut effects = Effects::none();
         if updated.birth_year != player.birth_year {
-            crate::service::ratings::recompute::recompute_all(conn)?;
+            effects.all_ratings_stale(conn)?;
         }
-        view_of(conn, updated)
-    })
+        Ok((updated, effects))
+    })?;
+    effects::apply(conn, effects);
+    view_of(conn, updated)
 }
 
 pub fn get(conn: &mut DbConn, player_id: i64) -> AppResult<PlayerView> {

@@ -42,3 +42,9 @@ pub fn get_or_init(conn: &mut DbConn, name: &str, initial: &str) -> QueryResult<
         Err(e) => Err(e),
     }
 }
+
+/// Removes a setting; nothing happens if it is not there.
+pub fn remove(conn: &mut DbConn, name: &str) -> QueryResult<()> {
+    diesel::delete(site_settings.find(name)).execute(conn)?;
+    Ok(())
+}

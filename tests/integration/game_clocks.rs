@@ -9,7 +9,7 @@ use crate::http_games::{game_of, lasting_move, player, standalone};
 
 use actix_web::http::Method;
 use chrono::TimeDelta;
-use damka::service::games::clock;
+use damka::service::games::time_forfeit;
 use damka_engine::{Game, Variant};
 use serde_json::{Value, json};
 
@@ -48,7 +48,7 @@ fn clock(view: &Value) -> (i64, i64, bool) {
 }
 
 async fn swept(app: &TestApp) -> Vec<i64> {
-    app.with_db(|conn| clock::sweep(conn).unwrap()).await
+    app.with_db(|conn| time_forfeit::sweep(conn).unwrap()).await
 }
 
 fn seconds(s: f64) -> TimeDelta {

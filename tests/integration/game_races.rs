@@ -17,7 +17,7 @@ use damka::service::events::entries::{self, EntryInput};
 use damka::service::events::{rounds, settings};
 use damka::service::games::create::{self, NewGameInput};
 use damka::service::games::play::{self, MoveInput, Submitted};
-use damka::service::games::{self, GameView};
+use damka::service::games::{self, view::GameView};
 use damka::service::players::{self, PlayerInput};
 use damka::service::{Actor, AppError, AppResult, Refusal};
 use damka::store::models::NewUser;

@@ -44,6 +44,7 @@ mod micro_matches;
 mod openapi;
 mod processes;
 mod ratings_property;
+mod refusal_without_lock;
 mod russian_pages;
 mod store_schema;
 mod swiss_random;

@@ -81,7 +81,7 @@ fn refusal_of(error: &BallotError) -> Refusal {
                 code,
                 ply,
                 text,
-                reason: Box::new(crate::service::games::play::move_refusal(reason)),
+                reason: Box::new(crate::service::games::engine_refusal::move_refusal(reason)),
             },
         ),
         BallotError::BadFen { line, code, reason } => {

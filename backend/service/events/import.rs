@@ -19,6 +19,7 @@ use serde::Serialize;
 
 use super::load;
 use super::settings::{self, EventInput};
+use crate::service::effects::{self, Effects};
 use crate::service::players::ProfileRights;
 use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::models::{NewPairing, Player, PlayerFields, PlayerRating};
@@ -139,12 +140,15 @@ pub fn import_trf(
     let lines = player_lines(text);
     let plan = plan(&t, &lines, variant)?;
     let profiles = plan_profiles(conn, actor, &t, &lines)?;
-    conn.write_transaction(|conn| {
+    let (imported, effects) = conn.write_transaction(|conn| {
         let imported = store_plan(conn, actor, &t, &plan, &profiles)?;
         // The file's ratings become starting ratings and its results may count.
-        crate::service::ratings::recompute::recompute(conn, imported.event.variant)?;
-        Ok(imported)
-    })
+        let mut effects = Effects::none();
+        effects.ratings_stale(conn, imported.event.variant)?;
+        AppResult::Ok((imported, effects))
+    })?;
+    effects::apply(conn, effects);
+    Ok(imported)
 }
 
 /// Decides, before writing, which profile each player of the file goes to: the profile

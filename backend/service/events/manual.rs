@@ -151,7 +151,7 @@ pub fn change(
             Ok(plan.warnings)
         },
     )?;
-    crate::service::live::event_changed(conn, event_id);
+    crate::service::effects::apply(conn, crate::service::effects::Effects::event(event_id));
     let round = rounds::list(conn, actor, event_id)?
         .into_iter()
         .find(|r| r.number == number)

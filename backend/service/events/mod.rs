@@ -14,6 +14,7 @@ pub mod micro_match;
 pub mod overview;
 pub mod pairing_system;
 pub mod reports;
+pub mod round_views;
 pub mod rounds;
 pub mod settings;
 pub mod sheets;

@@ -5,68 +5,19 @@ use std::collections::HashMap;
 use damka_domain::dutch::RoundPairing;
 use damka_domain::pairing_system::NextRound as RoundToPair;
 use damka_domain::tournament::ByeKind;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
-use super::ballot::OpeningView;
 use super::history;
+pub use super::round_views::{BoardGameView, BoardView, RoundView, views_of};
 use super::{entries, load, require_arbiter};
+use crate::service::effects::{self, Effects};
+use crate::service::results;
 use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::models::Event;
 use crate::store::models::NewPairing;
 use crate::store::models::Pairing;
 use crate::store::{self, DbConn, events};
-use damka_domain::vocabulary::{EventStatus, ResultCode, Spelling, spelled_option, spellings};
-
-/// A board as pages and the API show it.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
-pub struct BoardView {
-    pub pairing_id: i64,
-    pub board: i32,
-    pub white_entry_id: i64,
-    pub white_name: String,
-    pub white_start_no: i32,
-    pub black_entry_id: Option<i64>,
-    pub black_name: Option<String>,
-    pub black_start_no: Option<i32>,
-    /// For a player without an opponent: `U` pairing-allocated bye, `H` half-point bye,
-    /// `F` full-point bye, `Z` absent or free.
-    #[serde(with = "spelled_option")]
-    #[schema(value_type = Option<String>)]
-    pub bye: Option<ByeKind>,
-    #[schema(value_type = Option<String>)]
-    pub result: Option<ResultCode>,
-    /// The game played on this board (`/api/v1/games/{id}`), once the round is published
-    /// (a micro-match's first game).
-    pub game_id: Option<i64>,
-    /// The games of the pairing: one, or two in a micro-match (the second with colours
-    /// swapped), each with its own result in its own colours; none for a bye.
-    pub games: Vec<BoardGameView>,
-    /// The opening drawn for the board, which both its games start from.
-    pub opening: Option<OpeningView>,
-}
-
-/// One game of a board.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
-pub struct BoardGameView {
-    /// `/api/v1/games/{id}`, once the round is published and the game is played on the site.
-    pub game_id: Option<i64>,
-    /// The entry playing White in this game.
-    pub white: i64,
-    /// The entry playing Black in this game.
-    pub black: i64,
-    #[schema(value_type = Option<String>)]
-    pub result: Option<ResultCode>,
-}
-
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
-pub struct RoundView {
-    pub number: i32,
-    pub published: bool,
-    /// The seed the round's openings were drawn with (`damka_domain::ballots::draw`), so
-    /// that anyone can repeat the draw; null without a ballot.
-    pub ballot_seed: Option<i64>,
-    pub boards: Vec<BoardView>,
-}
+use damka_domain::vocabulary::{EventStatus, ResultCode, Spelling, spellings};
 
 /// Rounds with their boards; unpublished rounds only for those who may run the event.
 pub fn list(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<Vec<RoundView>> {
@@ -74,77 +25,6 @@ pub fn list(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<Vec<Ro
     let show_drafts = super::may_arbitrate(conn, actor, &event)?;
     let history = history::load(conn, &event)?;
     Ok(views_of(&history, show_drafts))
-}
-
-/// The rounds of `history` as shown; drafts only with `show_drafts`.
-pub fn views_of(history: &history::History, show_drafts: bool) -> Vec<RoundView> {
-    let mut out = Vec::new();
-    for round in history.rounds.iter().filter(|r| r.published || show_drafts) {
-        let boards = history
-            .round_pairings(round.number)
-            .map(|p| {
-                let white = history.entry(p.white_entry_id);
-                let black = p.black_entry_id.and_then(|id| history.entry(id));
-                BoardView {
-                    pairing_id: p.id,
-                    board: p.board,
-                    white_entry_id: p.white_entry_id,
-                    white_name: white.map(|w| w.name.clone()).unwrap_or_default(),
-                    white_start_no: white.map(|w| w.entry.start_no).unwrap_or_default(),
-                    black_entry_id: p.black_entry_id,
-                    black_name: black.map(|b| b.name.clone()),
-                    black_start_no: black.map(|b| b.entry.start_no),
-                    bye: p.bye,
-                    result: p.result,
-                    game_id: history.games.get(&p.id).copied(),
-                    games: board_games(history, p),
-                    opening: history
-                        .openings
-                        .get(&p.id)
-                        .map(|o| OpeningView::of(history, o)),
-                }
-            })
-            .collect();
-        out.push(RoundView {
-            number: round.number,
-            published: round.published,
-            ballot_seed: round.ballot_seed,
-            boards,
-        });
-    }
-    out
-}
-
-/// The games of board `p`: in a micro-match each game with its colours and its own result.
-fn board_games(history: &history::History, p: &Pairing) -> Vec<BoardGameView> {
-    let Some(black) = p.black_entry_id else {
-        return Vec::new();
-    };
-    let games = history.event.games_per_pairing.max(1);
-    (1..=games)
-        .map(|game_no| {
-            let (white, black) = if game_no % 2 == 1 {
-                (p.white_entry_id, black)
-            } else {
-                (black, p.white_entry_id)
-            };
-            let result = if games == 1 {
-                p.result
-            } else {
-                history
-                    .game_results
-                    .get(&p.id)
-                    .and_then(|g| g.iter().find(|(no, _)| *no == game_no))
-                    .and_then(|(_, r)| *r)
-            };
-            BoardGameView {
-                game_id: history.game_ids.get(&(p.id, game_no)).copied(),
-                white,
-                black,
-                result,
-            }
-        })
-        .collect()
 }
 
 /// Pairs the next round with the event's pairing system (`pairing_system::of`). The round
@@ -371,7 +251,7 @@ pub fn repair_last(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult
             store_round(conn, event, &plan)
         },
     )?;
-    crate::service::live::event_changed(conn, event_id);
+    effects::apply(conn, Effects::event(event_id));
     round_view(conn, actor, event_id, number)
 }
 
@@ -391,7 +271,7 @@ pub fn publish_last(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResul
         crate::service::games::event_games::create_missing(conn, &event, last.id, user.id)?;
         Ok(())
     })?;
-    crate::service::live::event_changed(conn, event_id);
+    effects::apply(conn, Effects::event(event_id));
     Ok(())
 }
 
@@ -533,11 +413,13 @@ pub fn set_result(
     {
         return crate::service::games::arbiter::result_from_board(conn, actor, game, result);
     }
-    super::write(conn, event_id, |conn, event| {
+    let effects = super::write(conn, event_id, |conn, event| {
         require_arbiter(conn, actor, &event)?;
-        record_result(conn, &event, pairing_id, result, user.id)
+        let mut effects = Effects::event(event_id);
+        results::board::record_result(conn, &event, pairing_id, result, user.id, &mut effects)?;
+        Ok(effects)
     })?;
-    crate::service::live::event_changed(conn, event_id);
+    effects::apply(conn, effects);
     Ok(())
 }
 
@@ -586,125 +468,20 @@ fn set_game_result_code(
     {
         return crate::service::games::arbiter::result_from_board(conn, actor, game, result);
     }
-    super::write(conn, event.id, |conn, event| {
+    let effects = super::write(conn, event.id, |conn, event| {
         require_arbiter(conn, actor, &event)?;
-        record_board_result(conn, &event, pairing_id, game_no, result, user.id)
+        let mut effects = Effects::event(event.id);
+        results::board::record_board_result(
+            conn,
+            &event,
+            pairing_id,
+            game_no,
+            result,
+            user.id,
+            &mut effects,
+        )?;
+        Ok(effects)
     })?;
-    crate::service::live::event_changed(conn, event.id);
-    Ok(())
-}
-
-/// The one path of a game's result to its board: the board's result in a one-game event,
-/// the game's own result (and from it the pairing's) in a micro-match. Runs inside the
-/// event's write.
-pub fn record_board_result(
-    conn: &mut DbConn,
-    event: &Event,
-    pairing_id: i64,
-    game_no: i32,
-    result: Option<ResultCode>,
-    user_id: i64,
-) -> AppResult<()> {
-    if event.games_per_pairing <= 1 {
-        return record_result(conn, event, pairing_id, result, user_id);
-    }
-    let (pairing, round) = checked_board(conn, event, pairing_id)?;
-    crate::store::micro_matches::ensure_games(conn, pairing_id, event.games_per_pairing)?;
-    let games = crate::store::micro_matches::results_of_pairing(conn, pairing_id)?;
-    let old = games
-        .iter()
-        .find(|(no, _)| *no == game_no)
-        .ok_or(AppError::NotFound { what: "game" })?
-        .1;
-    if old == result {
-        return Ok(());
-    }
-    if result.is_none() {
-        check_clearable(conn, event, round.number)?;
-    }
-    crate::store::micro_matches::set_game_result(conn, pairing_id, game_no, result)?;
-    events::record_result_change(
-        conn,
-        pairing_id,
-        Some(game_no),
-        user_id,
-        store::now(),
-        old,
-        result,
-    )?;
-    let games = crate::store::micro_matches::results_of_pairing(conn, pairing_id)?;
-    let combined = super::micro_match::combined_result(&games, event.games_per_pairing);
-    if combined != pairing.result {
-        events::set_result(conn, pairing_id, combined)?;
-    }
-    if event.rated {
-        crate::service::ratings::recompute::recompute(conn, event.variant)?;
-    }
-    Ok(())
-}
-
-/// The board `pairing_id` of `event`, if a result may be written on it now.
-fn checked_board(
-    conn: &mut DbConn,
-    event: &Event,
-    pairing_id: i64,
-) -> AppResult<(Pairing, crate::store::models::Round)> {
-    let (pairing, round) = events::pairing_with_event(conn, pairing_id)?
-        .filter(|(_, round)| round.event_id == event.id)
-        .ok_or(AppError::NotFound { what: "board" })?;
-    if pairing.black_entry_id.is_none() {
-        return Err(AppError::invalid("result", Refusal::ByeHasNoResult));
-    }
-    if !round.published {
-        return Err(AppError::conflict(Refusal::PublishBeforeResults));
-    }
-    if event.status == EventStatus::Finished {
-        return Err(AppError::conflict(Refusal::EventFinishedReopenToCorrect));
-    }
-    Ok((pairing, round))
-}
-
-/// A result may be cleared only in the last round (a later round was paired on it).
-fn check_clearable(conn: &mut DbConn, event: &Event, round: i32) -> AppResult<()> {
-    let last = events::rounds(conn, event.id)?.pop().map(|r| r.number);
-    if last != Some(round) {
-        return Err(AppError::invalid(
-            "result",
-            Refusal::OnlyLastRoundResultClears,
-        ));
-    }
-    Ok(())
-}
-
-/// Writes a board's result and keeps the change (who, when, old, new): the one path every
-/// result takes, whether an arbiter enters it or a game played on the site ends. Runs
-/// inside the event's write (`super::write`).
-pub fn record_result(
-    conn: &mut DbConn,
-    event: &Event,
-    pairing_id: i64,
-    result: Option<ResultCode>,
-    user_id: i64,
-) -> AppResult<()> {
-    let (pairing, round) = checked_board(conn, event, pairing_id)?;
-    if pairing.result == result {
-        return Ok(());
-    }
-    if result.is_none() {
-        check_clearable(conn, event, round.number)?;
-    }
-    events::set_result(conn, pairing_id, result)?;
-    events::record_result_change(
-        conn,
-        pairing_id,
-        None,
-        user_id,
-        store::now(),
-        pairing.result,
-        result,
-    )?;
-    if event.rated {
-        crate::service::ratings::recompute::recompute(conn, event.variant)?;
-    }
+    effects::apply(conn, effects);
     Ok(())
 }

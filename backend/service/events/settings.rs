@@ -5,6 +5,7 @@ use damka_engine::Variant;
 
 pub use super::EventInput;
 use super::{load, require_manager};
+use crate::service::effects::{self, Effects};
 use crate::service::{Actor, AppError, AppResult, Refusal, validate};
 use crate::store::models::Event;
 pub use crate::store::models::LocalRules;
@@ -164,7 +165,7 @@ pub fn update(
     event_id: i64,
     input: &EventInput,
 ) -> AppResult<Event> {
-    super::write(conn, event_id, |conn, event| {
+    let (updated, effects) = super::write(conn, event_id, |conn, event| {
         require_manager(actor, &event)?;
         if event.status == EventStatus::Finished {
             return Err(AppError::conflict(Refusal::EventFinishedReopenToChange));
@@ -194,12 +195,15 @@ pub fn update(
             }
         }
         let updated = events::update(conn, event_id, &fields.row())?;
+        let mut effects = Effects::none();
         // Whether the event is rated decides whether its results count.
         if updated.rated != event.rated && !paired.is_empty() {
-            crate::service::ratings::recompute::recompute(conn, updated.variant)?;
+            effects.ratings_stale(conn, updated.variant)?;
         }
-        Ok(updated)
-    })
+        Ok((updated, effects))
+    })?;
+    effects::apply(conn, effects);
+    Ok(updated)
 }
 
 pub fn get(conn: &mut DbConn, event_id: i64) -> AppResult<Event> {

@@ -1,42 +1,17 @@
 //! What arbiters do to a game (the event's arbiters and organiser; for a standalone game
 //! the organiser who created it; site administrators): set or clear the result, take the
 //! last ply back. Both are kept in the game's change log; an event game's result reaches
-//! its board through `events::rounds::record_result`, as every result does.
+//! its board through `results::game::store_state`, as every result does.
 use serde::Deserialize;
 
 use super::view::{GameView, view_of};
 use super::{Loaded, is_arbiter};
-use crate::service::events::rounds;
+use crate::service::effects::{self, Effects};
+use crate::service::results::{self, game::store_state};
 use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::games::{self as stored, GameRow, GameState, NewGameChange};
 use crate::store::{self, DbConn};
 use damka_domain::vocabulary::{GameEnd, GameStatus, ResultCode, Spelling, spellings};
-
-/// Writes the game's new state; a result that changed reaches the event's board.
-pub fn store_state(
-    conn: &mut DbConn,
-    loaded: &mut Loaded,
-    state: GameState,
-    user_id: i64,
-) -> AppResult<()> {
-    let mut state = state;
-    let now = conn.now();
-    super::clock::settle(&mut state, &loaded.row, loaded.game.side_to_move(), now);
-    let old_result = loaded.row.result;
-    stored::set_state(conn, loaded.row.id, &state)?;
-    if old_result != state.result
-        && let (Some(event_id), Some(pairing_id)) = (loaded.row.event_id, loaded.row.pairing_id)
-    {
-        let (result, game_no) = (state.result, loaded.row.game_no);
-        crate::service::events::write(conn, event_id, |conn, event| {
-            rounds::record_board_result(conn, &event, pairing_id, game_no, result, user_id)
-        })?;
-    } else if old_result != state.result && loaded.row.rated && loaded.row.event_id.is_none() {
-        crate::service::ratings::recompute::recompute(conn, loaded.row.variant)?;
-    }
-    state.apply_to(&mut loaded.row);
-    Ok(())
-}
 
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 pub struct GameResultInput {
@@ -89,12 +64,14 @@ pub fn set_result(
 ) -> AppResult<GameView> {
     let result = parse_result(input.result.as_deref())?;
     let reason = parse_reason(input.reason.as_deref())?;
-    let loaded = super::write(conn, game_id, |conn, mut loaded| {
+    let (loaded, effects) = super::write(conn, game_id, |conn, mut loaded| {
         let user_id = require_arbiter(conn, actor, &loaded.row)?;
-        apply_result(conn, &mut loaded, result, reason, user_id)?;
-        Ok(loaded)
+        // Said even when nothing changes: the watchers read again, as they always did.
+        let mut effects = Effects::game(game_id, loaded.row.event_id);
+        apply_result(conn, &mut loaded, result, reason, user_id, &mut effects)?;
+        Ok((loaded, effects))
     })?;
-    crate::service::live::game_changed(conn, game_id, loaded.row.event_id);
+    effects::apply(conn, effects);
     view_of(conn, &loaded)
 }
 
@@ -104,6 +81,7 @@ fn apply_result(
     result: Option<ResultCode>,
     reason: GameEnd,
     user_id: i64,
+    effects: &mut Effects,
 ) -> AppResult<()> {
     let mut state = GameState::of(&loaded.row);
     match result {
@@ -126,7 +104,7 @@ fn apply_result(
     let old_result = loaded.row.result;
     let new_result = state.result;
     let new_reason = state.reason;
-    store_state(conn, loaded, state, user_id)?;
+    store_state(conn, loaded, state, user_id, effects)?;
     stored::record_change(
         conn,
         &NewGameChange {
@@ -156,8 +134,9 @@ pub fn result_from_board(
     let (Some(event_id), Some(pairing_id)) = (game.event_id, game.pairing_id) else {
         return Err(AppError::NotFound { what: "board" });
     };
-    super::write(conn, game.id, |conn, mut loaded| {
+    let effects = super::write(conn, game.id, |conn, mut loaded| {
         let user_id = require_arbiter(conn, actor, &loaded.row)?;
+        let mut effects = Effects::game(game.id, Some(event_id));
         match result {
             Some(code) if !code.played() => {
                 if loaded.row.has_moves() {
@@ -168,27 +147,36 @@ pub fn result_from_board(
                 stored::delete(conn, loaded.row.id)?;
                 let game_no = loaded.row.game_no;
                 crate::service::events::write(conn, event_id, |conn, event| {
-                    rounds::record_board_result(
+                    results::board::record_board_result(
                         conn,
                         &event,
                         pairing_id,
                         game_no,
                         Some(code),
                         user_id,
+                        &mut effects,
                     )
-                })
+                })?;
             }
-            _ => apply_result(conn, &mut loaded, result, GameEnd::Arbiter, user_id),
+            _ => apply_result(
+                conn,
+                &mut loaded,
+                result,
+                GameEnd::Arbiter,
+                user_id,
+                &mut effects,
+            )?,
         }
+        Ok(effects)
     })?;
-    crate::service::live::game_changed(conn, game.id, Some(event_id));
+    effects::apply(conn, effects);
     Ok(())
 }
 
 /// Takes the last ply back (`POST /games/{id}/takeback`). A finished game goes on again and
 /// its result is withdrawn from the board.
 pub fn take_back(conn: &mut DbConn, actor: &Actor, game_id: i64) -> AppResult<GameView> {
-    let loaded = super::write(conn, game_id, |conn, mut loaded| {
+    let (loaded, effects) = super::write(conn, game_id, |conn, mut loaded| {
         let user_id = require_arbiter(conn, actor, &loaded.row)?;
         // A drawn opening's plies are the event's, not a player's: they stay.
         if !loaded.row.has_moves() {
@@ -204,7 +192,8 @@ pub fn take_back(conn: &mut DbConn, actor: &Actor, game_id: i64) -> AppResult<Ga
         state.ply = last.ply - 1;
         state.reopen();
         super::clock::after_takeback(&mut state, &loaded, conn.now());
-        store_state(conn, &mut loaded, state, user_id)?;
+        let mut effects = Effects::none();
+        store_state(conn, &mut loaded, state, user_id, &mut effects)?;
         stored::record_change(
             conn,
             &NewGameChange {
@@ -219,8 +208,8 @@ pub fn take_back(conn: &mut DbConn, actor: &Actor, game_id: i64) -> AppResult<Ga
                 reason: None,
             },
         )?;
-        Ok(loaded)
+        Ok((loaded, effects))
     })?;
-    crate::service::live::game_changed(conn, game_id, loaded.row.event_id);
+    effects::apply(conn, effects);
     view_of(conn, &loaded)
 }

@@ -1,6 +1,6 @@
-//! Game clocks kept by the server: what a stored game's clocks say now, what a move, a
-//! finish, a takeback and an arbiter's start do to them, and the flag falls nobody asked
-//! about (`sweep`). Only stored numbers are used (`damka_domain::clock`), with the time from
+//! Game clocks kept by the server: what a stored game's clocks say now, and what a move, a
+//! finish, a takeback and an arbiter's start do to them (no writes here: the loss on time
+//! is `time_forfeit`, an arbiter's start `clock_start`). Only stored numbers are used (`damka_domain::clock`), with the time from
 //! the database's time source (`DbConn::now`), so every instance agrees and tests run on a
 //! fake clock.
 use chrono::{DateTime, NaiveDateTime};
@@ -8,11 +8,9 @@ use damka_domain::clock::{Clocks, FlagFell, Side, TimeControl};
 use damka_engine::Color;
 use serde::Serialize;
 
-use super::{Loaded, is_arbiter, view::GameView, win_for};
-use crate::service::{Actor, AppError, AppResult, Refusal};
-use crate::store::games::{self as stored, GameRow, GameState};
-use crate::store::{DbConn, events};
-use damka_domain::vocabulary::{GameEnd, GameStatus};
+use super::Loaded;
+use crate::store::games::{GameRow, GameState};
+use damka_domain::vocabulary::GameStatus;
 
 /// A game's clock as the API shows it, as of the answer's time.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -55,7 +53,7 @@ pub fn clocks_of(state: &GameState) -> Option<Clocks> {
     })
 }
 
-fn set_clocks(state: &mut GameState, clocks: Clocks) {
+pub fn set_clocks(state: &mut GameState, clocks: Clocks) {
     state.white_ms = Some(clocks.white_ms);
     state.black_ms = Some(clocks.black_ms);
     state.deadline = clocks.deadline_ms.map(instant);
@@ -145,119 +143,4 @@ pub fn after_takeback(state: &mut GameState, loaded: &Loaded, now: NaiveDateTime
         clocks = clocks.started(side(loaded.game.side_to_move()), millis(now));
     }
     set_clocks(state, clocks);
-}
-
-/// Ends a game whose side to move ran out of time, under the game's lock: lost on time.
-pub fn forfeit_on_time(
-    conn: &mut DbConn,
-    loaded: &mut Loaded,
-    now: NaiveDateTime,
-    user_id: Option<i64>,
-) -> AppResult<()> {
-    let loser = loaded.game.side_to_move();
-    let mut state = GameState::of(&loaded.row);
-    state.finish(win_for(loser.opponent()), GameEnd::TimeForfeit, now);
-    let recorded_by = user_id.unwrap_or(loaded.row.created_by);
-    super::arbiter::store_state(conn, loaded, state, recorded_by)
-}
-
-/// How many games the sweep looks at per call; the rest wait for the next call.
-const SWEEP_BATCH: i64 = 100;
-
-/// Ends the games whose side to move ran out of time with no request about them (a player
-/// who left): what a move arriving late would have done. Safe on several instances at once:
-/// each game is decided under its lock, where the deadline is read again.
-pub fn sweep(conn: &mut DbConn) -> AppResult<Vec<i64>> {
-    let now = conn.now();
-    let overdue = stored::overdue(conn, now, SWEEP_BATCH)?;
-    let mut ended = Vec::new();
-    for game_id in overdue {
-        let forfeited = super::write(conn, game_id, |conn, mut loaded| {
-            let now = conn.now();
-            if !flag_fallen(&loaded.row, now) {
-                return Ok(None);
-            }
-            forfeit_on_time(conn, &mut loaded, now, None)?;
-            Ok(Some(loaded))
-        })?;
-        if let Some(loaded) = forfeited {
-            super::remember(conn, &loaded);
-            crate::service::live::game_changed(conn, game_id, loaded.row.event_id);
-            ended.push(game_id);
-        }
-    }
-    Ok(ended)
-}
-
-/// An arbiter starts the clock of a game that has no move yet (over-the-board play:
-/// White's clock runs from now). A running clock is left as it is.
-pub fn start(conn: &mut DbConn, actor: &Actor, game_id: i64) -> AppResult<GameView> {
-    let loaded = super::write(conn, game_id, |conn, mut loaded| {
-        if !is_arbiter(conn, actor, &loaded.row)? {
-            return Err(AppError::forbidden(Refusal::OnlyGameArbiters));
-        }
-        start_locked(conn, &mut loaded)?;
-        Ok(loaded)
-    })?;
-    super::remember(conn, &loaded);
-    crate::service::live::game_changed(conn, game_id, loaded.row.event_id);
-    super::view::view_of(conn, &loaded)
-}
-
-fn start_locked(conn: &mut DbConn, loaded: &mut Loaded) -> AppResult<()> {
-    if loaded.is_over() {
-        return Err(AppError::conflict(Refusal::GameOver));
-    }
-    let mut state = GameState::of(&loaded.row);
-    let Some(clocks) = clocks_of(&state) else {
-        return Err(AppError::conflict(Refusal::NotTimed));
-    };
-    let now = conn.now();
-    set_clocks(
-        &mut state,
-        clocks.started(side(loaded.game.side_to_move()), millis(now)),
-    );
-    stored::set_state(conn, loaded.row.id, &state)?;
-    state.apply_to(&mut loaded.row);
-    Ok(())
-}
-
-/// An arbiter starts the clocks of every unfinished game of a round: the games whose clock
-/// was started (ones already running are left as they are).
-pub fn start_round(
-    conn: &mut DbConn,
-    actor: &Actor,
-    event_id: i64,
-    round_number: i32,
-) -> AppResult<Vec<i64>> {
-    let event = events::by_id(conn, event_id)?.ok_or(AppError::NotFound { what: "event" })?;
-    if !crate::service::events::may_arbitrate(conn, actor, &event)? {
-        return Err(AppError::forbidden(Refusal::OnlyGameArbiters));
-    }
-    if !event.clock.is_timed() {
-        return Err(AppError::conflict(Refusal::NotTimed));
-    }
-    let round = events::rounds(conn, event_id)?
-        .into_iter()
-        .find(|r| r.number == round_number)
-        .ok_or(AppError::NotFound { what: "round" })?;
-    let mut started = Vec::new();
-    for row in stored::of_round(conn, round.id)? {
-        if row.status == GameStatus::Finished || row.deadline.is_some() || row.white_ms.is_none() {
-            continue;
-        }
-        let loaded = super::write(conn, row.id, |conn, mut loaded| {
-            if loaded.is_over() || loaded.row.deadline.is_some() {
-                return Ok(None);
-            }
-            start_locked(conn, &mut loaded)?;
-            Ok(Some(loaded))
-        })?;
-        if let Some(loaded) = loaded {
-            super::remember(conn, &loaded);
-            crate::service::live::game_changed(conn, row.id, loaded.row.event_id);
-            started.push(row.id);
-        }
-    }
-    Ok(started)
 }

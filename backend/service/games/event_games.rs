@@ -129,7 +129,7 @@ fn play_opening(
                     code: opening.code.clone(),
                     ply: i + 1,
                     text: text.clone(),
-                    reason: Box::new(super::play::move_refusal(e)),
+                    reason: Box::new(super::engine_refusal::move_refusal(e)),
                 }),
             })
         })?;

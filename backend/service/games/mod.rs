@@ -10,13 +10,17 @@
 //! still the one it was checked against (`optimistic`).
 pub mod arbiter;
 pub mod clock;
+pub mod clock_start;
 pub mod create;
+pub mod engine_refusal;
 pub mod event_games;
+pub mod move_check;
 pub mod offers;
 pub mod optimistic;
 pub mod pdn;
 pub mod play;
 mod replayed;
+pub mod time_forfeit;
 pub mod view;
 
 use chrono::{DateTime, Utc};
@@ -99,7 +103,7 @@ pub fn load(conn: &mut DbConn, game_id: i64) -> AppResult<Loaded> {
 /// `row` with its moves, replayed, taken from the cache when it holds the game at
 /// `revision` (the revision the moves and the row agree on).
 fn loaded_at(conn: &mut DbConn, row: GameRow, revision: i64) -> AppResult<Loaded> {
-    match replayed::lookup(conn, &row, revision) {
+    match replayed::lookup(conn, row.id, revision) {
         Some((moves, game)) => Ok(Loaded { row, moves, game }),
         None => loaded(conn, row),
     }
@@ -131,7 +135,14 @@ pub fn write<T>(
 
 /// Keeps a game's state after a committed write for the next one (`replayed`).
 pub fn remember(conn: &mut DbConn, loaded: &Loaded) {
-    replayed::remember(conn, loaded);
+    replayed::remember(conn, &loaded.row, &loaded.moves, &loaded.game);
+}
+
+/// The game as this instance last left it (`replayed`), if kept: what a move may be
+/// checked against before any read, to be stored only if the revision is still the same.
+pub fn last_kept(conn: &mut DbConn, game_id: i64) -> Option<Loaded> {
+    let (row, moves, game) = replayed::latest(conn, game_id)?;
+    Some(Loaded { row, moves, game })
 }
 
 /// Who the actor is in a game.

@@ -6,7 +6,8 @@ use damka_engine::Color;
 
 use super::view::{GameView, view_of};
 use super::{Loaded, Role, require_role, win_for};
-use crate::service::{Actor, AppError, AppResult, Refusal};
+use crate::service::effects::{self, Effects};
+use crate::service::{Actor, AppError, AppResult, Refusal, results};
 use crate::store::games::GameState;
 use crate::store::{self, DbConn};
 use damka_domain::vocabulary::{GameEnd, ResultCode};
@@ -107,16 +108,17 @@ fn change(
     decide: impl FnOnce(&Loaded, Color, &mut GameState) -> AppResult<()>,
 ) -> AppResult<GameView> {
     let user_id = actor.require_user()?.id;
-    let loaded = super::write(conn, game_id, |conn, mut loaded| {
+    let (loaded, effects) = super::write(conn, game_id, |conn, mut loaded| {
         let side = player_side(require_role(conn, actor, &loaded.row)?)?;
         if loaded.is_over() {
             return Err(AppError::conflict(Refusal::GameOver));
         }
         let mut state = GameState::of(&loaded.row);
         decide(&loaded, side, &mut state)?;
-        super::arbiter::store_state(conn, &mut loaded, state, user_id)?;
-        Ok(loaded)
+        let mut effects = Effects::none();
+        results::game::store_state(conn, &mut loaded, state, user_id, &mut effects)?;
+        Ok((loaded, effects))
     })?;
-    crate::service::live::game_changed(conn, game_id, loaded.row.event_id);
+    effects::apply(conn, effects);
     view_of(conn, &loaded)
 }

@@ -9,7 +9,6 @@ use std::sync::{Arc, Mutex};
 
 use damka_engine::Game;
 
-use super::Loaded;
 use crate::store::DbConn;
 use crate::store::games::{GameRow, MoveRow};
 
@@ -43,39 +42,35 @@ impl Replayed {
     }
 }
 
-/// The moves and replayed game of `row`, if kept for the revision `revision`.
-pub fn lookup(conn: &mut DbConn, row: &GameRow, revision: i64) -> Option<(Vec<MoveRow>, Game)> {
-    let entry = Replayed::of(conn)?.entry(row.id)?;
+/// The moves and replayed game of game `game_id`, if kept for the revision `revision`.
+pub fn lookup(conn: &mut DbConn, game_id: i64, revision: i64) -> Option<(Vec<MoveRow>, Game)> {
+    let entry = Replayed::of(conn)?.entry(game_id)?;
     (entry.row.revision == revision).then(|| (entry.moves.clone(), entry.game.clone()))
 }
 
 /// The game as this instance last left it, row included: what a move may be checked
 /// against before any lock, to be stored only if the revision is still the same.
-pub fn latest(conn: &mut DbConn, game_id: i64) -> Option<Loaded> {
+pub fn latest(conn: &mut DbConn, game_id: i64) -> Option<(GameRow, Vec<MoveRow>, Game)> {
     let entry = Replayed::of(conn)?.entry(game_id)?;
-    Some(Loaded {
-        row: entry.row.clone(),
-        moves: entry.moves.clone(),
-        game: entry.game.clone(),
-    })
+    Some((entry.row.clone(), entry.moves.clone(), entry.game.clone()))
 }
 
 /// Keeps the state a committed write left behind (its row carries the write's revision).
-pub fn remember(conn: &mut DbConn, loaded: &Loaded) {
+pub fn remember(conn: &mut DbConn, row: &GameRow, moves: &[MoveRow], game: &Game) {
     let Some(cache) = Replayed::of(conn) else {
         return;
     };
     let entry = Arc::new(Entry {
-        row: loaded.row.clone(),
-        moves: loaded.moves.clone(),
-        game: loaded.game.clone(),
+        row: row.clone(),
+        moves: moves.to_vec(),
+        game: game.clone(),
     });
     let mut games = cache
         .games
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    if games.len() >= CAPACITY && !games.contains_key(&loaded.row.id) {
+    if games.len() >= CAPACITY && !games.contains_key(&row.id) {
         games.clear();
     }
-    games.insert(loaded.row.id, entry);
+    games.insert(row.id, entry);
 }

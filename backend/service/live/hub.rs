@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use tokio::sync::watch;
 
-use super::Change;
+use super::change::Change;
 use super::feed::Feed;
 use super::snapshot::{GameSnapshot, RoundSnapshot};
 

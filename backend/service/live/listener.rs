@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 use diesel::connection::SimpleConnection;
 use diesel::{Connection, PgConnection};
 
+use super::change::{CHANNEL, Change};
 use super::hub::{self, LiveHub};
-use super::{CHANNEL, Change};
 use crate::store::DatabaseUrl;
 
 const POLL: Duration = Duration::from_millis(5);

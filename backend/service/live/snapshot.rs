@@ -5,8 +5,9 @@ use std::collections::HashMap;
 use damka_engine::{Color, Game};
 use serde::Serialize;
 
-use crate::service::events::{self, history, rounds};
-use crate::service::games::{self, GameView, view};
+use crate::service::events::{self, history, round_views};
+use crate::service::games;
+use crate::service::games::view::{self, GameView};
 use crate::service::{AppError, AppResult};
 use crate::store::DbConn;
 use crate::store::games::{self as stored, MoveRow};
@@ -161,7 +162,7 @@ impl RoundSnapshot {
                 .into_iter()
                 .map(|g| (g.id, g))
                 .collect();
-            let views = rounds::views_of(&history, false);
+            let views = round_views::views_of(&history, false);
             let Some(view) = views.iter().find(|v| v.number == round.number) else {
                 return Err(AppError::internal("the published round has no view"));
             };

@@ -16,6 +16,7 @@ use std::collections::{HashMap, HashSet};
 use damka_engine::Variant;
 use serde::Serialize;
 
+use crate::service::effects::{self, Effects};
 use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::models::PlayerRating;
 use crate::store::ratings::{self as stored, GlickoStartRow};
@@ -458,13 +459,19 @@ pub fn import_csv(conn: &mut DbConn, actor: &Actor, text: &str) -> AppResult<Imp
             }
         }
         variants.sort_by_key(|v| Variant::ALL.iter().position(|all| all == v));
+        let mut effects = Effects::none();
         for variant in &variants {
-            super::recompute::recompute(conn, *variant)?;
+            effects.ratings_stale(conn, *variant)?;
         }
-        Ok(ImportedRatings {
+        let imported = ImportedRatings {
             stored: lines.len(),
             variants: variants.iter().map(|v| v.spelling().to_string()).collect(),
-        })
+        };
+        AppResult::Ok((imported, effects))
+    })
+    .map(|(imported, effects)| {
+        effects::apply(conn, effects);
+        imported
     })
 }
 

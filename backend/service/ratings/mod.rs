@@ -9,6 +9,7 @@
 //! moving to damka brings its list). Glicko-2 starts are `glicko2_starts`. Both are
 //! written only by imports (TRF, the ratings CSV); what lists, profiles and seeding show
 //! is always the computed rating.
+pub mod dirty;
 pub mod import;
 pub mod recompute;
 pub mod views;

@@ -17,9 +17,11 @@
 //!
 //! When: every write that changes what counts (a board's result, an event's `rated`
 //! flag, a standalone game's result, an import of a TRF or of starting ratings, a birth
-//! year, which the Elo K factor reads) recomputes the whole variant from scratch inside the
-//! same transaction, under the variant's lock (`store::ratings::lock_variant`, always the
-//! last lock a write takes, so there is no deadlock with the event and game locks). Only
+//! year, which the Elo K factor reads) marks the variant stale inside its transaction and
+//! has the whole variant recomputed from scratch right after its commit, before it
+//! answers (`crate::service::effects`, `super::dirty`), under the variant's lock
+//! (`store::ratings::lock_variant`, always the last lock a write takes, so there is no
+//! deadlock with the event and game locks). Only
 //! what differs from the stored rows is written, which after one result is the tail of
 //! the histories it touched. From scratch is the simplest correct answer to "a corrected
 //! result recomputes everything after it": nothing can be forgotten, and the pure
@@ -606,9 +608,9 @@ fn apply(
     Ok(())
 }
 
-/// Recomputes the variant and stores the result: to be called inside the write that
-/// changed what counts (it is a savepoint of it), or alone. Returns how many players'
-/// ratings or histories changed.
+/// Recomputes the variant and stores the result, in a write transaction of its own (or a
+/// savepoint of the caller's). Writes call it through `effects::apply`, after their
+/// commit. Returns how many players' ratings or histories changed.
 pub fn recompute(conn: &mut DbConn, variant: Variant) -> AppResult<usize> {
     recompute_with(conn, variant, Compare::Digests, &mut |_| {})
 }
@@ -691,14 +693,6 @@ pub fn compute_never_computed(conn: &mut DbConn) -> AppResult<Vec<Variant>> {
         }
     }
     Ok(done)
-}
-
-/// Recomputes every variant (a birth year changed: the Elo K factor reads it).
-pub fn recompute_all(conn: &mut DbConn) -> AppResult<()> {
-    for variant in Variant::ALL {
-        recompute(conn, variant)?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]

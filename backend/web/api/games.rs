@@ -9,7 +9,8 @@ use crate::service::games::GameFilter;
 use crate::service::games::arbiter::{self, GameResultInput};
 use crate::service::games::create::{self, NewGameInput};
 use crate::service::games::play::{self, MoveInput, Submitted};
-use crate::service::games::{GameSummary, GameView, clock, offers, view};
+use crate::service::games::view::{GameSummary, GameView};
+use crate::service::games::{clock_start, offers, view};
 use crate::service::{AppError, AppResult, Refusal};
 use crate::web::error::Problem;
 use crate::web::signed_in::SignedIn;
@@ -232,7 +233,7 @@ pub async fn start_clock(
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> AppResult<Json<GameView>> {
-    player_action(actor, state, path.into_inner(), clock::start).await
+    player_action(actor, state, path.into_inner(), clock_start::start).await
 }
 
 /// The games whose clocks an arbiter started.
@@ -257,7 +258,7 @@ pub async fn start_round_clocks(
 ) -> AppResult<Json<ClocksStarted>> {
     let (event_id, round) = path.into_inner();
     let started = state
-        .db(move |conn| clock::start_round(conn, &actor, event_id, round))
+        .db(move |conn| clock_start::start_round(conn, &actor, event_id, round))
         .await?;
     Ok(Json(ClocksStarted { started }))
 }

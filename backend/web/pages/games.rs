@@ -12,7 +12,7 @@ use crate::service::game_pages::{self, GamePageData};
 use crate::service::games::arbiter::{self, GameResultInput};
 use crate::service::games::play::{self, MoveInput};
 use crate::service::games::{GameView, Loaded};
-use crate::service::games::{clock, offers};
+use crate::service::games::{clock_start, offers};
 use crate::service::{Actor, AppError, AppResult, DbConn};
 use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
@@ -418,7 +418,7 @@ player_action!(accept_draw, offers::accept);
 player_action!(decline_draw, offers::decline);
 player_action!(resign, offers::resign);
 player_action!(take_back, arbiter::take_back);
-player_action!(start_clock, clock::start);
+player_action!(start_clock, clock_start::start);
 
 #[derive(Deserialize)]
 pub struct ResultForm {

@@ -7,11 +7,12 @@ use damka_engine::pdn::{PdnError, PdnErrorKind, PdnGame, PdnMove};
 use damka_engine::{Color, Game, MoveError, Position, Variant, parse_games};
 use serde::Serialize;
 
+use crate::service::effects::{self, Effects};
 use crate::service::events::require_arbiter;
-use crate::service::games::arbiter::store_state;
-use crate::service::games::play::move_refusal;
+use crate::service::games::engine_refusal::move_refusal;
 use crate::service::games::view::PlayerNames;
 use crate::service::games::{Loaded, loaded, verdict};
+use crate::service::results::game::store_state;
 use crate::service::{Actor, AppError, AppResult, Refusal};
 use crate::store::games::{self as stored, GameRow, GameState, MoveRow};
 use crate::store::{self, DbConn, events};
@@ -101,6 +102,7 @@ pub fn import_round(
         }
         let checked = check_file(&file, &games)?;
         let now = store::now();
+        let mut effects = Effects::none();
         let mut report = Vec::with_capacity(checked.len());
         for Checked {
             target,
@@ -126,7 +128,7 @@ pub fn import_round(
             }
             loaded.game = game;
             if state != GameState::of(&loaded.row) {
-                store_state(conn, loaded, state, user_id)?;
+                store_state(conn, loaded, state, user_id, &mut effects)?;
             }
             report.push(ImportedGame {
                 game_id: loaded.row.id,
@@ -135,7 +137,11 @@ pub fn import_round(
                 result: loaded.row.result,
             });
         }
-        Ok(ImportReport { games: report })
+        Ok((ImportReport { games: report }, effects))
+    })
+    .map(|(report, effects)| {
+        effects::apply(conn, effects);
+        report
     })
 }
 

@@ -249,7 +249,7 @@ pub async fn start_clocks(
 ) -> AppResult<HttpResponse> {
     let (id, round) = path.into_inner();
     act(&req, ctx, &state, id, "rounds", move |conn, actor| {
-        crate::service::games::clock::start_round(conn, actor, id, round).map(|_| ())
+        crate::service::games::clock_start::start_round(conn, actor, id, round).map(|_| ())
     })
     .await
 }
