@@ -675,6 +675,16 @@ pub async fn play_round(
     round
 }
 
+/// The boards of a paired round that are games (a bye has no black entry), in board order.
+pub fn games(round: &serde_json::Value) -> Vec<&serde_json::Value> {
+    round["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|b| !b["black_entry_id"].is_null())
+        .collect()
+}
+
 /// One Server-Sent Event as a client reads it.
 #[derive(Debug, Clone)]
 pub struct SseEvent {
