@@ -4,7 +4,7 @@
 use crate::common;
 
 use actix_web::http::Method;
-use common::{TestApp, create_event, enter_players, organiser_api, play_round};
+use common::{EventBuilder, TestApp, create_event, enter_players, organiser_api, play_round};
 use serde_json::{Value, json};
 
 /// A draft round is the arbiters' business: its pairing-allocated bye counts in no
@@ -13,13 +13,12 @@ use serde_json::{Value, json};
 async fn a_draft_round_counts_nowhere_until_published() {
     let app = TestApp::new().await;
     let mut org = organiser_api(&app, "org@t.org").await;
-    let id = create_event(
-        &mut org,
-        json!({"name": "Drafts", "system": "swiss", "rounds": 3}),
-    )
-    .await;
-    enter_players(&mut org, id, 5).await;
-    play_round(&mut org, id, &["1/2-1/2", "1/2-1/2"]).await;
+    let id = EventBuilder::swiss("Drafts", 3)
+        .players(5)
+        .played(&["1/2-1/2", "1/2-1/2"])
+        .build(&mut org)
+        .await
+        .id;
     let round2 = org
         .post(&format!("/api/v1/events/{id}/rounds"))
         .await
@@ -80,13 +79,12 @@ async fn a_draft_round_counts_nowhere_until_published() {
 async fn a_published_round_without_results_counts_nowhere_by_default() {
     let app = TestApp::new().await;
     let mut org = organiser_api(&app, "org@t.org").await;
-    let id = create_event(
-        &mut org,
-        json!({"name": "Unplayed", "system": "swiss", "rounds": 5}),
-    )
-    .await;
-    enter_players(&mut org, id, 8).await;
-    play_round(&mut org, id, &["1-0", "0-1", "1/2-1/2", "1-0"]).await;
+    let id = EventBuilder::swiss("Unplayed", 5)
+        .players(8)
+        .played(&["1-0", "0-1", "1/2-1/2", "1-0"])
+        .build(&mut org)
+        .await
+        .id;
     let round2 = org.post(&format!("/api/v1/events/{id}/rounds")).await;
     assert_eq!(round2.status.as_u16(), 201, "{}", round2.body);
     let published = org

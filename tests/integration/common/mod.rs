@@ -22,7 +22,10 @@ use damka::web::{self, AppState};
 use diesel::Connection;
 use diesel::connection::SimpleConnection;
 
+pub mod builders;
 pub mod racing;
+
+pub use builders::EventBuilder;
 
 pub fn postgres_base_url() -> String {
     std::env::var("DAMKA_TEST_POSTGRES_URL")
