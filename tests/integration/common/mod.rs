@@ -22,7 +22,10 @@ use damka::web::{self, AppState};
 use diesel::Connection;
 use diesel::connection::SimpleConnection;
 
+pub mod builders;
 pub mod racing;
+
+pub use builders::EventBuilder;
 
 pub fn postgres_base_url() -> String {
     std::env::var("DAMKA_TEST_POSTGRES_URL")
@@ -673,6 +676,16 @@ pub async fn play_round(
         assert_eq!(res.status.as_u16(), 204, "{}", res.body);
     }
     round
+}
+
+/// The boards of a paired round that are games (a bye has no black entry), in board order.
+pub fn games(round: &serde_json::Value) -> Vec<&serde_json::Value> {
+    round["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|b| !b["black_entry_id"].is_null())
+        .collect()
 }
 
 /// One Server-Sent Event as a client reads it.
