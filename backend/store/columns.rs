@@ -11,7 +11,6 @@ use diesel::sql_types::Text;
 use diesel::sqlite::Sqlite;
 
 use super::MultiBackend;
-use crate::store::models::LocalRules;
 use damka_domain::tournament::{ByeKind, Colour};
 use damka_domain::vocabulary::{
     BallotPer, EventStatus, GameEnd, GameStatus, MatchScoring, OpeningBallot, RatingSystem,
@@ -95,51 +94,3 @@ text_column!(
     BallotPer,
     damka_engine::Color,
 );
-
-/// The local rules on their way into their column, as JSON.
-#[derive(Debug, Clone, AsExpression)]
-#[diesel(sql_type = Text)]
-pub struct LocalRulesJson(String);
-
-impl From<LocalRules> for LocalRulesJson {
-    fn from(rules: LocalRules) -> LocalRulesJson {
-        // A struct of plain optional fields always serialises; were it ever to fail, the
-        // empty text would fail the next read loudly rather than pass for "no local rules".
-        LocalRulesJson(serde_json::to_string(&rules).unwrap_or_default())
-    }
-}
-
-impl ToSql<Text, MultiBackend> for LocalRulesJson {
-    fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, MultiBackend>) -> serialize::Result {
-        out.set_value((Text, self.0.as_str()));
-        Ok(IsNull::No)
-    }
-}
-
-impl ToSql<Text, Sqlite> for LocalRulesJson {
-    fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, Sqlite>) -> serialize::Result {
-        <str as ToSql<Text, Sqlite>>::to_sql(self.0.as_str(), out)
-    }
-}
-
-impl ToSql<Text, Pg> for LocalRulesJson {
-    fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, Pg>) -> serialize::Result {
-        <str as ToSql<Text, Pg>>::to_sql(self.0.as_str(), out)
-    }
-}
-
-impl FromSql<Text, MultiBackend> for LocalRules {
-    fn from_sql(bytes: <MultiBackend as Backend>::RawValue<'_>) -> deserialize::Result<Self> {
-        let text = <String as FromSql<Text, MultiBackend>>::from_sql(bytes)?;
-        serde_json::from_str(&text)
-            .map_err(|e| format!("unreadable local rules {text:?}: {e}").into())
-    }
-}
-
-impl Queryable<Text, MultiBackend> for LocalRules {
-    type Row = Self;
-
-    fn build(row: Self) -> deserialize::Result<Self> {
-        Ok(row)
-    }
-}

@@ -6,8 +6,8 @@ use damka_domain::clock::TimeControl;
 use damka_engine::{Color, Variant};
 use diesel::prelude::*;
 
-use super::columns::{LocalRulesJson, Spelled};
-use super::models::LocalRules;
+use super::columns::Spelled;
+use super::local_rules::{LocalRules, LocalRulesJson};
 use super::prepared::Prepared;
 use super::schema::{game_changes, game_moves, games, pairings, players, rounds};
 use super::time_control::TimeControlText;

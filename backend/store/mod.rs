@@ -7,6 +7,7 @@ pub mod connection_health;
 pub mod events;
 pub mod games;
 mod group_commit;
+pub mod local_rules;
 pub mod micro_matches;
 pub mod models;
 pub mod pairing_changes;

@@ -4,9 +4,10 @@ use damka_domain::clock::TimeControl;
 use damka_domain::tournament::{ByeKind, Colour};
 use damka_engine::Variant;
 use diesel::prelude::*;
-use serde::{Deserialize, Serialize};
 
-use super::columns::{LocalRulesJson, Spelled};
+use super::columns::Spelled;
+pub use super::local_rules::LocalRules;
+use super::local_rules::LocalRulesJson;
 use super::schema::*;
 use super::time_control::TimeControlText;
 use damka_domain::vocabulary::{
@@ -177,26 +178,6 @@ pub struct Event {
     pub ballot_per: BallotPer,
     /// The organiser's own table (`custom`): one opening a line, moves or a FEN.
     pub custom_openings: String,
-}
-
-/// Local rules on top of the variant's preset (RULES.md); `None` keeps the preset's rule.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct LocalRules {
-    #[serde(default)]
-    pub mandatory_capture: Option<bool>,
-    /// `free` or `maximum`.
-    #[serde(default)]
-    pub capture_choice: Option<String>,
-    /// Draw after this many plies without a capture or a man move.
-    #[serde(default)]
-    pub no_progress_limit: Option<u32>,
-    /// Draw when the game reaches this many moves of both players together (plies), as
-    /// the site of RULES.md's seed 001 counts them.
-    #[serde(default)]
-    pub move_limit: Option<u32>,
-    /// One king each: draw after this many moves without a capture.
-    #[serde(default)]
-    pub lone_kings_limit: Option<u32>,
 }
 
 /// What an organiser sets on an event, as written to its row by a create or an update (the

@@ -9,14 +9,10 @@ use chrono::NaiveDateTime;
 
 use super::cookies;
 use super::i18n::{Lang, SUPPORTED};
+use super::middleware::{self, CsrfCookie};
 use super::state::AppState;
 use crate::service::User;
 use crate::service::{Actor, AppError, accounts, auth};
-
-/// The browser's CSRF cookie value, put in the request by the `csrf_cookie` middleware
-/// (a new one when the browser had none).
-#[derive(Debug, Clone)]
-pub struct CsrfCookie(pub String);
 
 /// A one-time message shown on the next page after a redirect.
 #[derive(Debug, Clone, PartialEq)]
@@ -213,7 +209,7 @@ impl Ctx {
             None => None,
         };
         if let Some(user) = &user {
-            super::middleware::record_user(req, user.id);
+            middleware::record_user(req, user.id);
         }
         let lang = user
             .as_ref()

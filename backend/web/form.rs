@@ -8,7 +8,7 @@ use futures_util::StreamExt;
 use serde::de::DeserializeOwned;
 
 use super::cookies;
-use super::ctx::CsrfCookie;
+use super::middleware::CsrfCookie;
 use super::state::AppState;
 use crate::service::{AppError, Refusal, auth};
 

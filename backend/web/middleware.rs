@@ -7,8 +7,12 @@ use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::middleware::Next;
 
 use super::cookies;
-use super::ctx::CsrfCookie;
 use crate::service::auth;
+
+/// The browser's CSRF cookie value, put in the request by the `csrf_cookie` middleware
+/// (a new one when the browser had none).
+#[derive(Debug, Clone)]
+pub struct CsrfCookie(pub String);
 
 /// Gives every browser a random CSRF cookie (the form tokens are HMACs of it) and clears
 /// a flash message once a page has shown it.

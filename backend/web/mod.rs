@@ -12,7 +12,8 @@ pub mod game_board;
 pub mod i18n;
 pub mod live_keys;
 pub mod middleware;
-pub mod openapi;
+/// The OpenAPI document lives with the API it describes.
+pub use api::openapi;
 pub mod pages;
 pub mod pairing_warnings;
 pub mod rating_chart;
@@ -23,6 +24,7 @@ pub mod signed_in;
 pub mod state;
 pub mod svg;
 pub mod tiebreaks;
+pub mod trusted_proxies;
 
 use actix_web::error::JsonPayloadError;
 use actix_web::middleware::from_fn;

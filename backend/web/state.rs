@@ -2,7 +2,7 @@
 //! proxies whose forwarded headers are believed.
 use actix_web::web;
 
-use super::client_address::TrustedProxies;
+use super::trusted_proxies::TrustedProxies;
 
 use crate::service::{AppError, AppResult};
 use crate::store::{DbConn, DbPool};

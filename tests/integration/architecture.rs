@@ -548,3 +548,39 @@ fn the_csrf_input_is_written_once_in_the_templates() {
         "the CSRF input should be written in one template (an include or macro), found in: {files:?}"
     );
 }
+
+/// A result's consequences follow from the one results path: only `service/effects.rs`
+/// (after the commit) tells live watchers or recomputes ratings; use cases record what
+/// changed in their `Effects` instead.
+#[test]
+fn only_the_effects_fire_a_results_consequences() {
+    const CONSEQUENCES: &[&str] = &[
+        "live::game_changed(",
+        "live::event_changed(",
+        "recompute::recompute(",
+        "recompute::recompute_all(",
+    ];
+    let mut fired_elsewhere = Vec::new();
+    for file in source_files(&["backend"]) {
+        let shown = shown(&file);
+        if shown == "backend/service/effects.rs" {
+            continue;
+        }
+        let code = code_of(&std::fs::read_to_string(&file).expect("source file"));
+        for call in CONSEQUENCES {
+            if code.contains(call) {
+                fired_elsewhere.push(format!("{shown}: {call}"));
+            }
+        }
+    }
+    assert!(
+        fired_elsewhere.is_empty(),
+        "consequences fired outside service/effects.rs: {fired_elsewhere:?}"
+    );
+    let effects = code_of(
+        &std::fs::read_to_string(repo().join("backend/service/effects.rs")).expect("effects.rs"),
+    );
+    for call in &CONSEQUENCES[..3] {
+        assert!(effects.contains(call), "effects.rs no longer calls {call}");
+    }
+}

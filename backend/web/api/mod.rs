@@ -12,6 +12,7 @@ pub(crate) mod game_pdn;
 pub(crate) mod games;
 pub(crate) mod live;
 pub(crate) mod me;
+pub mod openapi;
 pub(crate) mod players;
 pub(crate) mod ratings;
 pub(crate) mod tokens;
@@ -127,5 +128,5 @@ pub fn routes() -> Routes {
 }
 
 async fn openapi_document() -> HttpResponse {
-    HttpResponse::Ok().json(super::openapi::document())
+    HttpResponse::Ok().json(openapi::document())
 }

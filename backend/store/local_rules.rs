@@ -1,0 +1,79 @@
+//! An event's or a game's local rules and their column: JSON text, read back strictly.
+use diesel::backend::Backend;
+use diesel::deserialize::{self, FromSql, Queryable};
+use diesel::expression::AsExpression;
+use diesel::pg::Pg;
+use diesel::serialize::{self, IsNull, Output, ToSql};
+use diesel::sql_types::Text;
+use diesel::sqlite::Sqlite;
+use serde::{Deserialize, Serialize};
+
+use super::MultiBackend;
+
+/// Local rules on top of the variant's preset (RULES.md); `None` keeps the preset's rule.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct LocalRules {
+    #[serde(default)]
+    pub mandatory_capture: Option<bool>,
+    /// `free` or `maximum`.
+    #[serde(default)]
+    pub capture_choice: Option<String>,
+    /// Draw after this many plies without a capture or a man move.
+    #[serde(default)]
+    pub no_progress_limit: Option<u32>,
+    /// Draw when the game reaches this many moves of both players together (plies), as
+    /// the site of RULES.md's seed 001 counts them.
+    #[serde(default)]
+    pub move_limit: Option<u32>,
+    /// One king each: draw after this many moves without a capture.
+    #[serde(default)]
+    pub lone_kings_limit: Option<u32>,
+}
+
+/// The local rules on their way into their column, as JSON.
+#[derive(Debug, Clone, AsExpression)]
+#[diesel(sql_type = Text)]
+pub struct LocalRulesJson(String);
+
+impl From<LocalRules> for LocalRulesJson {
+    fn from(rules: LocalRules) -> LocalRulesJson {
+        // A struct of plain optional fields always serialises; were it ever to fail, the
+        // empty text would fail the next read loudly rather than pass for "no local rules".
+        LocalRulesJson(serde_json::to_string(&rules).unwrap_or_default())
+    }
+}
+
+impl ToSql<Text, MultiBackend> for LocalRulesJson {
+    fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, MultiBackend>) -> serialize::Result {
+        out.set_value((Text, self.0.as_str()));
+        Ok(IsNull::No)
+    }
+}
+
+impl ToSql<Text, Sqlite> for LocalRulesJson {
+    fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, Sqlite>) -> serialize::Result {
+        <str as ToSql<Text, Sqlite>>::to_sql(self.0.as_str(), out)
+    }
+}
+
+impl ToSql<Text, Pg> for LocalRulesJson {
+    fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, Pg>) -> serialize::Result {
+        <str as ToSql<Text, Pg>>::to_sql(self.0.as_str(), out)
+    }
+}
+
+impl FromSql<Text, MultiBackend> for LocalRules {
+    fn from_sql(bytes: <MultiBackend as Backend>::RawValue<'_>) -> deserialize::Result<Self> {
+        let text = <String as FromSql<Text, MultiBackend>>::from_sql(bytes)?;
+        serde_json::from_str(&text)
+            .map_err(|e| format!("unreadable local rules {text:?}: {e}").into())
+    }
+}
+
+impl Queryable<Text, MultiBackend> for LocalRules {
+    type Row = Self;
+
+    fn build(row: Self) -> deserialize::Result<Self> {
+        Ok(row)
+    }
+}
