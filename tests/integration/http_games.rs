@@ -10,24 +10,13 @@ use crate::common;
 use std::collections::HashSet;
 
 use actix_web::http::Method;
-use common::{Client, Role, TestApp};
+pub use common::builders::{lasting_move, player};
+use common::{Client, GameBuilder, TestApp};
 use damka::store::games::{self as stored, NewGame};
 use damka::store::models::{LocalRules, PlayerRating};
 use damka_domain::vocabulary::Spelling;
 use damka_engine::{Color, Game, Move, PieceKind, Position, Rules, Status, Variant, zobrist_hash};
 use serde_json::{Value, json};
-
-/// A player account with its own profile, as an API client; returns (client, player id).
-pub async fn player<'a>(app: &'a TestApp, email: &str, name: &str) -> (Client<'a>, i64) {
-    let mut browser = app.user(email, Role::Player).await;
-    let mut api = browser.api_client().await;
-    let made = api
-        .json(Method::POST, "/api/v1/players", json!({ "name": name }))
-        .await;
-    assert_eq!(made.status.as_u16(), 201, "{}", made.body);
-    let id = made.json()["id"].as_i64().unwrap();
-    (api, id)
-}
 
 pub async fn play(api: &mut Client<'_>, game: i64, ply: i64, mv: &str) -> common::Response {
     api.json(
@@ -220,28 +209,6 @@ pub fn winning_line() -> Vec<String> {
     panic!("no win for White found within 120 plies");
 }
 
-/// A move for a game that should go on for a long time: never back to a position the
-/// game has had (no repetition), giving the opponent as few captures as possible; the first
-/// such move in notation order.
-pub fn lasting_move(game: &Game) -> Move {
-    let mut replay = Game::from_position(*game.start_position());
-    let mut seen = HashSet::from([zobrist_hash(replay.position())]);
-    for mv in game.history() {
-        replay.play(mv).unwrap();
-        seen.insert(zobrist_hash(replay.position()));
-    }
-    let mut moves = game.legal_moves().to_vec();
-    moves.sort_by_key(Move::notation);
-    moves
-        .into_iter()
-        .min_by_key(|mv| {
-            let next = game.position().play(mv).unwrap();
-            let captures = next.legal_moves().iter().filter(|r| r.is_capture()).count();
-            (seen.contains(&zobrist_hash(&next)), captures)
-        })
-        .expect("the game is not over")
-}
-
 /// What a ply of a quiet line may be, given its index and the position before it.
 type Allowed<'a> = dyn Fn(usize, &Move, &Position) -> bool + 'a;
 
@@ -401,19 +368,17 @@ async fn a_standalone_game_is_played_move_by_move() {
 #[actix_web::test]
 async fn draw_offers_wait_for_twenty_moves_each_and_are_answered() {
     let app = TestApp::new().await;
-    let (white, white_id) = player(&app, "w@t.org", "Ivanov").await;
-    let (black, black_id) = player(&app, "b@t.org", "Petrov").await;
-    let mut sides = Sides { white, black };
-    let game = standalone(&mut sides.white, white_id, black_id, json!({})).await;
-    let id = game["id"].as_i64().unwrap();
-    assert_eq!(game["draw_offer_min_moves"], 20);
+    // 19 moves each: one more to go.
+    let built = GameBuilder::russian().at_ply(38).build(&app).await;
+    let (id, now, mut local) = (built.id, built.game, built.local);
+    let mut sides = Sides {
+        white: built.white,
+        black: built.black,
+    };
+    assert_eq!(now["draw_offer_min_moves"], 20);
     let offer = format!("/api/v1/games/{id}/draw-offer");
     let accept = format!("/api/v1/games/{id}/draw-offer/accept");
     let decline = format!("/api/v1/games/{id}/draw-offer/decline");
-    let mut local = Game::new(Variant::Russian);
-
-    // 19 moves each: one more to go.
-    let now = sides.play_on(id, &mut local, 38).await;
     assert_eq!(now["moves_made"], json!({"white": 19, "black": 19}));
     let early = sides.black.post(&offer).await;
     assert_eq!(

@@ -25,7 +25,7 @@ use diesel::connection::SimpleConnection;
 pub mod builders;
 pub mod racing;
 
-pub use builders::EventBuilder;
+pub use builders::{EventBuilder, GameBuilder};
 
 pub fn postgres_base_url() -> String {
     std::env::var("DAMKA_TEST_POSTGRES_URL")
