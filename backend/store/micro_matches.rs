@@ -68,6 +68,31 @@ pub fn openings(conn: &mut DbConn, event_id: i64) -> QueryResult<Vec<(i64, Drawn
         .collect())
 }
 
+/// The openings drawn for the boards of one round.
+pub fn openings_of_round(
+    conn: &mut DbConn,
+    round_id: i64,
+) -> QueryResult<Vec<(i64, DrawnOpening)>> {
+    let rows: Vec<(i64, OpeningColumns)> = pairings::table
+        .filter(pairings::round_id.eq(round_id))
+        .filter(pairings::opening_index.is_not_null())
+        .select((
+            pairings::id,
+            (
+                pairings::opening_index,
+                pairings::opening_code,
+                pairings::opening_moves,
+                pairings::opening_start_fen,
+                pairings::opening_fen,
+            ),
+        ))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(id, columns)| read(id, columns))
+        .collect())
+}
+
 pub fn set_opening(conn: &mut DbConn, pairing_id: i64, opening: &DrawnOpening) -> QueryResult<()> {
     diesel::update(pairings::table.find(pairing_id))
         .set((

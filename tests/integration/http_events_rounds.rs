@@ -448,3 +448,68 @@ async fn a_double_round_robin_is_played_through_http() {
         "six rounds of two games, two half-points each"
     );
 }
+
+/// Pairing answers with the new round as the round list then shows it (read from the
+/// history the round was paired from, plus the round's own rows): start numbers, boards,
+/// byes and the openings drawn with the pairing, for round 1, a later round and a re-pairing.
+#[actix_web::test]
+async fn the_answer_to_pairing_is_the_round_as_listed() {
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+    let id = create_event(
+        &mut org,
+        json!({"name": "Ballot Swiss", "system": "swiss", "rounds": 3,
+               "games_per_pairing": 2, "opening_ballot": "idf64"}),
+    )
+    .await;
+    enter_players(&mut org, id, 5).await;
+    let listed = |org_rounds: Value, number: i64| {
+        org_rounds
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["number"] == number)
+            .cloned()
+            .unwrap()
+    };
+
+    let first = play_round(&mut org, id, &[]).await;
+    assert!(first["boards"][0]["opening"].is_object(), "{first}");
+    let rounds = org.get(&format!("/api/v1/events/{id}/rounds")).await.json();
+    let mut expected = listed(rounds, 1);
+    // The list is read after publishing; the answer came before it.
+    assert_eq!(expected["published"], true);
+    expected["published"] = json!(false);
+    for board in expected["boards"].as_array_mut().unwrap() {
+        board["game_id"] = Value::Null;
+        for game in board["games"].as_array_mut().unwrap() {
+            game["game_id"] = Value::Null;
+        }
+    }
+    assert_eq!(first, expected);
+
+    // Round 1 is decided (forfeits: a micro-match takes a result per game otherwise).
+    let boards = first["boards"].as_array().unwrap();
+    for board in boards.iter().filter(|b| !b["black_entry_id"].is_null()) {
+        let pairing = board["pairing_id"].as_i64().unwrap();
+        let res = org
+            .json(
+                Method::PUT,
+                &format!("/api/v1/events/{id}/pairings/{pairing}/result"),
+                json!({"result": "+/-"}),
+            )
+            .await;
+        assert_eq!(res.status.as_u16(), 204, "{}", res.body);
+    }
+    let second = org.post(&format!("/api/v1/events/{id}/rounds")).await;
+    assert_eq!(second.status.as_u16(), 201, "{}", second.body);
+    let rounds = org.get(&format!("/api/v1/events/{id}/rounds")).await.json();
+    assert_eq!(second.json(), listed(rounds, 2));
+
+    let repaired = org
+        .post(&format!("/api/v1/events/{id}/rounds/repair"))
+        .await;
+    assert_eq!(repaired.status.as_u16(), 200, "{}", repaired.body);
+    let rounds = org.get(&format!("/api/v1/events/{id}/rounds")).await.json();
+    assert_eq!(repaired.json(), listed(rounds, 2));
+}

@@ -350,10 +350,6 @@ pub fn allow_pair(
     })
 }
 
-/// Starting ranks, as the first pairing gives them; they live with the history, which
-/// numbers the entries by them before the first round.
-pub(super) use super::history::starting_ranks;
-
 /// Stores starting ranks (inside the event's write transaction).
 pub(super) fn store_start_numbers(conn: &mut DbConn, ranks: &[(i64, i32)]) -> AppResult<()> {
     // Two passes keep (event, start_no) unique at every step.

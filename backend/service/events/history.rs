@@ -96,6 +96,29 @@ pub fn load(conn: &mut DbConn, event: &Event) -> AppResult<History> {
 }
 
 impl History {
+    /// Adds the round with id `round_id`, just stored, to the history: its row, its boards
+    /// and the openings drawn for them, read by the round alone. Pairing a round answers with
+    /// the new round from the history it was paired from, which is read once.
+    pub fn add_stored_round(&mut self, conn: &mut DbConn, round_id: i64) -> AppResult<()> {
+        let round = events::rounds(conn, self.event.id)?
+            .into_iter()
+            .find(|r| r.id == round_id)
+            .ok_or_else(|| AppError::internal("the new round vanished"))?;
+        let number = round.number;
+        self.rounds.retain(|r| r.number != number);
+        self.rounds.push(round);
+        self.rounds.sort_by_key(|r| r.number);
+        self.pairings.retain(|(r, _)| *r != number);
+        self.pairings.extend(
+            events::pairings_of_round(conn, round_id)?
+                .into_iter()
+                .map(|p| (number, p)),
+        );
+        self.openings
+            .extend(micro_matches::openings_of_round(conn, round_id)?);
+        Ok(())
+    }
+
     /// Before the first round, the start numbers are the ones the first pairing will give
     /// (rating order, `starting_ranks`), not the order of entry: the entries tab,
     /// the TRF and a hand-made first round all use the numbers players will keep.

@@ -32,26 +32,32 @@ pub fn list(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<Vec<Ro
 /// transaction (a Swiss round of a thousand players takes a second or more) and stored
 /// only if the event did not change meanwhile.
 pub fn pair_next(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<RoundView> {
-    let number = super::write_planned(
+    super::write_planned(
         conn,
         event_id,
         |conn, event| {
             require_arbiter(conn, actor, event)?;
-            let history = history::load(conn, event)?;
-            plan_next_round(history)
+            let mut history = history::load(conn, event)?;
+            let plan = plan_next_round(&mut history)?;
+            Ok((history, plan))
         },
-        |conn, event, plan| store_round(conn, event, &plan),
-    )?;
-    round_view(conn, actor, event_id, number)
+        |conn, event, (mut history, plan)| {
+            let round_id = store_round(conn, event, &plan)?;
+            new_round_view(conn, &mut history, round_id, plan.number)
+        },
+    )
 }
 
-fn round_view(
+/// The round just stored, as its arbiter sees it (a draft): from the history it was paired
+/// from, with the round's own rows read back, so pairing reads the history once.
+fn new_round_view(
     conn: &mut DbConn,
-    actor: &Actor,
-    event_id: i64,
+    history: &mut history::History,
+    round_id: i64,
     number: i32,
 ) -> AppResult<RoundView> {
-    list(conn, actor, event_id)?
+    history.add_stored_round(conn, round_id)?;
+    views_of(history, true)
         .into_iter()
         .find(|r| r.number == number)
         .ok_or_else(|| AppError::internal("the new round vanished"))
@@ -69,7 +75,7 @@ struct NextRound {
 
 /// Decides the next round from `history` alone (no writes): checks that it may be paired,
 /// ranks the players before round 1, and pairs them.
-fn plan_next_round(mut history: history::History) -> AppResult<NextRound> {
+fn plan_next_round(history: &mut history::History) -> AppResult<NextRound> {
     if history.event.status == EventStatus::Finished {
         return Err(AppError::conflict(Refusal::EventFinished));
     }
@@ -92,7 +98,7 @@ fn plan_next_round(mut history: history::History) -> AppResult<NextRound> {
         if history.entries.len() < 2 {
             return Err(AppError::conflict(Refusal::TooFewPlayers));
         }
-        let ranks = entries::starting_ranks(&history);
+        let ranks = history::starting_ranks(history);
         let rank_of: HashMap<i64, i32> = ranks.iter().copied().collect();
         for row in &mut history.entries {
             if let Some(&no) = rank_of.get(&row.entry.id) {
@@ -111,7 +117,7 @@ fn plan_next_round(mut history: history::History) -> AppResult<NextRound> {
     let pairing = system
         .pair(&round)
         .map_err(super::pairing_system::refusal)?;
-    let boards = planned_boards(&history, &round, &pairing, system.bye_kind())?;
+    let boards = planned_boards(history, &round, &pairing, system.bye_kind())?;
     // A system that fixes the number of rounds (a round-robin's table) sets it when the
     // event starts.
     let schedule_rounds = if number == 1 {
@@ -128,7 +134,8 @@ fn plan_next_round(mut history: history::History) -> AppResult<NextRound> {
 }
 
 /// Writes a planned round (inside the event's write transaction).
-fn store_round(conn: &mut DbConn, event: &Event, plan: &NextRound) -> AppResult<i32> {
+/// Stores the planned round; returns its id.
+fn store_round(conn: &mut DbConn, event: &Event, plan: &NextRound) -> AppResult<i64> {
     if let Some(ranks) = &plan.start_numbers {
         entries::store_start_numbers(conn, ranks)?;
         events::set_status(conn, event.id, EventStatus::Running)?;
@@ -140,7 +147,7 @@ fn store_round(conn: &mut DbConn, event: &Event, plan: &NextRound) -> AppResult<
     events::insert_pairings(conn, &new_pairings(round.id, &plan.boards))?;
     // The openings are drawn with the pairing, so the draft shows them for review.
     super::ballot::complete_round(conn, event, round.id)?;
-    Ok(plan.number)
+    Ok(round.id)
 }
 
 /// A stored row of a round: White's entry, Black's entry (none for a bye), bye kind.
@@ -228,7 +235,7 @@ pub(super) fn requested_bye_rows(
 
 /// Throws away the last round and pairs it again, as long as no result is in.
 pub fn repair_last(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<RoundView> {
-    let number = super::write_planned(
+    let view = super::write_planned(
         conn,
         event_id,
         |conn, event| {
@@ -243,16 +250,19 @@ pub fn repair_last(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult
                     round: last.number,
                 }));
             }
-            Ok((last.id, plan_next_round(history.before_round(last.number))?))
+            let mut before = history.before_round(last.number);
+            let plan = plan_next_round(&mut before)?;
+            Ok((last.id, before, plan))
         },
-        |conn, event, (last_round_id, plan)| {
+        |conn, event, (last_round_id, mut history, plan)| {
             crate::service::games::event_games::remove_unplayed(conn, plan.number, last_round_id)?;
             events::delete_round(conn, last_round_id)?;
-            store_round(conn, event, &plan)
+            let round_id = store_round(conn, event, &plan)?;
+            new_round_view(conn, &mut history, round_id, plan.number)
         },
     )?;
     effects::apply(conn, Effects::event(event_id));
-    round_view(conn, actor, event_id, number)
+    Ok(view)
 }
 
 pub fn publish_last(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<()> {
