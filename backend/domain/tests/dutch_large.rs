@@ -7,8 +7,8 @@
 //!
 //! 100 players take under a second unoptimised and run with every `cargo test`; 500 and
 //! 1,000 are ignored (an unoptimised build needs about 4 s of CPU for 500 and much more for
-//! 1,000) and CI runs them optimised with
-//! `cargo test --profile deep-test -p damka-domain -- --ignored`.
+//! 1,000) and run with `cargo test -p damka-domain -- --ignored`, optimised (the domain
+//! crate is optimised in every build, Cargo.toml).
 
 use damka_domain::dutch::{RoundPairing, pair_next_round};
 use damka_domain::trf;
@@ -65,13 +65,13 @@ fn one_hundred_players_match_bbp_pairings() {
 }
 
 #[test]
-#[ignore = "large: run optimised with --ignored (cargo test --profile deep-test)"]
+#[ignore = "large: run optimised with --ignored (the domain crate is optimised in every build)"]
 fn five_hundred_players_match_bbp_pairings() {
     matches_bbp_pairings(500);
 }
 
 #[test]
-#[ignore = "large: run optimised with --ignored (cargo test --profile deep-test)"]
+#[ignore = "large: run optimised with --ignored (the domain crate is optimised in every build)"]
 fn one_thousand_players_match_bbp_pairings() {
     matches_bbp_pairings(1000);
 }

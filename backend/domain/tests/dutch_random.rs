@@ -310,14 +310,14 @@ fn refusals_are_proven_in_small_crowded_events() {
     );
 }
 
-/// Many more events of both kinds, optimised (CI: `cargo test --profile deep-test -p
-/// damka-domain -- --ignored`, about 11 s of CPU): every refusal proven, every other round
+/// Many more events of both kinds, optimised (`.ci/run` runs the ignored tests; by hand
+/// `cargo test -p damka-domain -- --ignored`, about 11 s of CPU): every refusal proven, every other round
 /// paired, at most one event in twenty of the first kind ended early and 99% of its rounds
 /// paired (measured: 69 of 2,000, 13,826 of 13,928 rounds), at most one in 500 of them with
 /// more players than rounds + 2 (measured: none), and the search exercised.
 /// `DAMKA_DUTCH_RANDOM_COUNT` sets the number of events of each kind (default 2,000).
 #[test]
-#[ignore = "long: run optimised with --ignored (cargo test --profile deep-test)"]
+#[ignore = "long: run optimised with --ignored (the domain crate is optimised in every build)"]
 fn refusals_are_proven_in_many_random_events() {
     let count: u64 = std::env::var("DAMKA_DUTCH_RANDOM_COUNT")
         .ok()
