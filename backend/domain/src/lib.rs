@@ -6,6 +6,7 @@ pub mod berger;
 pub mod clock;
 pub mod csv;
 pub mod dutch;
+pub mod keizer;
 pub mod micro_match;
 pub mod names;
 pub mod pairing_check;

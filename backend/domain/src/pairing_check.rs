@@ -23,6 +23,9 @@ pub enum Rules {
     /// Round-robin with one or two cycles of `rounds_per_cycle` rounds: the Berger table
     /// decides pairs and colours; two players meet once per cycle.
     RoundRobin { cycles: u32, rounds_per_cycle: u32 },
+    /// Keizer: two players who played each other over the board in the last `repeat_gap`
+    /// rounds should not meet again; colours are the system's choice only.
+    Keizer { repeat_gap: u32 },
 }
 
 /// The name these rules had before pairing systems became the `pairing_system` module's
@@ -148,6 +151,7 @@ pub fn check(
                     warn(kind);
                 }
             }
+            Rules::Keizer { .. } => {}
             Rules::RoundRobin { .. } => {
                 let reversed = Board {
                     white: black,
@@ -293,6 +297,12 @@ impl MeetingHistory {
         match system {
             // A forfeited pairing may be repeated (FIDE C.04.1 b, as bbpPairings does).
             Rules::Swiss => meetings.iter().rev().find(|m| m.1).map(|m| m.0),
+            Rules::Keizer { repeat_gap } => meetings
+                .iter()
+                .rev()
+                .find(|m| m.1)
+                .map(|m| m.0)
+                .filter(|&round| round + repeat_gap > self.played_rounds),
             // Once per cycle: a repeat is a rule break if they met in the current cycle or
             // already as often as there are cycles.
             Rules::RoundRobin {

@@ -222,7 +222,9 @@ impl ResultCode {
             RoundEntry::Bye(ByeKind::PairingAllocated) => ResultCode::PairingAllocatedBye,
             RoundEntry::Bye(ByeKind::FullPoint) => ResultCode::FullPointBye,
             RoundEntry::Bye(ByeKind::HalfPoint) => ResultCode::HalfPointBye,
-            RoundEntry::Bye(ByeKind::ZeroPoint) => ResultCode::ZeroPointBye,
+            RoundEntry::Bye(ByeKind::ZeroPoint | ByeKind::Excused | ByeKind::ClubDuty) => {
+                ResultCode::ZeroPointBye
+            }
             RoundEntry::NotPaired => ResultCode::NotPaired,
         }
     }

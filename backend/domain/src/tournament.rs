@@ -73,39 +73,57 @@ pub enum ByeKind {
     HalfPoint,
     /// Absence or zero-point bye (`Z`, or a blank cell).
     ZeroPoint,
+    /// A Keizer event's absence with notice (`excused`): zero game points, a share of the
+    /// player's own value in the Keizer score. TRF has no letter for it and writes `Z`.
+    Excused,
+    /// A Keizer event's absence to play for the club elsewhere (`club_duty`): zero game
+    /// points, a share of the player's own value. Written `Z` in a TRF.
+    ClubDuty,
 }
 
 impl ByeKind {
     /// Every kind, in the order a round lists its players without an opponent.
-    pub const ALL: [ByeKind; 4] = [
+    pub const ALL: [ByeKind; 6] = [
         ByeKind::PairingAllocated,
         ByeKind::HalfPoint,
         ByeKind::FullPoint,
         ByeKind::ZeroPoint,
+        ByeKind::Excused,
+        ByeKind::ClubDuty,
     ];
 
-    /// The TRF letter of the kind (`U`, `H`, `F`, `Z`), also how an event stores it.
+    /// The TRF letter of the kind (`U`, `H`, `F`, `Z`): a Keizer absence with notice or
+    /// for the club is a zero-point absence there.
     pub fn letter(self) -> char {
         match self {
             ByeKind::PairingAllocated => 'U',
             ByeKind::HalfPoint => 'H',
             ByeKind::FullPoint => 'F',
-            ByeKind::ZeroPoint => 'Z',
+            ByeKind::ZeroPoint | ByeKind::Excused | ByeKind::ClubDuty => 'Z',
         }
     }
 
-    /// The letter as text.
+    /// How an event stores the kind and the API spells it: the TRF letter, or the Keizer
+    /// absence's word.
     pub fn code(self) -> &'static str {
         match self {
             ByeKind::PairingAllocated => "U",
             ByeKind::HalfPoint => "H",
             ByeKind::FullPoint => "F",
             ByeKind::ZeroPoint => "Z",
+            ByeKind::Excused => "excused",
+            ByeKind::ClubDuty => "club_duty",
         }
     }
 
-    /// The kind `code` writes as `text` (the one upper-case letter; the TRF reader has its
-    /// own, more tolerant reading of a cell).
+    /// Whether the kind is a Keizer event's absence with a reason (with notice, for the
+    /// club): other systems know only `H` and `Z`.
+    pub fn is_keizer_absence(self) -> bool {
+        matches!(self, ByeKind::Excused | ByeKind::ClubDuty)
+    }
+
+    /// The kind `code` writes as `text` (the one upper-case letter or the word; the TRF
+    /// reader has its own, more tolerant reading of a cell).
     pub fn from_code(text: &str) -> Option<ByeKind> {
         ByeKind::ALL.into_iter().find(|kind| kind.code() == text)
     }
@@ -215,7 +233,8 @@ impl PointSystem {
             RoundEntry::Bye(ByeKind::PairingAllocated) => self.pab,
             RoundEntry::Bye(ByeKind::FullPoint) => self.full_point_bye,
             RoundEntry::Bye(ByeKind::HalfPoint) => self.half_point_bye,
-            RoundEntry::Bye(ByeKind::ZeroPoint) | RoundEntry::NotPaired => self.zero_point_bye,
+            RoundEntry::Bye(ByeKind::ZeroPoint | ByeKind::Excused | ByeKind::ClubDuty)
+            | RoundEntry::NotPaired => self.zero_point_bye,
         }
     }
 }
@@ -405,10 +424,15 @@ mod tests {
     fn bye_codes_read_back_and_nothing_else_does() {
         for kind in ByeKind::ALL {
             assert_eq!(ByeKind::from_code(kind.code()), Some(kind));
-            assert_eq!(kind.code(), kind.letter().to_string());
             assert_eq!(kind.to_string(), kind.code());
+            if kind.is_keizer_absence() {
+                // TRF has no letter for a Keizer absence with a reason: a zero-point one.
+                assert_eq!(kind.letter(), 'Z');
+            } else {
+                assert_eq!(kind.code(), kind.letter().to_string());
+            }
         }
-        for text in ["", "u", "X", "UU", " U"] {
+        for text in ["", "u", "X", "UU", " U", "Excused", "club duty"] {
             assert_eq!(ByeKind::from_code(text), None, "{text:?}");
         }
     }

@@ -1100,6 +1100,21 @@ fn whole(text: Option<&str>, width: usize) -> &str {
 /// id or date too long for its column is left blank rather than cut. Requests for the next
 /// round are written as `0000 - H/Z/F` cells in the column after the last round.
 pub fn write(t: &Tournament) -> String {
+    // Ranks: by score, then start number.
+    let mut order: Vec<(HalfPoints, StartNo)> = t
+        .players
+        .iter()
+        .map(|pl| (score(t, pl), pl.start_no))
+        .collect();
+    order.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let ranked: Vec<StartNo> = order.into_iter().map(|(_, n)| n).collect();
+    write_ranked(t, &ranked)
+}
+
+/// Writes a TRF as [`write`] does, with the players ranked in the order given (first
+/// ranked first) instead of by score: a Keizer event's ranking, its rounds still holding
+/// the real game points.
+pub fn write_ranked(t: &Tournament, ranked: &[StartNo]) -> String {
     let mut out = String::new();
     if !t.name.is_empty() {
         let _ = writeln!(out, "012 {}", t.name);
@@ -1130,17 +1145,10 @@ pub fn write(t: &Tournament) -> String {
     for &(a, b) in &t.forbidden_pairs {
         let _ = writeln!(out, "XXP {a} {b}");
     }
-    // Ranks: by score, then start number.
-    let mut order: Vec<(HalfPoints, StartNo)> = t
-        .players
-        .iter()
-        .map(|pl| (score(t, pl), pl.start_no))
-        .collect();
-    order.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    let rank_of: HashMap<StartNo, usize> = order
+    let rank_of: HashMap<StartNo, usize> = ranked
         .iter()
         .enumerate()
-        .map(|(i, (_, n))| (*n, i + 1))
+        .map(|(i, n)| (*n, i + 1))
         .collect();
     let absence_of: HashMap<StartNo, ByeKind> = t
         .next_round_absences

@@ -151,12 +151,15 @@ spelled_enum! {
         DoubleRoundRobin = "double_round_robin",
         /// The FIDE Dutch system, a set number of rounds.
         Swiss = "swiss",
+        /// The Keizer system: whoever is present is paired top-down by the Keizer ranking,
+        /// a win earns the opponent's value number (the `keizer` module).
+        Keizer = "keizer",
     }
 }
 
 impl System {
     pub fn is_round_robin(self) -> bool {
-        self != System::Swiss
+        matches!(self, System::RoundRobin | System::DoubleRoundRobin)
     }
 
     /// How many times each two players meet in a round-robin (one for a Swiss, where the
@@ -164,7 +167,7 @@ impl System {
     pub fn cycles(self) -> u32 {
         match self {
             System::DoubleRoundRobin => 2,
-            System::RoundRobin | System::Swiss => 1,
+            System::RoundRobin | System::Swiss | System::Keizer => 1,
         }
     }
 
@@ -671,7 +674,7 @@ mod tests {
     fn spellings_are_the_public_ones() {
         assert_eq!(
             spellings::<System>(),
-            ["round_robin", "double_round_robin", "swiss"]
+            ["round_robin", "double_round_robin", "swiss", "keizer"]
         );
         assert_eq!(
             spellings::<EventStatus>(),
@@ -690,7 +693,10 @@ mod tests {
             spellings::<Variant>(),
             ["russian", "international", "english", "brazilian"]
         );
-        assert_eq!(spellings::<ByeKind>(), ["U", "H", "F", "Z"]);
+        assert_eq!(
+            spellings::<ByeKind>(),
+            ["U", "H", "F", "Z", "excused", "club_duty"]
+        );
         assert_eq!(spellings::<Colour>(), ["white", "black"]);
     }
 

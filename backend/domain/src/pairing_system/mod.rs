@@ -5,26 +5,44 @@
 //! add a system; each system is one module beside it.
 
 pub mod dutch_swiss;
+pub mod keizer;
 pub mod micro_match_swiss;
 pub mod round_robin;
 pub mod system;
 
 pub use dutch_swiss::DutchSwiss;
+pub use keizer::Keizer;
 pub use micro_match_swiss::MicroMatchSwiss;
 pub use round_robin::RoundRobin;
 pub use system::{NextRound, PairingSystem, PairingSystemError, check_with};
 
+use crate::keizer::KeizerOptions;
 use crate::vocabulary::System;
 
-/// The pairing system of an event with `system` whose pairings play `games_per_pairing`
-/// games each: the one `match` on the system value. Adding a system is one module beside
-/// this one and one arm here (see the trait).
-pub fn choose(system: System, games_per_pairing: i32) -> Box<dyn PairingSystem> {
+/// What an event's settings say about how it pairs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PairingSettings {
+    pub system: System,
+    /// Games each pairing plays (2 or more: a micro-match).
+    pub games_per_pairing: i32,
+    /// A Keizer event's options (ignored by the other systems).
+    pub keizer: KeizerOptions,
+}
+
+/// The pairing system of an event with `settings`: the one `match` on the system value.
+/// Adding a system is one module beside this one and one arm here (see the trait).
+pub fn choose(settings: PairingSettings) -> Box<dyn PairingSystem> {
+    let PairingSettings {
+        system,
+        games_per_pairing,
+        keizer,
+    } = settings;
     match system {
         System::Swiss if games_per_pairing > 1 => Box::new(MicroMatchSwiss),
         System::Swiss => Box::new(DutchSwiss),
         System::RoundRobin => Box::new(RoundRobin::SINGLE),
         System::DoubleRoundRobin => Box::new(RoundRobin::DOUBLE),
+        System::Keizer => Box::new(Keizer { options: keizer }),
     }
 }
 

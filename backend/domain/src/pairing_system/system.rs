@@ -2,6 +2,7 @@
 
 use crate::berger::BergerError;
 use crate::dutch::{PairingError, RoundPairing};
+use crate::keizer::KeizerStandings;
 use crate::micro_match::AccelerationError;
 use crate::pairing_check::{self, PlacementError, Rules, Warning};
 use crate::tiebreak::EventKind;
@@ -37,6 +38,9 @@ pub enum PairingSystemError {
     AllRoundsPaired { rounds: u32 },
     #[error(transparent)]
     Accelerations(#[from] AccelerationError),
+    /// A system that pairs whoever is present (Keizer) has fewer than two players to pair.
+    #[error("{present} players are present; at least two are needed to pair a round")]
+    TooFewPresent { present: u32 },
 }
 
 /// How an event pairs its players, and what follows from it.
@@ -59,18 +63,17 @@ pub enum PairingSystemError {
 ///
 /// What the trait asks of a system, and how the existing ones answer:
 ///
-/// | method | Dutch Swiss | micro-match Swiss | round-robin (single, double) |
-/// |---|---|---|---|
-/// | [`pair`](PairingSystem::pair) | FIDE Dutch | Dutch on real totals (`XXA`) | Berger table |
-/// | [`fixed_rounds`](PairingSystem::fixed_rounds) | none: the organiser sets them | none | one or two cycles |
-/// | [`field_is_fixed`](PairingSystem::field_is_fixed) | no | no | yes |
-/// | [`requests`](PairingSystem::requests) | `H`, `Z` | `H`, `Z` | `Z` |
-/// | [`bye_kind`](PairingSystem::bye_kind) | `U` (PAB) | `U` | `Z` (the table's free player) |
-/// | [`standings_kind`](PairingSystem::standings_kind) | Swiss | Swiss | round-robin |
+/// | method | Dutch Swiss | micro-match Swiss | round-robin (single, double) | Keizer |
+/// |---|---|---|---|---|
+/// | [`pair`](PairingSystem::pair) | FIDE Dutch | Dutch on real totals (`XXA`) | Berger table | top-down by the Keizer ranking |
+/// | [`fixed_rounds`](PairingSystem::fixed_rounds) | none: the organiser sets them | none | one or two cycles | none |
+/// | [`field_is_fixed`](PairingSystem::field_is_fixed) | no | no | yes | no |
+/// | [`requests`](PairingSystem::requests) | `H`, `Z` | `H`, `Z` | `Z` | `excused`, `club_duty`, `Z` |
+/// | [`bye_kind`](PairingSystem::bye_kind) | `U` (PAB) | `U` | `Z` (the table's free player) | `U` |
+/// | [`standings_kind`](PairingSystem::standings_kind) | Swiss | Swiss | round-robin | Swiss (the Keizer order comes from `keizer::standings`) |
 ///
-/// A system that pairs whoever is present by a ranking (Keizer) answers `pair` from the
-/// standings it computes from `before` and the players not in `next_round_absences`, has
-/// no fixed rounds and takes absences; a team event pairs teams (its `pair` returns the
+/// Keizer pairs whoever is present by a ranking: it answers `pair` from the standings it
+/// computes from `before` and the players not in `next_round_absences`; a team event pairs teams (its `pair` returns the
 /// matches, boards within a match being the team's line-up) and names its own standings
 /// kind. Where the current vocabulary is too narrow for such a system (`RoundPairing`,
 /// `EventKind`, `pairing_check::Rules`), widen it in the same change.
@@ -100,6 +103,24 @@ pub trait PairingSystem: std::fmt::Debug + Send + Sync {
     /// Whether the organiser sets the number of rounds: the system does not fix it.
     fn organiser_sets_rounds(&self) -> bool {
         self.fixed_rounds(crate::berger::MIN_PLAYERS).is_none()
+    }
+
+    /// Whether the organiser may leave the number of rounds open (0): the season goes on
+    /// until it is finished (Keizer club nights).
+    fn rounds_may_stay_open(&self) -> bool {
+        false
+    }
+
+    /// Whether players may join in any round, whatever the event's last round for late
+    /// entries says (a club's season: a new member plays from the next club night).
+    fn late_entries_any_round(&self) -> bool {
+        false
+    }
+
+    /// The system's own ranking after `after_round`, when it ranks by a score of its own
+    /// rather than by points and tie-breaks (Keizer); `None`: points and tie-breaks.
+    fn own_ranking(&self, _t: &Tournament, _after_round: u32) -> Option<KeizerStandings> {
+        None
     }
 
     /// Whether the field is fixed once the first round is paired: no late entries, a player

@@ -284,22 +284,32 @@ fn the_checks_apply_each_systems_rules() {
 
 #[test]
 fn every_system_value_chooses_its_implementation() {
-    let chosen = |system, games| choose(system, games).name();
+    let chosen = |system, games| choose(settings(system, games)).name();
     assert_eq!(chosen(System::Swiss, 1), "dutch");
     assert_eq!(chosen(System::Swiss, 2), "micro_match_swiss");
     assert_eq!(chosen(System::RoundRobin, 1), "berger");
     assert_eq!(chosen(System::RoundRobin, 2), "berger");
     assert_eq!(chosen(System::DoubleRoundRobin, 1), "double_berger");
     assert_eq!(chosen(System::DoubleRoundRobin, 2), "double_berger");
+    assert_eq!(chosen(System::Keizer, 1), "keizer");
+}
+
+fn settings(system: System, games_per_pairing: i32) -> PairingSettings {
+    PairingSettings {
+        system,
+        games_per_pairing,
+        keizer: Default::default(),
+    }
 }
 
 /// What the service decided by matching on the system before the seam, the chosen
 /// system now answers the same.
 #[test]
 fn the_chosen_system_answers_as_the_system_value_did() {
-    for &system in System::ALL {
+    // Keizer came after the seam: its answers are its own (the `keizer` tests).
+    for &system in System::ALL.iter().filter(|s| **s != System::Keizer) {
         for games in [1, 2] {
-            let chosen = choose(system, games);
+            let chosen = choose(settings(system, games));
             let name = chosen.name();
             assert_eq!(chosen.standings_kind(), system.event_kind(), "{name}");
             let defaults: Vec<String> = chosen
@@ -330,4 +340,57 @@ fn the_chosen_system_answers_as_the_system_value_did() {
             );
         }
     }
+}
+
+#[test]
+fn keizer_pairs_whoever_is_present_and_warns_of_a_rematch_within_the_gap() {
+    let keizer = choose(settings(System::Keizer, 1));
+    assert_eq!(keizer.fixed_rounds(10), None);
+    assert!(keizer.organiser_sets_rounds());
+    assert!(!keizer.field_is_fixed());
+    assert_eq!(
+        keizer.requests(),
+        [ByeKind::Excused, ByeKind::ClubDuty, ByeKind::ZeroPoint]
+    );
+    let mut t = field(4, 0);
+    let first = keizer.pair(&next(&t)).expect("pairs");
+    assert_eq!(first.boards.len(), 2);
+    play(&mut t, &first);
+    let second = keizer.pair(&next(&t)).expect("pairs");
+    assert_eq!(keizer.check(&next(&t), &second), Ok(Vec::new()));
+    // Swapping in round 1's pairs again: a rematch within the gap, and not the system's
+    // pairing; colours alone are never a Keizer rule.
+    let warnings = keizer.check(&next(&t), &first).expect("placeable");
+    assert!(
+        warnings.iter().any(|w| matches!(
+            w.kind,
+            crate::pairing_check::WarningKind::AlreadyPlayed { .. }
+        )),
+        "{warnings:?}"
+    );
+    let no_gap = choose(PairingSettings {
+        keizer: crate::keizer::KeizerOptions {
+            repeat_gap: 0,
+            ..Default::default()
+        },
+        ..settings(System::Keizer, 1)
+    });
+    let warnings = no_gap.check(&next(&t), &first).expect("placeable");
+    assert!(
+        !warnings.iter().any(|w| matches!(
+            w.kind,
+            crate::pairing_check::WarningKind::AlreadyPlayed { .. }
+        )),
+        "{warnings:?}"
+    );
+    t.next_round_absences = (1..=3)
+        .map(|player| NextRoundAbsence {
+            player,
+            kind: ByeKind::Excused,
+        })
+        .collect();
+    assert_eq!(
+        keizer.pair(&next(&t)),
+        Err(PairingSystemError::TooFewPresent { present: 1 })
+    );
 }

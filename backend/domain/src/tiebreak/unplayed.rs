@@ -39,7 +39,10 @@ pub fn is_vur(entry: &RoundEntry) -> bool {
         RoundEntry::Forfeit { won, .. } => !won,
         RoundEntry::DoubleForfeit { .. } => true,
         RoundEntry::Bye(ByeKind::PairingAllocated | ByeKind::FullPoint) => false,
-        RoundEntry::Bye(ByeKind::HalfPoint | ByeKind::ZeroPoint) | RoundEntry::NotPaired => true,
+        RoundEntry::Bye(
+            ByeKind::HalfPoint | ByeKind::ZeroPoint | ByeKind::Excused | ByeKind::ClubDuty,
+        )
+        | RoundEntry::NotPaired => true,
     }
 }
 
