@@ -8,6 +8,7 @@ use std::fmt;
 
 use damka_domain::berger::BergerError;
 use damka_domain::dutch::PairingError;
+use damka_domain::keizer::{KeizerOptionsError, options::MAX_SIXTHS};
 use damka_domain::pairing_check::PlacementError;
 use damka_domain::standings::StandingsError;
 use damka_domain::tiebreak::{HistoryError, TieBreakParseError};
@@ -206,6 +207,12 @@ refusals! {
 
     // Event settings and status.
     SwissRoundsOutOfRange { min: i32, max: i32 } => "swiss_rounds_out_of_range",
+    /// A Keizer season plans at most `max` rounds, or leaves them open (0).
+    KeizerRoundsOutOfRange { max: i32 } => "keizer_rounds_out_of_range",
+    /// A Keizer option's share of a value number is more than six sixths.
+    KeizerShareTooLarge { field: String, max: u32 } => "keizer_share_too_large",
+    /// A Keizer option outside the bounds that keep every score exact and small.
+    KeizerOptionOutOfRange { field: String, min: u32, max: u32 } => "keizer_option_out_of_range",
     EndsBeforeStart => "ends_before_start",
     InvalidByePoints => "invalid_bye_points",
     /// The variant and the system are fixed once a round is paired.
@@ -256,6 +263,8 @@ refusals! {
 
     // Rounds and results.
     TooFewPlayers => "too_few_players",
+    /// A Keizer round: fewer than two players are present.
+    TooFewPresent { present: u32 } => "too_few_present",
     RoundNotPublished { round: i32 } => "round_not_published",
     RoundIncomplete { round: i32, missing: usize } => "round_incomplete",
     AllRoundsPaired { rounds: u32 } => "all_rounds_paired",
@@ -535,6 +544,26 @@ impl fmt::Display for Refusal {
     }
 }
 
+impl From<KeizerOptionsError> for Refusal {
+    fn from(err: KeizerOptionsError) -> Refusal {
+        let out_of_range = |field: &str, min, max| Refusal::KeizerOptionOutOfRange {
+            field: field.to_string(),
+            min,
+            max,
+        };
+        match err {
+            KeizerOptionsError::ShareTooLarge { field, .. } => Refusal::KeizerShareTooLarge {
+                field: field.to_string(),
+                max: MAX_SIXTHS,
+            },
+            KeizerOptionsError::TopValue => out_of_range("top_value", 1, 100_000),
+            KeizerOptionsError::ValueStep => out_of_range("value_step", 1, 1000),
+            KeizerOptionsError::RepeatGap => out_of_range("repeat_gap", 0, 100),
+            KeizerOptionsError::MaxScoredAbsences => out_of_range("max_scored_absences", 0, 1000),
+        }
+    }
+}
+
 impl From<PlacementError> for Refusal {
     fn from(err: PlacementError) -> Refusal {
         match err {
@@ -790,6 +819,16 @@ pub mod examples {
         || Refusal::OnlyEventOfficials,
         || Refusal::EventChangedMeanwhile,
         || Refusal::SwissRoundsOutOfRange { min: 1, max: 30 },
+        || Refusal::KeizerRoundsOutOfRange { max: 100 },
+        || Refusal::KeizerShareTooLarge {
+            field: text("bye_sixths"),
+            max: 6,
+        },
+        || Refusal::KeizerOptionOutOfRange {
+            field: text("value_step"),
+            min: 1,
+            max: 1000,
+        },
         || Refusal::EndsBeforeStart,
         || Refusal::InvalidByePoints,
         || Refusal::FixedOncePaired,
@@ -865,6 +904,7 @@ pub mod examples {
         || Refusal::PairNeedsTwoPlayers,
         || Refusal::NotAnEntry,
         || Refusal::TooFewPlayers,
+        || Refusal::TooFewPresent { present: 1 },
         || Refusal::RoundNotPublished { round: 3 },
         || Refusal::RoundIncomplete {
             round: 3,

@@ -1,4 +1,5 @@
-//! An event's or a game's local rules and their column: JSON text, read back strictly.
+//! An event's or a game's local rules, and a Keizer event's options: their columns hold
+//! JSON text, read back strictly.
 use diesel::backend::Backend;
 use diesel::deserialize::{self, FromSql, Queryable};
 use diesel::expression::AsExpression;
@@ -9,6 +10,7 @@ use diesel::sqlite::Sqlite;
 use serde::{Deserialize, Serialize};
 
 use super::MultiBackend;
+use damka_domain::keizer::KeizerOptions;
 
 /// Local rules on top of the variant's preset (RULES.md); `None` keeps the preset's rule.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -71,6 +73,54 @@ impl FromSql<Text, MultiBackend> for LocalRules {
 }
 
 impl Queryable<Text, MultiBackend> for LocalRules {
+    type Row = Self;
+
+    fn build(row: Self) -> deserialize::Result<Self> {
+        Ok(row)
+    }
+}
+
+/// A Keizer event's options on their way into their column, as JSON by the API's names.
+#[derive(Debug, Clone, AsExpression)]
+#[diesel(sql_type = Text)]
+pub struct KeizerJson(String);
+
+impl From<KeizerOptions> for KeizerJson {
+    fn from(options: KeizerOptions) -> KeizerJson {
+        // Plain numbers and a unit enum always serialise; an empty text would fail the
+        // next read loudly.
+        KeizerJson(serde_json::to_string(&options).unwrap_or_default())
+    }
+}
+
+impl ToSql<Text, MultiBackend> for KeizerJson {
+    fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, MultiBackend>) -> serialize::Result {
+        out.set_value((Text, self.0.as_str()));
+        Ok(IsNull::No)
+    }
+}
+
+impl ToSql<Text, Sqlite> for KeizerJson {
+    fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, Sqlite>) -> serialize::Result {
+        <str as ToSql<Text, Sqlite>>::to_sql(self.0.as_str(), out)
+    }
+}
+
+impl ToSql<Text, Pg> for KeizerJson {
+    fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, Pg>) -> serialize::Result {
+        <str as ToSql<Text, Pg>>::to_sql(self.0.as_str(), out)
+    }
+}
+
+impl FromSql<Text, MultiBackend> for KeizerOptions {
+    fn from_sql(bytes: <MultiBackend as Backend>::RawValue<'_>) -> deserialize::Result<Self> {
+        let text = <String as FromSql<Text, MultiBackend>>::from_sql(bytes)?;
+        serde_json::from_str(&text)
+            .map_err(|e| format!("unreadable Keizer options {text:?}: {e}").into())
+    }
+}
+
+impl Queryable<Text, MultiBackend> for KeizerOptions {
     type Row = Self;
 
     fn build(row: Self) -> deserialize::Result<Self> {

@@ -7,9 +7,10 @@ use diesel::prelude::*;
 
 use super::columns::Spelled;
 pub use super::local_rules::LocalRules;
-use super::local_rules::LocalRulesJson;
+use super::local_rules::{KeizerJson, LocalRulesJson};
 use super::schema::*;
 use super::time_control::TimeControlText;
+use damka_domain::keizer::KeizerOptions;
 use damka_domain::vocabulary::{
     BallotPer, EventStatus, MatchScoring, OpeningBallot, ResultCode, ScoringDisplay, System,
     TimeCategory,
@@ -178,6 +179,8 @@ pub struct Event {
     pub ballot_per: BallotPer,
     /// The organiser's own table (`custom`): one opening a line, moves or a FEN.
     pub custom_openings: String,
+    /// A Keizer event's options (other systems ignore them).
+    pub keizer: KeizerOptions,
 }
 
 /// What an organiser sets on an event, as written to its row by a create or an update (the
@@ -241,6 +244,9 @@ pub struct EventSettings {
     pub ballot_per: BallotPer,
     /// With `custom`: one opening a line, `CODE: moves` or a FEN; `#` starts a comment.
     pub custom_openings: String,
+    /// A Keizer event's options, as a JSON object by the API's names.
+    #[diesel(serialize_as = KeizerJson)]
+    pub keizer: KeizerOptions,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Identifiable)]

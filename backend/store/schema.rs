@@ -145,6 +145,7 @@ diesel::table! {
         opening_ballot -> Text,
         ballot_per -> Text,
         custom_openings -> Text,
+        keizer -> Text,
     }
 }
 

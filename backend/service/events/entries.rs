@@ -132,7 +132,8 @@ pub fn add(
             if super::pairing_system::of(&event).field_is_fixed() {
                 return Err(AppError::conflict(Refusal::RoundRobinStarted));
             }
-            if first_round > event.late_entry_until_round {
+            let system = super::pairing_system::of(&event);
+            if first_round > event.late_entry_until_round && !system.late_entries_any_round() {
                 return Err(AppError::conflict(Refusal::LateEntriesClosed));
             }
         }
@@ -204,9 +205,54 @@ pub fn withdraw(conn: &mut DbConn, actor: &Actor, event_id: i64, entry_id: i64) 
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 pub struct AbsenceInput {
     pub round: i32,
-    /// `H` (requested half-point bye), `Z` (absent, zero points) or empty to cancel.
+    /// `H` (requested half-point bye), `Z` (absent, zero points) or empty to cancel; in a
+    /// Keizer event `excused` (absent with notice), `club_duty` (playing for the club
+    /// elsewhere) or `Z` (absent without notice).
     #[serde(default)]
     pub kind: String,
+}
+
+/// An announced absence (`POST .../absence`): the round defaults to the next one not
+/// paired yet.
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+pub struct AbsenceRequest {
+    /// Keizer events: `excused`, `club_duty` or `Z`; other systems: `H` or `Z`.
+    pub kind: String,
+    /// A round not paired yet; absent: the next round.
+    #[serde(default)]
+    pub round: Option<i32>,
+}
+
+/// The kinds of absence an event takes, as the API spells them.
+fn accepted_kinds(event: &Event) -> Vec<&'static str> {
+    super::pairing_system::of(event)
+        .requests()
+        .iter()
+        .map(|k| k.code())
+        .collect()
+}
+
+/// Reads an absence's kind: one the event's system takes, or empty to cancel.
+fn absence_kind(event: &Event, text: &str) -> AppResult<Option<ByeKind>> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    let system = super::pairing_system::of(event);
+    match ByeKind::from_spelling(text) {
+        Some(kind) if system.requests().contains(&kind) => Ok(Some(kind)),
+        // The refusals the API gave before Keizer events, kept as they were.
+        Some(ByeKind::HalfPoint) if !system.requests().contains(&ByeKind::Excused) => Err(
+            AppError::invalid("kind", Refusal::NoHalfPointByeInRoundRobin),
+        ),
+        _ if !system.requests().contains(&ByeKind::Excused) => {
+            Err(AppError::invalid("kind", Refusal::InvalidAbsenceKind))
+        }
+        _ => Err(AppError::invalid(
+            "kind",
+            Refusal::not_one_of(&accepted_kinds(event)),
+        )),
+    }
 }
 
 /// A requested bye or an announced absence for a round not yet paired: by the player
@@ -218,50 +264,69 @@ pub fn set_absence(
     entry_id: i64,
     input: &AbsenceInput,
 ) -> AppResult<()> {
-    let requested = ByeKind::from_spelling(input.kind.trim())
-        .filter(|kind| matches!(kind, ByeKind::HalfPoint | ByeKind::ZeroPoint));
-    let kind = match input.kind.trim() {
-        "" => None,
-        _ if requested.is_some() => requested,
-        _ => {
-            return Err(AppError::invalid("kind", Refusal::InvalidAbsenceKind));
-        }
-    };
     super::write(conn, event_id, |conn, event| {
-        let entry = events::entries(conn, event_id)?
-            .into_iter()
-            .find(|e| e.id == entry_id)
-            .ok_or(AppError::NotFound { what: "entry" })?;
-        let own = actor
-            .user
-            .as_ref()
-            .is_some_and(|u| u.player_id == Some(entry.player_id));
-        if !own {
-            require_arbiter(conn, actor, &event)?;
-        }
-        ensure_not_finished(&event)?;
-        let paired = events::rounds(conn, event_id)?.len() as i32;
-        let system = super::pairing_system::of(&event);
-        // Rounds the system fixes are known once the first round is paired.
-        let last = if !system.organiser_sets_rounds() {
-            event.rounds.max(paired)
-        } else {
-            event.rounds
-        };
-        if input.round <= paired || input.round > last.max(1) {
-            return Err(AppError::invalid("round", Refusal::RoundAlreadyPaired));
-        }
-        if let Some(kind) = kind
-            && !system.requests().contains(&kind)
-        {
-            return Err(AppError::invalid(
-                "kind",
-                Refusal::NoHalfPointByeInRoundRobin,
-            ));
-        }
-        events::set_absence(conn, entry_id, input.round, kind)?;
+        let kind = absence_kind(&event, &input.kind)?;
+        store_absence(conn, actor, &event, entry_id, Some(input.round), kind)?;
         Ok(())
     })
+}
+
+/// Announces an absence (`POST .../absence`); answers what was stored.
+pub fn announce_absence(
+    conn: &mut DbConn,
+    actor: &Actor,
+    event_id: i64,
+    entry_id: i64,
+    input: &AbsenceRequest,
+) -> AppResult<RequestView> {
+    super::write(conn, event_id, |conn, event| {
+        let kind = absence_kind(&event, &input.kind)?.ok_or_else(|| {
+            AppError::invalid("kind", Refusal::not_one_of(&accepted_kinds(&event)))
+        })?;
+        let round = store_absence(conn, actor, &event, entry_id, input.round, Some(kind))?;
+        Ok(RequestView { round, kind })
+    })
+}
+
+/// Stores (or with `None` cancels) an entry's absence from `round` (default: the next
+/// round), once the actor may and the round is still to be paired; answers the round.
+pub(super) fn store_absence(
+    conn: &mut DbConn,
+    actor: &Actor,
+    event: &Event,
+    entry_id: i64,
+    round: Option<i32>,
+    kind: Option<ByeKind>,
+) -> AppResult<i32> {
+    let entry = events::entries(conn, event.id)?
+        .into_iter()
+        .find(|e| e.id == entry_id)
+        .ok_or(AppError::NotFound { what: "entry" })?;
+    let own = actor
+        .user
+        .as_ref()
+        .is_some_and(|u| u.player_id == Some(entry.player_id));
+    if !own {
+        require_arbiter(conn, actor, event)?;
+    }
+    ensure_not_finished(event)?;
+    let paired = events::rounds(conn, event.id)?.len() as i32;
+    let round = round.unwrap_or(paired + 1);
+    let system = super::pairing_system::of(event);
+    // Rounds the system fixes are known once the first round is paired; a season whose
+    // rounds are left open takes absences announced well ahead.
+    let last = if !system.organiser_sets_rounds() {
+        event.rounds.max(paired)
+    } else if event.rounds == 0 && system.rounds_may_stay_open() {
+        paired + super::settings::MAX_OPEN_ROUNDS
+    } else {
+        event.rounds
+    };
+    if round <= paired || round > last.max(1) {
+        return Err(AppError::invalid("round", Refusal::RoundAlreadyPaired));
+    }
+    events::set_absence(conn, entry_id, round, kind)?;
+    Ok(round)
 }
 
 /// Two players who must never be paired (same club, family), as if they had met.

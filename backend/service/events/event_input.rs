@@ -9,6 +9,7 @@ use serde::Deserialize;
 use super::{Event, LocalRules};
 use crate::store::models::EventSettings;
 use crate::store::time_control::{self, TimeControlJson};
+use damka_domain::keizer::KeizerOptions;
 use damka_domain::vocabulary::{
     BallotPer, MatchScoring, OpeningBallot, ScoringDisplay, System, TimeCategory, spelled,
 };
@@ -94,6 +95,10 @@ pub struct EventInput {
     /// With `custom`: one opening a line, `CODE: moves` or a FEN; `#` starts a comment.
     #[serde(default)]
     pub custom_openings: String,
+    /// System `keizer`: the options, by name; those left out take their defaults.
+    #[serde(default)]
+    #[schema(value_type = KeizerOptionsJson)]
+    pub keizer: KeizerOptions,
 }
 
 fn default_games_per_pairing() -> i32 {
@@ -155,6 +160,7 @@ impl Default for EventInput {
             opening_ballot: default_opening_ballot(),
             ballot_per: default_ballot_per(),
             custom_openings: String::new(),
+            keizer: KeizerOptions::default(),
         }
     }
 }
@@ -187,6 +193,7 @@ impl EventInput {
             opening_ballot: self.opening_ballot,
             ballot_per: self.ballot_per,
             custom_openings: self.custom_openings.clone(),
+            keizer: self.keizer,
         }
     }
 }
@@ -220,6 +227,41 @@ impl Event {
             opening_ballot: self.opening_ballot,
             ballot_per: self.ballot_per,
             custom_openings: self.custom_openings.clone(),
+            keizer: self.keizer,
         }
     }
+}
+
+/// A Keizer event's options as the API documents them (`damka_domain::keizer::KeizerOptions`
+/// reads and writes them; every share is in sixths of a value number).
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)] // a schema only
+pub struct KeizerOptionsJson {
+    /// The first-ranked player's value number; absent or null: the number of entries.
+    top_value: Option<u32>,
+    /// How much lower each next rank's value is (default 1).
+    value_step: Option<u32>,
+    /// Whether each score holds the player's own value once (default true).
+    own_value: Option<bool>,
+    /// Share of the opponent's value a win earns, a forfeit win too (default 6).
+    win_sixths: Option<u32>,
+    /// ... a draw earns (default 3).
+    draw_sixths: Option<u32>,
+    /// ... a loss earns (default 0; a forfeit loss earns nothing).
+    loss_sixths: Option<u32>,
+    /// Share of one's own value the pairing bye earns (default 4).
+    bye_sixths: Option<u32>,
+    /// ... an absence with notice earns, the first `max_scored_absences` of them (default 2).
+    excused_sixths: Option<u32>,
+    /// ... playing for the club elsewhere earns, always (default 4).
+    club_duty_sixths: Option<u32>,
+    /// ... an absence without notice earns (default 0).
+    absent_sixths: Option<u32>,
+    /// How many absences with notice score (default 5).
+    max_scored_absences: Option<u32>,
+    /// `iterative` (default) or `per_round` (Keizer's own 1956 way).
+    method: Option<String>,
+    /// Rounds within which two players do not meet again while the rest can be paired
+    /// (default 3).
+    repeat_gap: Option<u32>,
 }

@@ -6,8 +6,10 @@ use damka_domain::tournament::Colour;
 use damka_engine::Variant;
 use serde::Serialize;
 
+use super::event_input::KeizerOptionsJson;
 use super::{Event, LocalRules};
 use crate::store::time_control::{self, TimeControlJson};
+use damka_domain::keizer::KeizerOptions;
 use damka_domain::vocabulary::{
     BallotPer, EventStatus, MatchScoring, OpeningBallot, ScoringDisplay, System, TimeCategory,
     spelled,
@@ -65,6 +67,10 @@ pub struct EventView {
     pub ballot_per: BallotPer,
     /// The organiser's own table (`custom`): one opening a line, moves or a FEN.
     pub custom_openings: String,
+    /// System `keizer` only: the options, every one spelled out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<KeizerOptionsJson>)]
+    pub keizer: Option<KeizerOptions>,
 }
 
 impl From<Event> for EventView {
@@ -96,6 +102,7 @@ impl From<Event> for EventView {
             match_scoring: event.match_scoring,
             opening_ballot: event.opening_ballot,
             ballot_per: event.ballot_per,
+            keizer: (event.system == System::Keizer).then_some(event.keizer),
             custom_openings: event.custom_openings,
         }
     }

@@ -382,7 +382,9 @@ impl History {
                 .map(|(_, _, kind)| *kind);
             let kind = match requested {
                 _ if withdrawn || not_yet => Some(ByeKind::ZeroPoint),
-                Some(ByeKind::HalfPoint) => Some(ByeKind::HalfPoint),
+                Some(kind @ (ByeKind::HalfPoint | ByeKind::Excused | ByeKind::ClubDuty)) => {
+                    Some(kind)
+                }
                 Some(_) => Some(ByeKind::ZeroPoint),
                 None => None,
             };

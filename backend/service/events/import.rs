@@ -670,7 +670,9 @@ fn requested_absences(
     let mut next_round_absences = Vec::new();
     for a in &t.next_round_absences {
         let kind = match a.kind {
-            ByeKind::HalfPoint | ByeKind::ZeroPoint => a.kind,
+            ByeKind::HalfPoint | ByeKind::ZeroPoint | ByeKind::Excused | ByeKind::ClubDuty => {
+                a.kind
+            }
             ByeKind::FullPoint | ByeKind::PairingAllocated => {
                 return Err(AppError::invalid(
                     "trf",

@@ -86,7 +86,7 @@ pub fn bye_score(
         ByeKind::PairingAllocated => pab_half_points.min(2),
         ByeKind::FullPoint => 2,
         ByeKind::HalfPoint => 1,
-        ByeKind::ZeroPoint => 0,
+        ByeKind::ZeroPoint | ByeKind::Excused | ByeKind::ClubDuty => 0,
     };
     match scoring {
         MatchScoring::GamePoints => HalfPoints(per_game * games),

@@ -13,6 +13,7 @@ pub mod manual;
 pub mod micro_match;
 pub mod overview;
 pub mod pairing_system;
+pub mod presence;
 pub mod reports;
 pub mod round_views;
 pub mod rounds;

@@ -8,6 +8,8 @@ use super::history::{self, History};
 use super::{load, may_arbitrate};
 use crate::service::{Actor, AppError, AppResult};
 use crate::store::DbConn;
+use damka_domain::keizer::{KeizerRound, KeizerStandings};
+use damka_domain::tournament::{ByeKind, RoundEntry};
 use damka_domain::vocabulary::{ResultCode, ScoringDisplay};
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -23,6 +25,21 @@ pub struct StandingView {
     pub half_points: u32,
     /// One value per tie-break, as printed.
     pub tiebreaks: Vec<String>,
+    /// Keizer events: the exact Keizer score, in sixths of a value number.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub keizer_sixths: Option<u64>,
+    /// Keizer events: the Keizer score as a number, rounded to 2 decimals.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub keizer_points: Option<f64>,
+    /// Keizer events: the value number the player's rank gives now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<u32>,
+    /// Keizer events: games played over the board.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub games: Option<u32>,
+    /// Keizer events: rounds missed (with notice, for the club or without notice).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub absences: Option<u32>,
 }
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -64,6 +81,8 @@ pub struct Tables {
     history: History,
     tournament: damka_domain::tournament::Tournament,
     table: standings::Standings,
+    /// The system's own ranking (Keizer), which orders the standings.
+    own_ranking: Option<KeizerStandings>,
 }
 
 impl Tables {
@@ -76,10 +95,13 @@ impl Tables {
         let opts = options(&history.event, Some(after_round))?;
         let table = standings::compute_standings(&tournament, &opts)
             .map_err(|e| AppError::invalid("round", e.into()))?;
+        let own_ranking =
+            super::pairing_system::of(&history.event).own_ranking(&tournament, table.after_round);
         Ok(Tables {
             history,
             tournament,
             table,
+            own_ranking,
         })
     }
 
@@ -89,28 +111,84 @@ impl Tables {
 
     pub fn standings(&self) -> StandingsView {
         let (event, history, table) = (&self.history.event, &self.history, &self.table);
+        let mut rows: Vec<StandingView> = table
+            .rows
+            .iter()
+            .map(|row| {
+                let entry = history.entry_by_start_no(row.start_no);
+                StandingView {
+                    place: row.place_label(),
+                    start_no: row.start_no,
+                    entry_id: entry.map(|e| e.entry.id).unwrap_or_default(),
+                    player_id: entry.map(|e| e.entry.player_id).unwrap_or_default(),
+                    name: row.name.clone(),
+                    rating: row.rating,
+                    half_points: row.points.0,
+                    tiebreaks: shown_values(event, &table.tiebreaks, &row.tiebreaks),
+                    keizer_sixths: None,
+                    keizer_points: None,
+                    value: None,
+                    games: None,
+                    absences: None,
+                }
+            })
+            .collect();
+        if let Some(keizer) = &self.own_ranking {
+            rows = keizer_order(keizer, rows);
+        }
         StandingsView {
             after_round: table.after_round,
             tiebreaks: table.tiebreaks.iter().map(|t| t.code()).collect(),
-            rows: table
-                .rows
-                .iter()
-                .map(|row| {
-                    let entry = history.entry_by_start_no(row.start_no);
-                    StandingView {
-                        place: row.place_label(),
-                        start_no: row.start_no,
-                        entry_id: entry.map(|e| e.entry.id).unwrap_or_default(),
-                        player_id: entry.map(|e| e.entry.player_id).unwrap_or_default(),
-                        name: row.name.clone(),
-                        rating: row.rating,
-                        half_points: row.points.0,
-                        tiebreaks: shown_values(event, &table.tiebreaks, &row.tiebreaks),
-                    }
-                })
-                .collect(),
+            rows,
         }
     }
+
+    /// The system's own ranking (Keizer), when it has one.
+    pub fn own_ranking(&self) -> Option<&KeizerStandings> {
+        self.own_ranking.as_ref()
+    }
+}
+
+/// The rows in Keizer order with the Keizer score, the value number, the games played and
+/// the rounds missed; the place is the Keizer rank (never shared).
+fn keizer_order(keizer: &KeizerStandings, rows: Vec<StandingView>) -> Vec<StandingView> {
+    let mut by_start_no: std::collections::HashMap<u32, StandingView> =
+        rows.into_iter().map(|r| (r.start_no, r)).collect();
+    keizer
+        .rows
+        .iter()
+        .filter_map(|k| {
+            let mut row = by_start_no.remove(&k.start_no)?;
+            row.place = k.rank.to_string();
+            row.keizer_sixths = Some(k.sixths);
+            row.keizer_points = Some(keizer_points(k.sixths));
+            row.value = Some(k.value);
+            row.games = Some(count(&k.rounds, |e| matches!(e, RoundEntry::Played { .. })));
+            row.absences = Some(count(&k.rounds, |e| {
+                matches!(
+                    e,
+                    RoundEntry::Bye(
+                        ByeKind::Excused
+                            | ByeKind::ClubDuty
+                            | ByeKind::ZeroPoint
+                            | ByeKind::HalfPoint
+                    )
+                )
+            }));
+            Some(row)
+        })
+        .collect()
+}
+
+fn count(rounds: &[KeizerRound], what: impl Fn(&RoundEntry) -> bool) -> u32 {
+    u32::try_from(rounds.iter().filter(|r| what(&r.entry)).count()).unwrap_or(u32::MAX)
+}
+
+/// A score in sixths as a number of points rounded to 2 decimals (71.5, 83.33).
+pub fn keizer_points(sixths: u64) -> f64 {
+    // Exact in hundredths first, half up, so 0.005 never rounds by float accident.
+    let hundredths = (sixths * 100 + 3) / 6;
+    hundredths as f64 / 100.0
 }
 
 /// Tie-break values as the event shows points: on the 2-1-0 scale the sums of points
@@ -143,6 +221,12 @@ pub fn trf(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResult<String>
     let mut tournament = history.tournament()?;
     if !may_arbitrate(conn, actor, &event)? {
         tournament.forbidden_pairs.clear();
+    }
+    let played = history.last_round_with_outcomes();
+    // A Keizer event is ranked by its Keizer scores; its rounds hold the game points.
+    if let Some(keizer) = super::pairing_system::of(&event).own_ranking(&tournament, played) {
+        let ranked: Vec<u32> = keizer.rows.iter().map(|r| r.start_no).collect();
+        return Ok(damka_domain::trf::write_ranked(&tournament, &ranked));
     }
     Ok(damka_domain::trf::write(&tournament))
 }
@@ -315,6 +399,92 @@ pub struct PlayerCardView {
     pub average_opponent_rating: Option<i64>,
     /// Performance rating (average opponent rating + dp, FIDE table).
     pub performance: Option<i64>,
+    /// Keizer events: the score explained round by round.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub keizer: Option<KeizerCardView>,
+}
+
+/// A player's Keizer score, as their card explains it.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct KeizerCardView {
+    pub rank: u32,
+    /// The value number the rank gives now.
+    pub value: u32,
+    /// The whole score, in sixths.
+    pub sixths: u64,
+    /// The score rounded to 2 decimals.
+    pub points: f64,
+    /// The own value counted once, in sixths (0 when the event does not count it).
+    pub own_value_sixths: u64,
+    pub rounds: Vec<KeizerCardRound>,
+}
+
+/// What one round gave a player of a Keizer event.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct KeizerCardRound {
+    pub round: u32,
+    /// `win`, `draw`, `loss`, `forfeit_win`, `forfeit_loss`, `double_forfeit`, `bye`,
+    /// `excused`, `club_duty`, `absent` or `not_paired`.
+    pub outcome: String,
+    pub opponent_name: Option<String>,
+    /// The value the round was scored with: the opponent's for a game, the player's own
+    /// for a bye or an absence; none when the round scores nothing by rule.
+    pub value: Option<u32>,
+    /// The share of the value the round earned, in sixths.
+    pub share_sixths: u32,
+    /// What the round added, in sixths, and as points rounded to 2 decimals.
+    pub earned_sixths: u64,
+    pub earned_points: f64,
+}
+
+/// The card's Keizer rounds of the player `start_no`, from the system's own ranking.
+fn keizer_card(
+    keizer: &KeizerStandings,
+    history: &History,
+    start_no: u32,
+) -> Option<KeizerCardView> {
+    let row = keizer.row(start_no)?;
+    let name = |s: u32| history.entry_by_start_no(s).map(|e| e.name.clone());
+    Some(KeizerCardView {
+        rank: row.rank,
+        value: row.value,
+        sixths: row.sixths,
+        points: keizer_points(row.sixths),
+        own_value_sixths: row.own_value_sixths,
+        rounds: row
+            .rounds
+            .iter()
+            .map(|r| KeizerCardRound {
+                round: r.round,
+                outcome: keizer_outcome(&r.entry).to_string(),
+                opponent_name: r.entry.opponent().and_then(name),
+                value: r.value,
+                share_sixths: r.share_sixths,
+                earned_sixths: r.earned_sixths,
+                earned_points: keizer_points(r.earned_sixths),
+            })
+            .collect(),
+    })
+}
+
+/// The card's word for what happened in a round.
+fn keizer_outcome(entry: &RoundEntry) -> &'static str {
+    use damka_domain::tournament::Outcome;
+    match *entry {
+        RoundEntry::Played { outcome, .. } => match outcome {
+            Outcome::Win => "win",
+            Outcome::Draw => "draw",
+            Outcome::Loss => "loss",
+        },
+        RoundEntry::Forfeit { won: true, .. } => "forfeit_win",
+        RoundEntry::Forfeit { won: false, .. } => "forfeit_loss",
+        RoundEntry::DoubleForfeit { .. } => "double_forfeit",
+        RoundEntry::Bye(ByeKind::PairingAllocated | ByeKind::FullPoint) => "bye",
+        RoundEntry::Bye(ByeKind::Excused | ByeKind::HalfPoint) => "excused",
+        RoundEntry::Bye(ByeKind::ClubDuty) => "club_duty",
+        RoundEntry::Bye(ByeKind::ZeroPoint) => "absent",
+        RoundEntry::NotPaired => "not_paired",
+    }
 }
 
 pub fn player_card(conn: &mut DbConn, event_id: i64, start_no: u32) -> AppResult<PlayerCardView> {
@@ -327,6 +497,10 @@ pub fn player_card(conn: &mut DbConn, event_id: i64, start_no: u32) -> AppResult
     let tournament = history.tournament()?;
     let card = standings::player_card(&tournament, start_no, None, None)
         .map_err(|e| AppError::invalid("player", e.into()))?;
+    let played = history.last_round_with_outcomes();
+    let keizer = super::pairing_system::of(&event)
+        .own_ranking(&tournament, played)
+        .and_then(|k| keizer_card(&k, &history, start_no));
     Ok(PlayerCardView {
         start_no,
         player_id,
@@ -348,6 +522,7 @@ pub fn player_card(conn: &mut DbConn, event_id: i64, start_no: u32) -> AppResult
             .collect(),
         average_opponent_rating: card.average_opponent_rating,
         performance: card.performance,
+        keizer,
     })
 }
 

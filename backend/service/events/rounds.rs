@@ -204,7 +204,7 @@ fn planned_boards(
 }
 
 /// The rows of round `number` for players who asked not to be paired (a half-point bye
-/// `H` or an absence `Z`) and are not `placed` on a board after all. Players who withdrew
+/// `H`, an absence `Z`, a Keizer event's absence with notice or for the club) and are not `placed` on a board after all. Players who withdrew
 /// or have not joined yet are simply not in the round.
 pub(super) fn requested_bye_rows(
     history: &history::History,
@@ -223,10 +223,9 @@ pub(super) fn requested_bye_rows(
         if gone || placed(absence.player) {
             continue;
         }
-        let kind = if absence.kind == ByeKind::HalfPoint {
-            ByeKind::HalfPoint
-        } else {
-            ByeKind::ZeroPoint
+        let kind = match absence.kind {
+            ByeKind::HalfPoint | ByeKind::Excused | ByeKind::ClubDuty => absence.kind,
+            _ => ByeKind::ZeroPoint,
         };
         rows.push((entry.id, None, Some(kind)));
     }

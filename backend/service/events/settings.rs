@@ -10,7 +10,12 @@ use crate::service::{Actor, AppError, AppResult, Refusal, validate};
 use crate::store::models::Event;
 pub use crate::store::models::LocalRules;
 use crate::store::{self, DbConn, events};
+use damka_domain::pairing_system::PairingSettings;
 use damka_domain::vocabulary::{EventStatus, Spelling, TimeCategory, spellings};
+
+/// The most rounds a season whose rounds the organiser may leave open (Keizer) can plan:
+/// a year of weekly club nights with room to spare.
+pub const MAX_OPEN_ROUNDS: i32 = 100;
 
 /// Reads a choice as a form posts it (its spelling), naming the field and the choices
 /// when it is none of them.
@@ -35,10 +40,28 @@ fn fields(conn: &mut DbConn, input: &EventInput) -> AppResult<EventInput> {
     let name = validate::required("name", &input.name, 120)?;
     let place = validate::optional("place", &input.place, 120)?;
     let system = input.system;
-    let pairing = damka_domain::pairing_system::choose(system, input.games_per_pairing);
+    input
+        .keizer
+        .check()
+        .map_err(|e| AppError::invalid("keizer", Refusal::from(e)))?;
+    let pairing = damka_domain::pairing_system::choose(PairingSettings {
+        system,
+        games_per_pairing: input.games_per_pairing,
+        keizer: input.keizer,
+    });
     // Rounds the system fixes are set when the first round is paired.
     let rounds = if !pairing.organiser_sets_rounds() {
         0
+    } else if pairing.rounds_may_stay_open() {
+        if !(0..=MAX_OPEN_ROUNDS).contains(&input.rounds) {
+            return Err(AppError::invalid(
+                "rounds",
+                Refusal::KeizerRoundsOutOfRange {
+                    max: MAX_OPEN_ROUNDS,
+                },
+            ));
+        }
+        input.rounds
     } else if (1..=30).contains(&input.rounds) {
         input.rounds
     } else {
@@ -135,6 +158,7 @@ fn fields(conn: &mut DbConn, input: &EventInput) -> AppResult<EventInput> {
         opening_ballot: input.opening_ballot,
         ballot_per: input.ballot_per,
         custom_openings,
+        keizer: input.keizer,
     })
 }
 
@@ -186,11 +210,14 @@ pub fn update(
                     Refusal::FixedOncePaired,
                 ));
             }
-            let pairing =
-                damka_domain::pairing_system::choose(fields.system, fields.games_per_pairing);
+            let pairing = damka_domain::pairing_system::choose(PairingSettings {
+                system: fields.system,
+                games_per_pairing: fields.games_per_pairing,
+                keizer: fields.keizer,
+            });
             if !pairing.organiser_sets_rounds() {
                 fields.rounds = event.rounds;
-            } else if (fields.rounds as usize) < paired.len() {
+            } else if fields.rounds != 0 && (fields.rounds as usize) < paired.len() {
                 return Err(AppError::invalid("rounds", Refusal::FewerRoundsThanPaired));
             }
         }

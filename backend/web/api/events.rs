@@ -6,8 +6,9 @@ use serde::Deserialize;
 use super::ApiActor;
 use crate::service::AppResult;
 use crate::service::events::entries::{
-    self, AbsenceInput, EntryInput, EntryView, ForbiddenPairView,
+    self, AbsenceInput, AbsenceRequest, EntryInput, EntryView, ForbiddenPairView, RequestView,
 };
+use crate::service::events::presence::{self, PresenceInput, PresenceList};
 use crate::service::events::reports::{self, StandingsView};
 use crate::service::events::rounds::{self, ResultInput, RoundView};
 use crate::service::events::{EventInput, EventView, settings};
@@ -128,6 +129,66 @@ pub async fn absence(
         .db(move |conn| entries::set_absence(conn, &actor, id, entry, &input))
         .await?;
     Ok(HttpResponse::NoContent().finish())
+}
+
+/// Announces an absence for a round not paired yet (the next one when `round` is left
+/// out): in a Keizer event `excused` (with notice), `club_duty` (playing for the club
+/// elsewhere) or `Z` (without notice); elsewhere `H` or `Z`. By the player or the event's
+/// officials.
+#[utoipa::path(post, path = "/api/v1/events/{id}/entries/{entry}/absence", tag = "events", request_body = AbsenceRequest,
+    params(("id" = i64, Path, description = "event id"), ("entry" = i64, Path, description = "entry id")),
+    responses((status = 201, body = RequestView), (status = 401, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem), (status = 422, body = Problem)),
+    security(("token" = [])))]
+pub async fn announce_absence(
+    SignedIn(actor): SignedIn,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+    input: Json<AbsenceRequest>,
+) -> AppResult<HttpResponse> {
+    let (id, entry) = path.into_inner();
+    let input = input.into_inner();
+    let stored = state
+        .db(move |conn| entries::announce_absence(conn, &actor, id, entry, &input))
+        .await?;
+    Ok(HttpResponse::Created().json(stored))
+}
+
+/// The check list of the round about to be paired: every entrant and the absence recorded
+/// for the round (none: present). The event's officials only.
+#[utoipa::path(get, path = "/api/v1/events/{id}/presence", tag = "events",
+    params(("id" = i64, Path, description = "event id")),
+    responses((status = 200, body = PresenceList), (status = 401, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem)),
+    security(("token" = [])))]
+pub async fn presence(
+    SignedIn(actor): SignedIn,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let list = state
+        .db(move |conn| presence::check_list(conn, &actor, id))
+        .await?;
+    Ok(HttpResponse::Ok().json(list))
+}
+
+/// Records the check list: the entries in `present` play in the round about to be paired;
+/// every other entrant is absent, with the absence they announced or without notice (`Z`).
+#[utoipa::path(put, path = "/api/v1/events/{id}/presence", tag = "events", request_body = PresenceInput,
+    params(("id" = i64, Path, description = "event id")),
+    responses((status = 200, body = PresenceList), (status = 401, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem), (status = 422, body = Problem)),
+    security(("token" = [])))]
+pub async fn record_presence(
+    SignedIn(actor): SignedIn,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    input: Json<PresenceInput>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let input = input.into_inner();
+    let list = state
+        .db(move |conn| presence::record(conn, &actor, id, &input))
+        .await?;
+    Ok(HttpResponse::Ok().json(list))
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]

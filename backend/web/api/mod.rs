@@ -67,6 +67,12 @@ pub fn routes() -> Routes {
         .post("/events/{id}/entries", events::add_entry)
         .post("/events/{id}/entries/{entry}/withdraw", events::withdraw)
         .put("/events/{id}/entries/{entry}/absence", events::absence)
+        .post(
+            "/events/{id}/entries/{entry}/absence",
+            events::announce_absence,
+        )
+        .get("/events/{id}/presence", events::presence)
+        .put("/events/{id}/presence", events::record_presence)
         .post("/events/{id}/forbidden-pairs", events::forbid)
         .get("/events/{id}/forbidden-pairs", events::forbidden_pairs)
         .delete(

@@ -316,6 +316,7 @@ impl EventForm {
             )?,
             ballot_per: choice("ballot_per", &self.ballot_per, defaults.ballot_per)?,
             custom_openings: self.custom_openings.clone(),
+            keizer: defaults.keizer,
         })
     }
 }
