@@ -42,6 +42,7 @@ mod http_ratings;
 mod http_requests;
 mod http_roles;
 mod http_trf_import;
+mod keizer_api;
 mod load_proof;
 mod micro_match_pages;
 mod micro_match_swiss;

@@ -10,7 +10,7 @@ use crate::service::{Actor, AppError, AppResult, Refusal, validate};
 use crate::store::models::Event;
 pub use crate::store::models::LocalRules;
 use crate::store::{self, DbConn, events};
-use damka_domain::pairing_system::PairingSettings;
+use damka_domain::pairing_system::{PairingSettings, PairingSystem};
 use damka_domain::vocabulary::{EventStatus, Spelling, TimeCategory, spellings};
 
 /// The most rounds a season whose rounds the organiser may leave open (Keizer) can plan:
@@ -49,27 +49,7 @@ fn fields(conn: &mut DbConn, input: &EventInput) -> AppResult<EventInput> {
         games_per_pairing: input.games_per_pairing,
         keizer: input.keizer,
     });
-    // Rounds the system fixes are set when the first round is paired.
-    let rounds = if !pairing.organiser_sets_rounds() {
-        0
-    } else if pairing.rounds_may_stay_open() {
-        if !(0..=MAX_OPEN_ROUNDS).contains(&input.rounds) {
-            return Err(AppError::invalid(
-                "rounds",
-                Refusal::KeizerRoundsOutOfRange {
-                    max: MAX_OPEN_ROUNDS,
-                },
-            ));
-        }
-        input.rounds
-    } else if (1..=30).contains(&input.rounds) {
-        input.rounds
-    } else {
-        return Err(AppError::invalid(
-            "rounds",
-            Refusal::SwissRoundsOutOfRange { min: 1, max: 30 },
-        ));
-    };
+    let rounds = planned_rounds(pairing.as_ref(), input.rounds)?;
     let starts_on = validate::date("starts_on", input.starts_on)?;
     let ends_on = validate::date("ends_on", input.ends_on)?;
     if let (Some(start), Some(end)) = (starts_on, ends_on)
@@ -160,6 +140,33 @@ fn fields(conn: &mut DbConn, input: &EventInput) -> AppResult<EventInput> {
         custom_openings,
         keizer: input.keizer,
     })
+}
+
+/// The rounds the organiser plans, checked: none when the system fixes them (set when the
+/// first round is paired), 0 (open) or up to [`MAX_OPEN_ROUNDS`] for a season the
+/// system lets stay open, else 1 to 30.
+fn planned_rounds(pairing: &dyn PairingSystem, rounds: i32) -> AppResult<i32> {
+    if !pairing.organiser_sets_rounds() {
+        Ok(0)
+    } else if pairing.rounds_may_stay_open() {
+        if (0..=MAX_OPEN_ROUNDS).contains(&rounds) {
+            Ok(rounds)
+        } else {
+            Err(AppError::invalid(
+                "rounds",
+                Refusal::KeizerRoundsOutOfRange {
+                    max: MAX_OPEN_ROUNDS,
+                },
+            ))
+        }
+    } else if (1..=30).contains(&rounds) {
+        Ok(rounds)
+    } else {
+        Err(AppError::invalid(
+            "rounds",
+            Refusal::SwissRoundsOutOfRange { min: 1, max: 30 },
+        ))
+    }
 }
 
 /// Organisers and administrators create events; the creator owns it.
