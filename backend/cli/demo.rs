@@ -299,7 +299,10 @@ pub fn seed(conn: &mut DbConn) -> Result<Vec<DemoAccount>, AppError> {
         }
         let organiser = store::accounts::user_by_email(conn, "organiser@damka.demo")?
             .ok_or(AppError::NotFound { what: "user" })?;
-        seed_events(conn, &Actor::signed_in(organiser), &player_ids, &strengths)?;
+        let organiser = Actor::signed_in(organiser);
+        seed_events(conn, &organiser, &player_ids, &strengths)?;
+        seed_keizer_season(conn, &organiser, club_ids[0], &player_ids, &strengths)?;
+        crate::service::effects::recompute_everything(conn)?;
         Ok(accounts_out)
     })
 }
@@ -531,7 +534,85 @@ fn seed_events(
         let number = play_round(conn, organiser, cup.id, &mut cup_dice, strengths, None)?;
         backdate_round(conn, cup.id, number, day(11, 14 + 4 * round))?;
     }
-    crate::service::effects::recompute_everything(conn)?;
+    Ok(())
+}
+
+/// The club's own season on Thursday evenings by the Keizer system: six nights played,
+/// on each some members away (with notice, playing for the club elsewhere, or simply not
+/// there, ticked off the check list), a newcomer from the third night on, and the next
+/// night's absences already announced.
+fn seed_keizer_season(
+    conn: &mut DbConn,
+    organiser: &Actor,
+    club_id: i64,
+    player_ids: &[i64],
+    strengths: &Strengths,
+) -> Result<(), AppError> {
+    use crate::service::events::entries::AbsenceRequest;
+    use crate::service::events::presence::{self, PresenceInput};
+    let season = events::settings::create(
+        conn,
+        organiser,
+        &EventInput {
+            name: "Клубные четверги: сезон по системе Кейзера".into(),
+            place: "Москва".into(),
+            starts_on: chrono::NaiveDate::from_ymd_opt(2026, 9, 3),
+            system: System::Keizer,
+            rounds: 0,
+            club_id: Some(club_id),
+            ..EventInput::default()
+        },
+    )?;
+    let mut entries = Vec::new();
+    let enter = |conn: &mut DbConn, id: i64| {
+        events::entries::add(
+            conn,
+            organiser,
+            season.id,
+            &EntryInput {
+                player_id: Some(id),
+            },
+        )
+    };
+    for id in &player_ids[..11] {
+        entries.push(enter(conn, *id)?.id);
+    }
+    let mut dice = Dice(1956);
+    let announce = |conn: &mut DbConn, entry: i64, kind: &str| {
+        let request = AbsenceRequest {
+            kind: kind.into(),
+            round: None,
+        };
+        events::entries::announce_absence(conn, organiser, season.id, entry, &request)
+    };
+    for night in 0..6usize {
+        if night == 2 {
+            entries.push(enter(conn, player_ids[11])?.id);
+        }
+        // Two members tell the club in advance; one more is simply not there.
+        let excused = entries[(night * 3 + 1) % entries.len()];
+        let on_duty = entries[(night * 5 + 4) % entries.len()];
+        let missing = entries[(night * 7 + 2) % entries.len()];
+        announce(conn, excused, "excused")?;
+        if on_duty != excused {
+            announce(conn, on_duty, "club_duty")?;
+        }
+        let present = entries
+            .iter()
+            .copied()
+            .filter(|e| ![excused, on_duty, missing].contains(e))
+            .collect();
+        presence::record(conn, organiser, season.id, &PresenceInput { present })?;
+        let number = play_round(conn, organiser, season.id, &mut dice, strengths, None)?;
+        let (month, date) = if night < 4 {
+            (9, 3 + 7 * night as u32)
+        } else {
+            (10, 1 + 7 * (night as u32 - 4))
+        };
+        backdate_round(conn, season.id, number, day(month, date))?;
+    }
+    announce(conn, entries[0], "club_duty")?;
+    announce(conn, entries[6], "excused")?;
     Ok(())
 }
 

@@ -73,6 +73,34 @@ async fn the_demo_games_are_legal_and_agree_with_the_boards() {
             .count();
         assert_eq!(with_games, played);
 
+        // The club's Keizer season: six nights played, with absences of every kind, its
+        // standings in Keizer order, the next night's absences announced.
+        let season = events::list(conn)
+            .unwrap()
+            .into_iter()
+            .find(|e| e.system == damka_domain::vocabulary::System::Keizer)
+            .unwrap();
+        let boards = events::pairings(conn, season.id).unwrap();
+        let rounds: std::collections::BTreeSet<i32> = boards.iter().map(|(r, _)| *r).collect();
+        assert_eq!(rounds.len(), 6);
+        let byes: Vec<String> = boards
+            .iter()
+            .filter_map(|(_, p)| p.bye.map(|b| b.code().to_string()))
+            .collect();
+        for kind in ["excused", "club_duty", "Z"] {
+            assert!(byes.iter().any(|b| b == kind), "no {kind} in {byes:?}");
+        }
+        let table = damka::service::events::reports::standings(conn, season.id, None).unwrap();
+        assert_eq!(table.after_round, 6);
+        let sixths: Vec<u64> = table
+            .rows
+            .iter()
+            .map(|r| r.keizer_sixths.unwrap())
+            .collect();
+        assert!(sixths.windows(2).all(|w| w[0] >= w[1]), "{sixths:?}");
+        let entries = damka::service::events::entries::list(conn, season.id).unwrap();
+        assert_eq!(entries.iter().filter(|e| !e.requests.is_empty()).count(), 2);
+
         // Nobody's rating is typed in: no starting ratings, and every player's Glicko-2
         // rating comes from the games, exactly as a recompute gives it.
         use diesel::prelude::*;
