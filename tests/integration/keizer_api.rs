@@ -429,3 +429,119 @@ async fn other_events_are_unchanged_and_the_trf_ranks_by_keizer() {
         .unwrap();
     assert!(first.trim_end().ends_with("0000 - Z"), "{first}");
 }
+
+/// The usual workflow holds for a Keizer season: a forfeit counts as a win for the
+/// winner's Keizer score and nothing for the loser, a corrected result changes the
+/// standings, a round is paired again while it has no result, a pairing changed by hand is
+/// checked by the Keizer rules (a rematch within the gap is named), and a finished season
+/// reopens for one more night.
+#[actix_web::test]
+async fn forfeits_corrections_repairs_hand_pairings_and_reopening_work() {
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+    let id = create_event(
+        &mut org,
+        json!({"name": "Season", "system": "keizer", "keizer": {"method": "per_round"}}),
+    )
+    .await;
+    let entries = enter_players(&mut org, id, 4).await;
+    let round = play_round(&mut org, id, &["+/-", "1-0"]).await;
+    let first = games(&round)[0].clone();
+    let card = |start_no: u64| format!("/api/v1/events/{id}/players/{start_no}");
+    let winner = org
+        .get(&card(first["white_start_no"].as_u64().unwrap()))
+        .await
+        .json();
+    assert_eq!(winner["keizer"]["rounds"][0]["outcome"], "forfeit_win");
+    assert_eq!(winner["keizer"]["rounds"][0]["share_sixths"], 6);
+    let loser = org
+        .get(&card(first["black_start_no"].as_u64().unwrap()))
+        .await
+        .json();
+    assert_eq!(loser["keizer"]["rounds"][0]["outcome"], "forfeit_loss");
+    assert_eq!(loser["keizer"]["rounds"][0]["earned_sixths"], 0);
+
+    // The second board's result corrected to a draw: both earn half the other's value.
+    let before = standings(&mut org, id).await;
+    let second = games(&round)[1].clone();
+    let corrected = org
+        .json(
+            Method::PUT,
+            &format!(
+                "/api/v1/events/{id}/pairings/{}/result",
+                second["pairing_id"]
+            ),
+            json!({"result": "1/2-1/2"}),
+        )
+        .await;
+    assert_eq!(corrected.status.as_u16(), 204, "{}", corrected.body);
+    let after = standings(&mut org, id).await;
+    assert_ne!(before["rows"], after["rows"]);
+    let black = org
+        .get(&card(second["black_start_no"].as_u64().unwrap()))
+        .await
+        .json();
+    assert_eq!(black["keizer"]["rounds"][0]["outcome"], "draw");
+    assert_eq!(black["keizer"]["rounds"][0]["share_sixths"], 3);
+
+    // Round 2 paired, then paired again while it has no result: the same pairing.
+    let paired = org.post(&format!("/api/v1/events/{id}/rounds")).await;
+    assert_eq!(paired.status.as_u16(), 201, "{}", paired.body);
+    let repaired = org
+        .post(&format!("/api/v1/events/{id}/rounds/repair"))
+        .await;
+    assert_eq!(repaired.status.as_u16(), 200, "{}", repaired.body);
+    assert_eq!(
+        pairs(&paired.json(), &entries),
+        pairs(&repaired.json(), &entries)
+    );
+    // Round 1's pairs again by hand: each is a rematch within the gap.
+    let rematch: Vec<Value> = games(&round)
+        .iter()
+        .map(|b| json!({"white": b["white_start_no"], "black": b["black_start_no"]}))
+        .collect();
+    let checked = org
+        .json(
+            Method::POST,
+            &format!("/api/v1/events/{id}/rounds/2/pairing/check"),
+            json!({"boards": rematch, "bye": null}),
+        )
+        .await;
+    assert_eq!(checked.status.as_u16(), 200, "{}", checked.body);
+    let codes: Vec<String> = checked.json()["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["code"].as_str().unwrap().to_string())
+        .collect();
+    assert!(codes.iter().any(|c| c == "already_played"), "{codes:?}");
+    assert!(!codes.iter().any(|c| c.contains("colour")), "{codes:?}");
+
+    let published = org
+        .post(&format!("/api/v1/events/{id}/rounds/publish"))
+        .await;
+    assert_eq!(published.status.as_u16(), 204, "{}", published.body);
+    for board in games(&repaired.json()) {
+        let res = org
+            .json(
+                Method::PUT,
+                &format!(
+                    "/api/v1/events/{id}/pairings/{}/result",
+                    board["pairing_id"]
+                ),
+                json!({"result": "0-1"}),
+            )
+            .await;
+        assert_eq!(res.status.as_u16(), 204, "{}", res.body);
+    }
+    let finished = org.post(&format!("/api/v1/events/{id}/finish")).await;
+    assert_eq!(finished.status.as_u16(), 204, "{}", finished.body);
+    org.post(&format!("/api/v1/events/{id}/rounds"))
+        .await
+        .assert_refusal(409, "event_finished");
+    let reopened = org.post(&format!("/api/v1/events/{id}/reopen")).await;
+    assert_eq!(reopened.status.as_u16(), 204, "{}", reopened.body);
+    let third = org.post(&format!("/api/v1/events/{id}/rounds")).await;
+    assert_eq!(third.status.as_u16(), 201, "{}", third.body);
+    assert_eq!(third.json()["number"], 3);
+}
