@@ -15,7 +15,7 @@ use damka_domain::vocabulary::{EventStatus, Spelling, TimeCategory, spellings};
 
 /// The most rounds a season whose rounds the organiser may leave open (Keizer) can plan:
 /// a year of weekly club nights with room to spare.
-pub const MAX_OPEN_ROUNDS: i32 = 100;
+pub const MAX_OPEN_ROUNDS: i32 = damka_domain::keizer::MAX_ROUNDS as i32;
 
 /// Reads a choice as a form posts it (its spelling), naming the field and the choices
 /// when it is none of them.

@@ -15,7 +15,8 @@ mod scoring;
 mod tests;
 
 pub use options::{
-    KeizerMethod, KeizerOptions, KeizerOptionsError, KeizerPreset, MAX_ITERATIONS, PRESETS,
+    KeizerMethod, KeizerOptions, KeizerOptionsError, KeizerPreset, MAX_ITERATIONS, MAX_ROUNDS,
+    PRESETS,
 };
 
 pub use pairing::pair_next_round;

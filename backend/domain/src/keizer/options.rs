@@ -26,6 +26,10 @@ impl KeizerMethod {
     }
 }
 
+/// The most rounds a season can have, planned or left open: a year of weekly club nights
+/// with room to spare, and a bound on the work of one standings table.
+pub const MAX_ROUNDS: u32 = 100;
+
 /// At most this many rankings are computed for one standings table (`iterative`).
 pub const MAX_ITERATIONS: u32 = 20;
 

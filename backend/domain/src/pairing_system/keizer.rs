@@ -24,8 +24,12 @@ impl PairingSystem for Keizer {
     }
 
     fn pair(&self, round: &NextRound) -> Result<RoundPairing, PairingSystemError> {
-        let planned = round.before.total_rounds;
-        if planned > 0 && round.number > planned {
+        // A season left open (0) still ends at the most rounds one can plan.
+        let planned = match round.before.total_rounds {
+            0 => keizer::MAX_ROUNDS,
+            planned => planned,
+        };
+        if round.number > planned {
             return Err(PairingSystemError::AllRoundsPaired { rounds: planned });
         }
         keizer::pair_next_round(round.before, &self.options)

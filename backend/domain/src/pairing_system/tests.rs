@@ -394,3 +394,28 @@ fn keizer_pairs_whoever_is_present_and_warns_of_a_rematch_within_the_gap() {
         Err(PairingSystemError::TooFewPresent { present: 1 })
     );
 }
+
+#[test]
+fn a_keizer_season_ends_at_its_planned_rounds_or_at_the_most_an_open_one_may_have() {
+    let keizer = choose(settings(System::Keizer, 1));
+    let mut planned = field(4, 2);
+    for _ in 0..2 {
+        let pairing = keizer.pair(&next(&planned)).expect("pairs");
+        play(&mut planned, &pairing);
+    }
+    assert_eq!(
+        keizer.pair(&next(&planned)),
+        Err(PairingSystemError::AllRoundsPaired { rounds: 2 })
+    );
+    let mut open = field(2, 0);
+    for _ in 0..crate::keizer::MAX_ROUNDS {
+        let pairing = keizer.pair(&next(&open)).expect("pairs");
+        play(&mut open, &pairing);
+    }
+    assert_eq!(
+        keizer.pair(&next(&open)),
+        Err(PairingSystemError::AllRoundsPaired {
+            rounds: crate::keizer::MAX_ROUNDS
+        })
+    );
+}
