@@ -488,6 +488,7 @@ mod tests {
             opening_ballot: damka_domain::vocabulary::OpeningBallot::None,
             ballot_per: damka_domain::vocabulary::BallotPer::Pairing,
             custom_openings: String::new(),
+            keizer: Default::default(),
         }
     }
 

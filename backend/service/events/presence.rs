@@ -56,7 +56,7 @@ pub fn list_of(history: &history::History) -> PresenceList {
     let mut rows: Vec<PresenceRow> = history
         .entries
         .iter()
-        .filter(|row| !row.entry.withdrawn_from_round.is_some_and(|r| r <= round))
+        .filter(|row| row.entry.withdrawn_from_round.is_none_or(|r| r > round))
         .map(|row| PresenceRow {
             entry_id: row.entry.id,
             start_no: row.entry.start_no,
