@@ -7,7 +7,7 @@ use damka_engine::{Color, Variant};
 use diesel::prelude::*;
 
 use super::columns::Spelled;
-use super::local_rules::{LocalRules, LocalRulesJson};
+use super::local_rules::{JsonText, LocalRules};
 use super::prepared::Prepared;
 use super::schema::{game_changes, game_moves, games, pairings, players, rounds};
 use super::time_control::TimeControlText;
@@ -180,7 +180,7 @@ pub fn insert(conn: &mut DbConn, game: &NewGame) -> QueryResult<i64> {
     diesel::insert_into(games::table)
         .values((
             games::variant.eq(Spelled(game.variant)),
-            games::local_rules.eq(LocalRulesJson::from(game.local_rules.clone())),
+            games::local_rules.eq(JsonText::from(game.local_rules.clone())),
             games::start_fen.eq(&game.start_fen),
             games::white_player_id.eq(game.white_player_id),
             games::black_player_id.eq(game.black_player_id),

@@ -7,6 +7,7 @@ use diesel::pg::Pg;
 use diesel::serialize::{self, IsNull, Output, ToSql};
 use diesel::sql_types::Text;
 use diesel::sqlite::Sqlite;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::MultiBackend;
@@ -32,43 +33,64 @@ pub struct LocalRules {
     pub lone_kings_limit: Option<u32>,
 }
 
-/// The local rules on their way into their column, as JSON.
+/// A value on its way into a JSON text column (an event's or a game's local rules, a
+/// Keizer event's options).
 #[derive(Debug, Clone, AsExpression)]
 #[diesel(sql_type = Text)]
-pub struct LocalRulesJson(String);
+pub struct JsonText(String);
 
-impl From<LocalRules> for LocalRulesJson {
-    fn from(rules: LocalRules) -> LocalRulesJson {
-        // A struct of plain optional fields always serialises; were it ever to fail, the
-        // empty text would fail the next read loudly rather than pass for "no local rules".
-        LocalRulesJson(serde_json::to_string(&rules).unwrap_or_default())
+impl JsonText {
+    fn of(value: &impl Serialize) -> JsonText {
+        // Structs of plain fields always serialise; were one ever to fail, the empty text
+        // would fail the next read loudly rather than pass for the defaults.
+        JsonText(serde_json::to_string(value).unwrap_or_default())
     }
 }
 
-impl ToSql<Text, MultiBackend> for LocalRulesJson {
+impl From<LocalRules> for JsonText {
+    fn from(rules: LocalRules) -> JsonText {
+        JsonText::of(&rules)
+    }
+}
+
+impl From<KeizerOptions> for JsonText {
+    fn from(options: KeizerOptions) -> JsonText {
+        JsonText::of(&options)
+    }
+}
+
+impl ToSql<Text, MultiBackend> for JsonText {
     fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, MultiBackend>) -> serialize::Result {
         out.set_value((Text, self.0.as_str()));
         Ok(IsNull::No)
     }
 }
 
-impl ToSql<Text, Sqlite> for LocalRulesJson {
+impl ToSql<Text, Sqlite> for JsonText {
     fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, Sqlite>) -> serialize::Result {
         <str as ToSql<Text, Sqlite>>::to_sql(self.0.as_str(), out)
     }
 }
 
-impl ToSql<Text, Pg> for LocalRulesJson {
+impl ToSql<Text, Pg> for JsonText {
     fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, Pg>) -> serialize::Result {
         <str as ToSql<Text, Pg>>::to_sql(self.0.as_str(), out)
     }
 }
 
+/// The JSON of a column read back strictly: text that is not `what` fails the read with a
+/// message naming it.
+fn read_json<T: DeserializeOwned>(
+    bytes: <MultiBackend as Backend>::RawValue<'_>,
+    what: &str,
+) -> deserialize::Result<T> {
+    let text = <String as FromSql<Text, MultiBackend>>::from_sql(bytes)?;
+    serde_json::from_str(&text).map_err(|e| format!("unreadable {what} {text:?}: {e}").into())
+}
+
 impl FromSql<Text, MultiBackend> for LocalRules {
     fn from_sql(bytes: <MultiBackend as Backend>::RawValue<'_>) -> deserialize::Result<Self> {
-        let text = <String as FromSql<Text, MultiBackend>>::from_sql(bytes)?;
-        serde_json::from_str(&text)
-            .map_err(|e| format!("unreadable local rules {text:?}: {e}").into())
+        read_json(bytes, "local rules")
     }
 }
 
@@ -80,43 +102,9 @@ impl Queryable<Text, MultiBackend> for LocalRules {
     }
 }
 
-/// A Keizer event's options on their way into their column, as JSON by the API's names.
-#[derive(Debug, Clone, AsExpression)]
-#[diesel(sql_type = Text)]
-pub struct KeizerJson(String);
-
-impl From<KeizerOptions> for KeizerJson {
-    fn from(options: KeizerOptions) -> KeizerJson {
-        // Plain numbers and a unit enum always serialise; an empty text would fail the
-        // next read loudly.
-        KeizerJson(serde_json::to_string(&options).unwrap_or_default())
-    }
-}
-
-impl ToSql<Text, MultiBackend> for KeizerJson {
-    fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, MultiBackend>) -> serialize::Result {
-        out.set_value((Text, self.0.as_str()));
-        Ok(IsNull::No)
-    }
-}
-
-impl ToSql<Text, Sqlite> for KeizerJson {
-    fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, Sqlite>) -> serialize::Result {
-        <str as ToSql<Text, Sqlite>>::to_sql(self.0.as_str(), out)
-    }
-}
-
-impl ToSql<Text, Pg> for KeizerJson {
-    fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, Pg>) -> serialize::Result {
-        <str as ToSql<Text, Pg>>::to_sql(self.0.as_str(), out)
-    }
-}
-
 impl FromSql<Text, MultiBackend> for KeizerOptions {
     fn from_sql(bytes: <MultiBackend as Backend>::RawValue<'_>) -> deserialize::Result<Self> {
-        let text = <String as FromSql<Text, MultiBackend>>::from_sql(bytes)?;
-        serde_json::from_str(&text)
-            .map_err(|e| format!("unreadable Keizer options {text:?}: {e}").into())
+        read_json(bytes, "Keizer options")
     }
 }
 

@@ -7,7 +7,7 @@ use diesel::prelude::*;
 
 use super::columns::Spelled;
 pub use super::local_rules::LocalRules;
-use super::local_rules::{KeizerJson, LocalRulesJson};
+use super::local_rules::JsonText;
 use super::schema::*;
 use super::time_control::TimeControlText;
 use damka_domain::keizer::KeizerOptions;
@@ -196,7 +196,7 @@ pub struct EventSettings {
     /// `russian`, `english`, `international` or `brazilian`.
     #[diesel(serialize_as = Spelled<Variant>)]
     pub variant: Variant,
-    #[diesel(serialize_as = LocalRulesJson)]
+    #[diesel(serialize_as = JsonText)]
     pub local_rules: LocalRules,
     /// `round_robin`, `double_round_robin` or `swiss`.
     #[diesel(serialize_as = Spelled<System>)]
@@ -245,7 +245,7 @@ pub struct EventSettings {
     /// With `custom`: one opening a line, `CODE: moves` or a FEN; `#` starts a comment.
     pub custom_openings: String,
     /// A Keizer event's options, as a JSON object by the API's names.
-    #[diesel(serialize_as = KeizerJson)]
+    #[diesel(serialize_as = JsonText)]
     pub keizer: KeizerOptions,
 }
 

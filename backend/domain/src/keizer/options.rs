@@ -72,21 +72,7 @@ pub struct KeizerOptions {
 
 impl Default for KeizerOptions {
     fn default() -> Self {
-        KeizerOptions {
-            top_value: None,
-            value_step: 1,
-            own_value: true,
-            win_sixths: 6,
-            draw_sixths: 3,
-            loss_sixths: 0,
-            bye_sixths: 4,
-            excused_sixths: 2,
-            club_duty_sixths: 4,
-            absent_sixths: 0,
-            max_scored_absences: 5,
-            method: KeizerMethod::Iterative,
-            repeat_gap: 3,
-        }
+        DEFAULT
     }
 }
 
@@ -195,8 +181,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_default_preset_is_the_default() {
-        assert_eq!(PRESETS[0].options, KeizerOptions::default());
+    fn the_defaults_are_the_rules_and_the_first_preset() {
+        let empty: KeizerOptions = serde_json::from_str("{}").unwrap();
+        assert_eq!(empty, KeizerOptions::default());
+        let shares: Vec<u32> = empty.shares().iter().map(|(_, v)| *v).collect();
+        assert_eq!(shares, [6, 3, 0, 4, 2, 4, 0]);
+        assert_eq!(
+            (empty.top_value, empty.value_step, empty.own_value),
+            (None, 1, true)
+        );
+        assert_eq!((empty.max_scored_absences, empty.repeat_gap), (5, 3));
+        assert_eq!(empty.method, KeizerMethod::Iterative);
+        assert_eq!(PRESETS[0].options, empty);
+        assert_eq!(PRESETS[1].options.bye_sixths, 3);
+        assert!(!PRESETS[2].options.own_value);
     }
 
     #[test]
