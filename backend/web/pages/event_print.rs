@@ -10,11 +10,14 @@ use serde::Deserialize;
 use crate::service::AppResult;
 use crate::service::events::Event;
 use crate::service::events::ballot::OpeningView;
+use crate::service::events::reports::{self, StandingView};
 use crate::service::events::sheets::{self, CrosstableSheet, PairingSheet, StandingsSheet};
 use crate::web::ctx::Ctx;
+use crate::web::pages::keizer;
 use crate::web::render;
 use crate::web::state::AppState;
-use damka_domain::vocabulary::ResultCode;
+use damka_domain::tournament::ByeKind;
+use damka_domain::vocabulary::{ResultCode, System};
 
 /// The date the sheet is printed on (UTC: the server does not know the reader's zone).
 fn printed_on(ctx: &Ctx) -> String {
@@ -49,6 +52,15 @@ impl PairingsPage {
 
     fn round_opening_text(&self, opening: &OpeningView) -> String {
         crate::web::pages::micro_match::round_opening_text(self.ctx.lang, opening)
+    }
+
+    /// Why a player has no game (a Keizer event's absences by their Keizer names).
+    fn bye_label(&self, kind: &ByeKind) -> String {
+        if self.event.system == System::Keizer {
+            keizer::absence(self.ctx.lang, *kind)
+        } else {
+            self.ctx.t(&format!("event.bye.{kind}"))
+        }
     }
 }
 
@@ -90,6 +102,9 @@ struct StandingsPage {
     printed_on: String,
     event: Event,
     sheet: StandingsSheet,
+    /// A Keizer event's rows with their Keizer columns, by start number (the sheet's rows
+    /// are already in Keizer order, the place the Keizer rank).
+    keizer: std::collections::HashMap<u32, StandingView>,
 }
 
 impl StandingsPage {
@@ -117,6 +132,26 @@ impl StandingsPage {
     fn has_countries(&self) -> bool {
         self.sheet.rows.iter().any(|r| !r.country.is_empty())
     }
+
+    fn is_keizer(&self) -> bool {
+        self.event.system == System::Keizer
+    }
+
+    /// The Keizer columns of the player `start_no`: points, value, games, absences.
+    fn keizer_cells(&self, start_no: &u32) -> (String, String, String, String) {
+        let Some(row) = self.keizer.get(start_no) else {
+            return Default::default();
+        };
+        let number = |n: Option<u32>| n.map(|n| n.to_string()).unwrap_or_default();
+        (
+            row.keizer_sixths
+                .map(|s| keizer::points(self.ctx.lang, s))
+                .unwrap_or_default(),
+            number(row.value),
+            number(row.games),
+            number(row.absences),
+        )
+    }
 }
 
 /// `GET /events/{id}/standings/print[?after=N]`: the standings sheet.
@@ -129,8 +164,21 @@ pub async fn standings(
     let id = path.into_inner();
     let after = query.after;
     let actor = ctx.actor();
-    let sheet = state
-        .db(move |conn| sheets::standings_sheet(conn, &actor, id, after))
+    let (sheet, keizer) = state
+        .db(move |conn| {
+            let sheet = sheets::standings_sheet(conn, &actor, id, after)?;
+            // The sheet's rows lack the Keizer columns: the same table's rows carry them.
+            let keizer = if sheet.event.system == System::Keizer {
+                reports::standings(conn, id, Some(sheet.after_round))?
+                    .rows
+                    .into_iter()
+                    .map(|row| (row.start_no, row))
+                    .collect()
+            } else {
+                Default::default()
+            };
+            Ok((sheet, keizer))
+        })
         .await?;
     render::page(
         StatusCode::OK,
@@ -139,6 +187,7 @@ pub async fn standings(
             ctx,
             event: sheet.event.clone(),
             sheet,
+            keizer,
         },
     )
 }

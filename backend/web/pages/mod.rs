@@ -10,6 +10,7 @@ mod events;
 mod game_pdn;
 mod games;
 mod home;
+mod keizer;
 mod lang;
 mod micro_match;
 mod players;
@@ -89,6 +90,8 @@ pub fn routes() -> Routes {
         .get("/events/{id}/entries/{entry}/withdraw", confirm::withdraw)
         .post("/events/{id}/entries/{entry}/withdraw", events::withdraw)
         .post("/events/{id}/entries/{entry}/absence", events::absence)
+        .get("/events/{id}/presence", events::presence_form)
+        .post("/events/{id}/presence", events::record_presence)
         .post("/events/{id}/arbiters", events::add_arbiter)
         .post("/events/{id}/forbidden-pairs", events::forbid)
         .post(

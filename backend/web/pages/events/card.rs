@@ -4,9 +4,10 @@ use actix_web::{HttpResponse, web};
 use askama::Template;
 
 use crate::service::AppResult;
-use crate::service::events::reports::{self, MicroMatchGames, PlayerCardView};
+use crate::service::events::reports::{self, KeizerCardRound, MicroMatchGames, PlayerCardView};
 use crate::service::events::{Event, settings};
 use crate::web::ctx::Ctx;
+use crate::web::pages::keizer;
 use crate::web::render;
 use crate::web::state::AppState;
 use damka_domain::vocabulary::ScoringDisplay;
@@ -34,6 +35,26 @@ impl CardPage {
     /// Its score, the player's points first: `1½–½`.
     fn score(&self, games: &MicroMatchGames) -> String {
         crate::web::pages::micro_match::score_text(&self.event, games.mine, games.theirs)
+    }
+
+    /// A Keizer score in sixths as the reader writes numbers (`71.5`, `83,33`).
+    fn keizer_points(&self, sixths: &u64) -> String {
+        keizer::points(self.ctx.lang, *sixths)
+    }
+
+    /// What happened in a Keizer round, in words.
+    fn keizer_outcome(&self, round: &KeizerCardRound) -> String {
+        keizer::outcome(self.ctx.lang, &round.outcome)
+    }
+
+    /// The share of the value a round earned: `1`, `½`, `⅔`.
+    fn keizer_share(&self, round: &KeizerCardRound) -> String {
+        keizer::share(round.share_sixths)
+    }
+
+    /// The own value counted once, when the event counts it: the value number.
+    fn own_value(&self, sixths: &u64) -> Option<u64> {
+        (self.event.keizer.own_value && *sixths > 0).then_some(*sixths / 6)
     }
 }
 

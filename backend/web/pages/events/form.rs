@@ -10,10 +10,12 @@ use crate::service::events::{self as ev, EventInput, LocalRules, settings};
 use crate::service::{AppError, AppResult, Refusal};
 use crate::web::ctx::Ctx;
 use crate::web::form::{CsrfForm, optional_number};
+use crate::web::pages::keizer;
 use crate::web::render::{self, FormErrors};
 use crate::web::signed_in::SignedInPage;
 use crate::web::state::AppState;
 use damka_domain::clock::{self, TimeControl};
+use damka_domain::keizer::{KeizerMethod, KeizerOptions, PRESETS};
 use damka_domain::tournament::Colour;
 use damka_domain::vocabulary::{
     BallotPer, MatchScoring, OpeningBallot, ScoringDisplay, Spelling, System, TimeCategory,
@@ -103,10 +105,124 @@ pub struct EventForm {
     clock_increment_s: String,
     #[serde(default)]
     clock_per_move_s: String,
+    /// A Keizer preset's code, or `custom` (or nothing): the options as typed below.
+    #[serde(default)]
+    keizer_preset: String,
+    /// Empty: the number of entries.
+    #[serde(default)]
+    keizer_top_value: String,
+    #[serde(default)]
+    keizer_value_step: String,
+    /// `yes`, `no`, or empty for the default.
+    #[serde(default)]
+    keizer_own_value: String,
+    #[serde(default)]
+    keizer_win_sixths: String,
+    #[serde(default)]
+    keizer_draw_sixths: String,
+    #[serde(default)]
+    keizer_loss_sixths: String,
+    #[serde(default)]
+    keizer_bye_sixths: String,
+    #[serde(default)]
+    keizer_excused_sixths: String,
+    #[serde(default)]
+    keizer_club_duty_sixths: String,
+    #[serde(default)]
+    keizer_absent_sixths: String,
+    #[serde(default)]
+    keizer_max_scored_absences: String,
+    #[serde(default)]
+    keizer_method: String,
+    #[serde(default)]
+    keizer_repeat_gap: String,
 }
 
 /// The value of the clock select for a custom control.
 const CUSTOM_CLOCK: &str = "custom";
+
+/// The value of the Keizer preset select that keeps the options as typed.
+const CUSTOM_PRESET: &str = "custom";
+
+/// A Keizer event's options from the form: a preset's when one is chosen, else the fields
+/// as typed (an empty field takes the option's default; an empty top value is the number
+/// of entries).
+fn keizer_of(form: &EventForm) -> AppResult<KeizerOptions> {
+    let preset = form.keizer_preset.trim();
+    if !preset.is_empty() && preset != CUSTOM_PRESET {
+        return PRESETS
+            .iter()
+            .find(|p| p.code == preset)
+            .map(|p| p.options)
+            .ok_or_else(|| {
+                let mut codes: Vec<&str> = vec![CUSTOM_PRESET];
+                codes.extend(PRESETS.iter().map(|p| p.code));
+                AppError::invalid("keizer_preset", Refusal::not_one_of(&codes))
+            });
+    }
+    let d = KeizerOptions::default();
+    let number = |field: &'static str, value: &str, default: u32| -> AppResult<u32> {
+        Ok(optional_number(field, value)?.unwrap_or(default))
+    };
+    Ok(KeizerOptions {
+        top_value: optional_number("keizer_top_value", &form.keizer_top_value)?,
+        value_step: number("keizer_value_step", &form.keizer_value_step, d.value_step)?,
+        own_value: match form.keizer_own_value.trim() {
+            "" => d.own_value,
+            "yes" => true,
+            "no" => false,
+            _ => {
+                return Err(AppError::invalid(
+                    "keizer_own_value",
+                    Refusal::not_one_of(&["yes", "no"]),
+                ));
+            }
+        },
+        win_sixths: number("keizer_win_sixths", &form.keizer_win_sixths, d.win_sixths)?,
+        draw_sixths: number(
+            "keizer_draw_sixths",
+            &form.keizer_draw_sixths,
+            d.draw_sixths,
+        )?,
+        loss_sixths: number(
+            "keizer_loss_sixths",
+            &form.keizer_loss_sixths,
+            d.loss_sixths,
+        )?,
+        bye_sixths: number("keizer_bye_sixths", &form.keizer_bye_sixths, d.bye_sixths)?,
+        excused_sixths: number(
+            "keizer_excused_sixths",
+            &form.keizer_excused_sixths,
+            d.excused_sixths,
+        )?,
+        club_duty_sixths: number(
+            "keizer_club_duty_sixths",
+            &form.keizer_club_duty_sixths,
+            d.club_duty_sixths,
+        )?,
+        absent_sixths: number(
+            "keizer_absent_sixths",
+            &form.keizer_absent_sixths,
+            d.absent_sixths,
+        )?,
+        max_scored_absences: number(
+            "keizer_max_scored_absences",
+            &form.keizer_max_scored_absences,
+            d.max_scored_absences,
+        )?,
+        method: match form.keizer_method.trim() {
+            "" => d.method,
+            code => KeizerMethod::ALL
+                .into_iter()
+                .find(|m| m.code() == code)
+                .ok_or_else(|| {
+                    let codes: Vec<&str> = KeizerMethod::ALL.iter().map(|m| m.code()).collect();
+                    AppError::invalid("keizer_method", Refusal::not_one_of(&codes))
+                })?,
+        },
+        repeat_gap: number("keizer_repeat_gap", &form.keizer_repeat_gap, d.repeat_gap)?,
+    })
+}
 
 /// The event's time control from the form: a preset, or the custom fields.
 fn clock_of(form: &EventForm) -> AppResult<TimeControl> {
@@ -247,6 +363,20 @@ impl EventForm {
                 TimeControl::PerMove { seconds } => seconds.to_string(),
                 _ => String::new(),
             },
+            keizer_preset: CUSTOM_PRESET.to_string(),
+            keizer_top_value: optional_text(e.keizer.top_value),
+            keizer_value_step: e.keizer.value_step.to_string(),
+            keizer_own_value: if e.keizer.own_value { "yes" } else { "no" }.to_string(),
+            keizer_win_sixths: e.keizer.win_sixths.to_string(),
+            keizer_draw_sixths: e.keizer.draw_sixths.to_string(),
+            keizer_loss_sixths: e.keizer.loss_sixths.to_string(),
+            keizer_bye_sixths: e.keizer.bye_sixths.to_string(),
+            keizer_excused_sixths: e.keizer.excused_sixths.to_string(),
+            keizer_club_duty_sixths: e.keizer.club_duty_sixths.to_string(),
+            keizer_absent_sixths: e.keizer.absent_sixths.to_string(),
+            keizer_max_scored_absences: e.keizer.max_scored_absences.to_string(),
+            keizer_method: e.keizer.method.code().to_string(),
+            keizer_repeat_gap: e.keizer.repeat_gap.to_string(),
         }
     }
 
@@ -316,7 +446,7 @@ impl EventForm {
             )?,
             ballot_per: choice("ballot_per", &self.ballot_per, defaults.ballot_per)?,
             custom_openings: self.custom_openings.clone(),
-            keizer: defaults.keizer,
+            keizer: keizer_of(self)?,
         })
     }
 }
@@ -391,6 +521,8 @@ struct FormPage {
     errors: FormErrors,
     /// The clubs an event may belong to, by name.
     clubs: Vec<ClubView>,
+    /// The Keizer option a refusal is about (its code), to mark its input.
+    keizer_invalid: String,
 }
 
 impl FormPage {
@@ -471,6 +603,69 @@ impl FormPage {
     fn ballot_pers(&self) -> Vec<&'static str> {
         spellings::<BallotPer>()
     }
+
+    /// The Keizer preset select: (value, label), "as typed below" first.
+    fn keizer_presets(&self) -> Vec<(String, String)> {
+        let mut choices = vec![(
+            CUSTOM_PRESET.to_string(),
+            self.ctx.t("keizer.preset.custom"),
+        )];
+        choices.extend(PRESETS.iter().map(|p| {
+            (
+                p.code.to_string(),
+                self.ctx.t(&format!("keizer.preset.{}", p.code)),
+            )
+        }));
+        choices
+    }
+
+    /// The methods: (value, label).
+    fn keizer_methods(&self) -> Vec<(String, String)> {
+        KeizerMethod::ALL
+            .iter()
+            .map(|m| (m.code().to_string(), keizer::method(self.ctx.lang, *m)))
+            .collect()
+    }
+
+    /// The Keizer number fields in the form's order: (field name, label, value as typed).
+    fn keizer_numbers(&self) -> Vec<(String, String, String)> {
+        let f = &self.form;
+        [
+            ("top_value", &f.keizer_top_value),
+            ("value_step", &f.keizer_value_step),
+            ("win_sixths", &f.keizer_win_sixths),
+            ("draw_sixths", &f.keizer_draw_sixths),
+            ("loss_sixths", &f.keizer_loss_sixths),
+            ("bye_sixths", &f.keizer_bye_sixths),
+            ("excused_sixths", &f.keizer_excused_sixths),
+            ("club_duty_sixths", &f.keizer_club_duty_sixths),
+            ("absent_sixths", &f.keizer_absent_sixths),
+            ("max_scored_absences", &f.keizer_max_scored_absences),
+            ("repeat_gap", &f.keizer_repeat_gap),
+        ]
+        .into_iter()
+        .map(|(code, value)| {
+            (
+                format!("keizer_{code}"),
+                self.ctx.t(&format!("keizer.opt.{code}")),
+                value.clone(),
+            )
+        })
+        .collect()
+    }
+
+    /// The message for a Keizer field, or the refusal of the options when it is about this
+    /// one.
+    fn keizer_error(&self, name: &str) -> String {
+        let own = self.errors.on(name);
+        if !own.is_empty() {
+            return own.to_string();
+        }
+        if !self.keizer_invalid.is_empty() && name == format!("keizer_{}", self.keizer_invalid) {
+            return self.errors.on("keizer").to_string();
+        }
+        String::new()
+    }
 }
 
 async fn club_choices(state: &AppState) -> AppResult<Vec<ClubView>> {
@@ -492,6 +687,7 @@ pub async fn new_form(
             form: EventForm::blank(),
             errors: FormErrors::none(),
             clubs: club_choices(&state).await?,
+            keizer_invalid: String::new(),
         },
     )
 }
@@ -519,7 +715,7 @@ pub async fn create(
             "flash.saved",
         )),
         Err(err) => {
-            let errors = FormErrors::from_error(&err, ctx.lang).ok_or(err)?;
+            let (errors, keizer_invalid) = keizer::form_errors(&err, ctx.lang).ok_or(err)?;
             render::page(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 &FormPage {
@@ -528,6 +724,7 @@ pub async fn create(
                     form,
                     errors,
                     clubs: club_choices(&state).await?,
+                    keizer_invalid,
                 },
             )
         }
@@ -556,6 +753,7 @@ pub async fn edit_form(
             form: EventForm::of(&event.settings()),
             errors: FormErrors::none(),
             clubs: club_choices(&state).await?,
+            keizer_invalid: String::new(),
         },
     )
 }
@@ -585,7 +783,7 @@ pub async fn update(
             "flash.saved",
         )),
         Err(err) => {
-            let errors = FormErrors::from_error(&err, ctx.lang).ok_or(err)?;
+            let (errors, keizer_invalid) = keizer::form_errors(&err, ctx.lang).ok_or(err)?;
             render::page(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 &FormPage {
@@ -594,6 +792,7 @@ pub async fn update(
                     form,
                     errors,
                     clubs: club_choices(&state).await?,
+                    keizer_invalid,
                 },
             )
         }

@@ -4,6 +4,7 @@ mod actions;
 mod card;
 mod export;
 mod form;
+mod presence;
 mod show;
 
 pub use actions::{
@@ -13,6 +14,7 @@ pub use actions::{
 pub use card::card;
 pub use export::export_trf;
 pub use form::{create, edit_form, new_form, update};
+pub use presence::{form as presence_form, record as record_presence};
 pub use show::show;
 
 use actix_web::http::StatusCode;

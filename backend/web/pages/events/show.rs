@@ -9,15 +9,16 @@ use crate::service::events::audit::ChangeView;
 use crate::service::events::ballot::OpeningView;
 use crate::service::events::entries::EntryView;
 use crate::service::events::overview::{self, EventOverview};
+use crate::service::events::reports::StandingView;
 use crate::service::events::rounds::RoundView;
 use crate::service::events::rounds::{BoardGameView, BoardView};
 use crate::service::ratings::views::{self as rating_views, EventRatingRow};
 use crate::web::ctx::Ctx;
-use crate::web::pages::micro_match;
+use crate::web::pages::{keizer, micro_match};
 use crate::web::render::{self, FormErrors};
 use crate::web::state::AppState;
 use damka_domain::tournament::ByeKind;
-use damka_domain::vocabulary::{EventStatus, OpeningBallot, ResultCode, Spelling};
+use damka_domain::vocabulary::{EventStatus, OpeningBallot, ResultCode, Spelling, System};
 
 /// Everything the event's tabs show, from one load of its history.
 type EventData = EventOverview;
@@ -182,18 +183,76 @@ impl EventPage {
         self.data.pairing_changes.get(round)
     }
 
-    /// "half-point bye in round 3" for an entry's pending requests.
+    /// "half-point bye in round 3" for an entry's pending requests (a Keizer event's
+    /// absences by their Keizer names).
     fn requests_text(&self, entry: &EntryView) -> String {
         entry
             .requests
             .iter()
             .map(|r| {
-                self.ctx
-                    .lang
-                    .tf(&format!("event.request.{}", r.kind), &[&r.round])
+                if self.is_keizer() {
+                    keizer::request(self.ctx.lang, r.kind, r.round)
+                } else {
+                    self.ctx
+                        .lang
+                        .tf(&format!("event.request.{}", r.kind), &[&r.round])
+                }
             })
             .collect::<Vec<_>>()
             .join(", ")
+    }
+
+    fn is_keizer(&self) -> bool {
+        self.data.event.system == System::Keizer
+    }
+
+    /// A bye or an absence as the event names it (a Keizer event's `Z` is an absence
+    /// without notice).
+    fn bye_label(&self, kind: &ByeKind) -> String {
+        if self.is_keizer() {
+            keizer::absence(self.ctx.lang, *kind)
+        } else {
+            self.ctx.t(&format!("event.bye.{kind}"))
+        }
+    }
+
+    /// The viewer's own entry: they announce their own absences.
+    fn is_own_entry(&self, entry: &EntryView) -> bool {
+        self.ctx
+            .user
+            .as_ref()
+            .is_some_and(|u| u.player_id == Some(entry.player_id))
+    }
+
+    /// Whether the viewer may set the next round's absence of `entry`: the event's
+    /// officials for everyone, a player for themselves.
+    fn may_set_absence(&self, entry: &EntryView) -> bool {
+        self.data.can_arbitrate || self.is_own_entry(entry)
+    }
+
+    /// Whether the entries table has the column of absences (someone's the viewer sets).
+    fn has_absence_column(&self) -> bool {
+        self.data.entries.iter().any(|e| self.may_set_absence(e))
+    }
+
+    /// A Keizer score as the reader writes numbers (`71.5`, `83,33`).
+    fn keizer_points(&self, row: &StandingView) -> String {
+        row.keizer_sixths
+            .map(|sixths| keizer::points(self.ctx.lang, sixths))
+            .unwrap_or_default()
+    }
+
+    /// A Keizer event's options, for the information tab.
+    fn keizer_summary(&self) -> Vec<(String, String)> {
+        keizer::summary(self.ctx.lang, &self.data.event.keizer)
+    }
+
+    /// The officials' check list of the next round (Keizer events, no draft waiting).
+    fn shows_check_list(&self) -> bool {
+        self.is_keizer()
+            && self.data.can_arbitrate
+            && self.data.event.status != EventStatus::Finished
+            && !self.last_is_draft()
     }
 
     /// The request already made for the next round, to preselect it.
