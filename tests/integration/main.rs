@@ -43,6 +43,7 @@ mod http_requests;
 mod http_roles;
 mod http_trf_import;
 mod keizer_api;
+mod keizer_pages;
 mod load_proof;
 mod micro_match_pages;
 mod micro_match_swiss;
