@@ -6,8 +6,8 @@ use damka_engine::Variant;
 use diesel::prelude::*;
 
 use super::columns::Spelled;
-pub use super::local_rules::LocalRules;
 use super::local_rules::JsonText;
+pub use super::local_rules::LocalRules;
 use super::schema::*;
 use super::time_control::TimeControlText;
 use damka_domain::keizer::KeizerOptions;

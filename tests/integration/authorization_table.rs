@@ -495,6 +495,11 @@ fn api_rows(fx: &Fixture) -> Vec<Row> {
             Public,
         ),
         get(
+            "/events/{id}/presence",
+            a(&format!("/events/{event}/presence")),
+            EventManagers,
+        ),
+        get(
             "/events/{id}/changes",
             a(&format!("/events/{event}/changes")),
             Public,
@@ -641,6 +646,21 @@ fn api_rows(fx: &Fixture) -> Vec<Row> {
             a(&format!("/events/{event}/entries/{entry}/absence")),
             json!({"round": 3, "kind": "H"}),
             Set(&[Player, Organiser, Admin]),
+        ),
+        json_row(
+            Method::POST,
+            "/events/{id}/entries/{entry}/absence",
+            a(&format!("/events/{event}/entries/{entry}/absence")),
+            json!({"round": 3, "kind": "Z"}),
+            Set(&[Player, Organiser, Admin]),
+        ),
+        // An entry that is not the event's: allowed roles get the 422, nothing changes.
+        json_row(
+            Method::PUT,
+            "/events/{id}/presence",
+            a(&format!("/events/{event}/presence")),
+            json!({"present": [-1]}),
+            EventManagers,
         ),
         json_row(
             Method::POST,
@@ -929,6 +949,11 @@ fn page_rows(fx: &Fixture) -> Vec<Row> {
             EventManagers,
         ),
         get(
+            "/events/{id}/presence",
+            format!("/events/{event}/presence"),
+            EventManagers,
+        ),
+        get(
             "/events/{id}/export.trf",
             format!("/events/{event}/export.trf"),
             Public,
@@ -1097,6 +1122,12 @@ fn page_rows(fx: &Fixture) -> Vec<Row> {
             format!("/events/{event}/entries/{entry}/absence"),
             &[("round", "3"), ("kind", "H")],
             Set(&[Player, Organiser, Admin]),
+        ),
+        form(
+            "/events/{id}/presence",
+            format!("/events/{event}/presence"),
+            &[("present_-1", "on")],
+            EventManagers,
         ),
         form(
             "/events/{id}/arbiters",
