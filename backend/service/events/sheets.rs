@@ -168,6 +168,12 @@ pub struct SheetStanding {
     pub country: String,
     pub half_points: u32,
     pub tiebreaks: Vec<String>,
+    /// Keizer events: the Keizer score in sixths, the value number, games played and
+    /// rounds missed (see `reports::StandingView`).
+    pub keizer_sixths: Option<u64>,
+    pub value: Option<u32>,
+    pub games: Option<u32>,
+    pub absences: Option<u32>,
 }
 
 #[derive(Debug, Clone)]
@@ -208,6 +214,10 @@ pub fn standings_sheet(
                     country,
                     half_points: row.half_points,
                     tiebreaks: row.tiebreaks,
+                    keizer_sixths: row.keizer_sixths,
+                    value: row.value,
+                    games: row.games,
+                    absences: row.absences,
                 }
             })
             .collect(),

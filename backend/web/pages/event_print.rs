@@ -10,8 +10,9 @@ use serde::Deserialize;
 use crate::service::AppResult;
 use crate::service::events::Event;
 use crate::service::events::ballot::OpeningView;
-use crate::service::events::reports::{self, StandingView};
-use crate::service::events::sheets::{self, CrosstableSheet, PairingSheet, StandingsSheet};
+use crate::service::events::sheets::{
+    self, CrosstableSheet, PairingSheet, SheetStanding, StandingsSheet,
+};
 use crate::web::ctx::Ctx;
 use crate::web::pages::keizer;
 use crate::web::render;
@@ -101,10 +102,8 @@ struct StandingsPage {
     /// Today, as the page's language writes a date.
     printed_on: String,
     event: Event,
+    /// A Keizer event's rows come in Keizer order, the place the Keizer rank.
     sheet: StandingsSheet,
-    /// A Keizer event's rows with their Keizer columns, by start number (the sheet's rows
-    /// are already in Keizer order, the place the Keizer rank).
-    keizer: std::collections::HashMap<u32, StandingView>,
 }
 
 impl StandingsPage {
@@ -137,11 +136,8 @@ impl StandingsPage {
         self.event.system == System::Keizer
     }
 
-    /// The Keizer columns of the player `start_no`: points, value, games, absences.
-    fn keizer_cells(&self, start_no: &u32) -> (String, String, String, String) {
-        let Some(row) = self.keizer.get(start_no) else {
-            return Default::default();
-        };
+    /// The Keizer columns of a row: points, value, games, absences.
+    fn keizer_cells(&self, row: &SheetStanding) -> (String, String, String, String) {
         let number = |n: Option<u32>| n.map(|n| n.to_string()).unwrap_or_default();
         (
             row.keizer_sixths
@@ -164,21 +160,8 @@ pub async fn standings(
     let id = path.into_inner();
     let after = query.after;
     let actor = ctx.actor();
-    let (sheet, keizer) = state
-        .db(move |conn| {
-            let sheet = sheets::standings_sheet(conn, &actor, id, after)?;
-            // The sheet's rows lack the Keizer columns: the same table's rows carry them.
-            let keizer = if sheet.event.system == System::Keizer {
-                reports::standings(conn, id, Some(sheet.after_round))?
-                    .rows
-                    .into_iter()
-                    .map(|row| (row.start_no, row))
-                    .collect()
-            } else {
-                Default::default()
-            };
-            Ok((sheet, keizer))
-        })
+    let sheet = state
+        .db(move |conn| sheets::standings_sheet(conn, &actor, id, after))
         .await?;
     render::page(
         StatusCode::OK,
@@ -187,7 +170,6 @@ pub async fn standings(
             ctx,
             event: sheet.event.clone(),
             sheet,
-            keizer,
         },
     )
 }
