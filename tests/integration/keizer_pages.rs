@@ -10,28 +10,7 @@ use crate::common::{self, Client, Response, Role, TestApp};
 use actix_web::http::Method;
 use serde_json::{Value, json};
 
-/// The text of a page without its tags, for looking for words.
-fn text(page: &str) -> String {
-    let mut out = String::new();
-    let mut in_tag = false;
-    for c in page.chars() {
-        match c {
-            '<' => in_tag = true,
-            '>' => {
-                in_tag = false;
-                out.push(' ');
-            }
-            c if !in_tag => out.push(c),
-            _ => {}
-        }
-    }
-    out.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .replace("&#39;", "'")
-        .replace("&quot;", "\"")
-        .replace("&amp;", "&")
-}
+use common::page_text as text;
 
 #[derive(Clone, Copy, PartialEq, Debug)]
 enum Lang {

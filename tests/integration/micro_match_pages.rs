@@ -9,26 +9,7 @@ use crate::common::{self, Client, Role, TestApp};
 
 use serde_json::{Value, json};
 
-/// The text of a page without its tags, for looking for words.
-fn text(page: &str) -> String {
-    let mut out = String::new();
-    let mut in_tag = false;
-    for c in page.chars() {
-        match c {
-            '<' => in_tag = true,
-            '>' => {
-                in_tag = false;
-                out.push(' ');
-            }
-            c if !in_tag => out.push(c),
-            _ => {}
-        }
-    }
-    out.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .replace("&#39;", "'")
-}
+use common::page_text as text;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Lang {

@@ -9,23 +9,7 @@ use crate::common::{self, Client, Role, TestApp};
 use actix_web::http::Method;
 use serde_json::json;
 
-/// The text of a page without its tags, for looking for words.
-fn text(page: &str) -> String {
-    let mut out = String::new();
-    let mut in_tag = false;
-    for c in page.chars() {
-        match c {
-            '<' => in_tag = true,
-            '>' => {
-                in_tag = false;
-                out.push(' ');
-            }
-            c if !in_tag => out.push(c),
-            _ => {}
-        }
-    }
-    out.split_whitespace().collect::<Vec<_>>().join(" ")
-}
+use common::page_text as text;
 
 async fn russian_browser(app: &TestApp) -> Client<'_> {
     let mut browser = app.user("org@t.org", Role::Organiser).await;

@@ -806,3 +806,27 @@ impl<'a> Client<'a> {
         (status, headers, SseReader::new(res.into_body()))
     }
 }
+
+/// The text of a page without its tags (each tag a space), the escaper's entities undone
+/// and whitespace collapsed: what a reader sees, for looking for words.
+pub fn page_text(page: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in page.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => {
+                in_tag = false;
+                out.push(' ');
+            }
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace("&#39;", "'")
+        .replace("&quot;", "\"")
+        .replace("&amp;", "&")
+}
