@@ -465,6 +465,17 @@ pub struct ListedRow {
     pub country: String,
 }
 
+/// Whether any player has a rating of a variant in one system (a list would not be empty).
+pub fn any_rated(conn: &mut DbConn, variant: Variant, system: RatingSystem) -> QueryResult<bool> {
+    diesel::select(diesel::dsl::exists(
+        ratings::table
+            .filter(ratings::variant.eq(Spelled(variant)))
+            .filter(ratings::system.eq(Spelled(system)))
+            .filter(ratings::rating.is_not_null()),
+    ))
+    .get_result(conn)
+}
+
 /// The rated players of a variant in one system, best first (then by name), optionally
 /// one club's or one country's.
 pub fn list(

@@ -550,3 +550,68 @@ async fn the_administrator_chooses_the_list_and_seeding_systems() {
         .await;
     assert_eq!(bad.status.as_u16(), 422);
 }
+
+/// A fresh site whose players have no federation list: the first games give Glicko-2
+/// ratings but no Elo one (Elo needs rated opponents), so without `system` the list shows
+/// Glicko-2 and says why the Elo list is empty; asking for Elo still gets Elo.
+#[actix_web::test]
+async fn a_fresh_site_lists_the_system_that_has_ratings() {
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+    let event = create_event(
+        &mut org,
+        json!({"name": "First club night", "system": "round_robin"}),
+    )
+    .await;
+    for name in ["Ivan Petrov", "Pyotr Ivanov"] {
+        let player = org
+            .json(Method::POST, "/api/v1/players", json!({"name": name}))
+            .await;
+        assert_eq!(player.status.as_u16(), 201, "{}", player.body);
+        let entry = org
+            .json(
+                Method::POST,
+                &format!("/api/v1/events/{event}/entries"),
+                json!({"player_id": player.json()["id"]}),
+            )
+            .await;
+        assert_eq!(entry.status.as_u16(), 201, "{}", entry.body);
+    }
+    let mut public = app.client();
+    let before = public.get("/api/v1/ratings").await.json();
+    assert_eq!(
+        before["system"], "elo",
+        "nothing rated yet: the site's choice"
+    );
+    crate::common::play_round(&mut org, event, &["1-0"]).await;
+
+    let list = public.get("/api/v1/ratings").await.json();
+    assert_eq!(list["system"], "glicko2", "{list}");
+    assert_eq!(list["items"].as_array().unwrap().len(), 2, "{list}");
+    let elo = public.get("/api/v1/ratings?system=elo").await.json();
+    assert_eq!(elo["system"], "elo");
+    assert!(elo["items"].as_array().unwrap().is_empty(), "{elo}");
+
+    let page = crate::common::page_text(&public.get("/ratings").await.body);
+    assert!(page.contains("Glicko-2 list is shown"), "{page}");
+    assert!(
+        page.contains("Ivan Petrov") && page.contains("Pyotr Ivanov"),
+        "{page}"
+    );
+    assert!(
+        page.contains("Import ratings"),
+        "says how to import: {page}"
+    );
+    public
+        .headers
+        .push(("accept-language".into(), "ru-RU,ru;q=0.9".into()));
+    let page = crate::common::page_text(&public.get("/ratings").await.body);
+    assert!(page.contains("показан список по Глико-2"), "{page}");
+    assert!(page.contains("Импорт рейтингов"), "{page}");
+    let elo_page = crate::common::page_text(&public.get("/ratings?system=elo").await.body);
+    assert!(
+        !elo_page.contains("показан список"),
+        "Elo asked for: {elo_page}"
+    );
+    assert!(elo_page.contains("рейтинг-лист федерации"), "{elo_page}");
+}

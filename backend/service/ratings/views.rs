@@ -36,19 +36,50 @@ pub struct ListFilter {
 pub struct Choice {
     pub variant: Variant,
     pub system: RatingSystem,
+    /// No system was asked for and the site's list system has no ratings in this variant,
+    /// so the other system's list is shown (the page says why).
+    pub preferred_empty: Option<RatingSystem>,
 }
 
-/// Reads `variant` (default Russian) and `system` (default the site's list system).
+/// Reads `variant` (default Russian) and `system`. Without a system: the site's list system
+/// when it has ratings in the variant, else the other one when that has some (a fresh site
+/// rates its games in Glicko-2 from the first game, while Elo needs rated opponents or a
+/// federation list), else the site's list system.
 pub fn choice(conn: &mut DbConn, variant: Option<&str>, system: Option<&str>) -> AppResult<Choice> {
     let variant = match variant.map(str::trim).filter(|v| !v.is_empty()) {
         Some(text) => one_of::<Variant>("variant", text)?,
         None => Variant::default(),
     };
-    let system = match system.map(str::trim).filter(|s| !s.is_empty()) {
-        Some(text) => one_of::<RatingSystem>("system", text)?,
-        None => system_choice(conn)?.list_system,
-    };
-    Ok(Choice { variant, system })
+    if let Some(text) = system.map(str::trim).filter(|s| !s.is_empty()) {
+        return Ok(Choice {
+            variant,
+            system: one_of::<RatingSystem>("system", text)?,
+            preferred_empty: None,
+        });
+    }
+    let preferred = system_choice(conn)?.list_system;
+    if !stored::any_rated(conn, variant, preferred)? {
+        let other = other_system(preferred);
+        if stored::any_rated(conn, variant, other)? {
+            return Ok(Choice {
+                variant,
+                system: other,
+                preferred_empty: Some(preferred),
+            });
+        }
+    }
+    Ok(Choice {
+        variant,
+        system: preferred,
+        preferred_empty: None,
+    })
+}
+
+fn other_system(system: RatingSystem) -> RatingSystem {
+    match system {
+        RatingSystem::Elo => RatingSystem::Glicko2,
+        RatingSystem::Glicko2 => RatingSystem::Elo,
+    }
 }
 
 /// One row of a rating list.
@@ -76,6 +107,8 @@ pub struct RatingListItem {
 pub struct RatingList {
     pub variant: Variant,
     pub system: RatingSystem,
+    /// The site's list system, when it was passed over for having no ratings here.
+    pub preferred_empty: Option<RatingSystem>,
     pub club_id: Option<i64>,
     pub country: Option<String>,
     pub items: Vec<RatingListItem>,
@@ -83,8 +116,11 @@ pub struct RatingList {
 
 /// The rated players of a variant in one system, best first.
 pub fn list(conn: &mut DbConn, filter: &ListFilter) -> AppResult<RatingList> {
-    let Choice { variant, system } =
-        choice(conn, filter.variant.as_deref(), filter.system.as_deref())?;
+    let Choice {
+        variant,
+        system,
+        preferred_empty,
+    } = choice(conn, filter.variant.as_deref(), filter.system.as_deref())?;
     let country = match filter.country.as_deref().map(str::trim) {
         Some(text) if !text.is_empty() => Some(validate::country(text)?),
         _ => None,
@@ -113,6 +149,7 @@ pub fn list(conn: &mut DbConn, filter: &ListFilter) -> AppResult<RatingList> {
     Ok(RatingList {
         variant,
         system,
+        preferred_empty,
         club_id: filter.club_id,
         country,
         items,
