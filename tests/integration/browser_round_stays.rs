@@ -314,12 +314,13 @@ async fn shows_round_one(c: &Client, event: i64) -> Result<()> {
 }
 
 /// The live key of the pairings the page shows (`#live-rounds`).
-async fn live_key(c: &Client) -> Result<String> {
-    Ok(wait_for(c, "#live-rounds")
-        .await?
-        .attr("data-live-key")
-        .await?
-        .unwrap_or_default())
+async fn live_key(c: &Client) -> Result<Value> {
+    Ok(c.execute(
+        r#"var part = document.getElementById("live-rounds");
+            return part ? part.getAttribute("data-live-key") : null;"#,
+        vec![],
+    )
+    .await?)
 }
 
 /// Waits up to `WAIT` for a page that is not the one marked `damkaOldPage`, loaded.
