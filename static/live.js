@@ -4,6 +4,12 @@
 // again and the element named by `data-live-swap` (its own id by default) is replaced by
 // the fresh one. Without this script the pages are the same, only static.
 //
+// An update never changes what the page shows, only its figures: the page is fetched again
+// at exactly the address it shows (`data-live-page`, which keeps the round, ply, side ...
+// asked for; else the browser's address), a fresh part that shows something else (its
+// `data-live-page` differs) is not swapped in, and what the user has chosen or typed in a
+// form of the part and not sent yet is kept in the fresh form with the same target.
+//
 // Clocks: an element with `data-clock-ms` shows that many milliseconds as m:ss (h:mm:ss
 // over an hour) and, when it has `data-clock-running`, counts down from the moment the
 // page or fragment arrived.
@@ -23,12 +29,13 @@
       return [s.ply, s.status].join("|");
     },
     // An event's current round: its number and each board's result (with each game's of a
-    // micro-match, whose board has no result until both games have one).
+    // micro-match, whose board has no result until both games have one; a board of one
+    // game has its result once).
     round: function (r) {
       var results = (r.boards || []).map(function (b) {
-        var games = (b.games || []).map(function (g) {
+        var games = (b.games || []).length > 1 ? b.games.map(function (g) {
           return g.result || "";
-        });
+        }) : [];
         return [b.result || ""].concat(games).join(",");
       });
       return [r.round === null ? "" : r.round].concat(results).join("|");
@@ -73,8 +80,10 @@
             again = true;
             return;
           }
-          if (old && replacement) {
-            old.replaceWith(document.importNode(replacement, true));
+          if (old && replacement && sameView(old, replacement)) {
+            var imported = document.importNode(replacement, true);
+            keepEdits(old, imported);
+            old.replaceWith(imported);
             swapped.push(id);
           }
         });
@@ -93,6 +102,67 @@
           refresh();
         }
       });
+  }
+
+  // Whether a fresh part shows what the old one shows (the page each was made for).
+  function sameView(old, fresh) {
+    return (old.getAttribute("data-live-page") || "") === (fresh.getAttribute("data-live-page") || "");
+  }
+
+  // The form controls of `root` the user may change, by form target and name (and value
+  // for check boxes and radio buttons).
+  function controls(root) {
+    var found = {};
+    Array.prototype.forEach.call(root.querySelectorAll("form"), function (form) {
+      var target = (form.getAttribute("method") || "get") + " " + (form.getAttribute("action") || "");
+      Array.prototype.forEach.call(form.elements, function (el) {
+        if (!el.name || /^(hidden|submit|button|reset|file|image)$/.test(el.type)) {
+          return;
+        }
+        var checkable = el.type === "checkbox" || el.type === "radio";
+        found[target + " " + el.name + (checkable ? "=" + el.value : "")] = el;
+      });
+    });
+    return found;
+  }
+
+  // Whether the user changed `el` since the page (or part) arrived.
+  function edited(el) {
+    if (el.type === "checkbox" || el.type === "radio") {
+      return el.checked !== el.defaultChecked;
+    }
+    if (el.tagName === "SELECT") {
+      return Array.prototype.some.call(el.options, function (o) {
+        return o.selected !== o.defaultSelected;
+      });
+    }
+    return el.value !== el.defaultValue;
+  }
+
+  // Puts what the user chose or typed in `old`'s forms, not sent yet, into the same
+  // controls of the same forms (same target) in `fresh`; a control the fresh part lacks
+  // is dropped with its form's target.
+  function keepEdits(old, fresh) {
+    var before = controls(old);
+    var after = controls(fresh);
+    Object.keys(before).forEach(function (key) {
+      var was = before[key];
+      var now = after[key];
+      if (!now || !edited(was)) {
+        return;
+      }
+      if (was.type === "checkbox" || was.type === "radio") {
+        now.checked = was.checked;
+      } else if (was.tagName === "SELECT") {
+        Array.prototype.forEach.call(now.options, function (o) {
+          o.selected = Array.prototype.some.call(was.options, function (w) {
+            return w.selected && w.value === o.value;
+          });
+        });
+      } else {
+        now.value = was.value;
+      }
+    });
   }
 
   // Whether the user is typing or choosing in a form control inside `el`.

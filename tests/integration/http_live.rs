@@ -339,7 +339,12 @@ fn script_round_key(round: &Value) -> String {
         number => number.to_string(),
     }];
     for board in round["boards"].as_array().unwrap() {
-        parts.push(board["result"].as_str().unwrap_or("").to_string());
+        let mut results = vec![board["result"].as_str().unwrap_or("")];
+        let games = board["games"].as_array().unwrap();
+        if games.len() > 1 {
+            results.extend(games.iter().map(|g| g["result"].as_str().unwrap_or("")));
+        }
+        parts.push(results.join(","));
     }
     parts.join("|")
 }
@@ -454,5 +459,119 @@ async fn live_pages_carry_their_stream_and_the_key_of_what_they_show() {
     assert_eq!(
         key, "1||0-1",
         "round 1: no result on board 1, 0-1 on board 2"
+    );
+}
+
+/// What a pairings tab or a game page names as the page the live script fetches again is
+/// what it shows: the round asked for (issue 26: a `?round=1` page became round 2 on the
+/// first live update) and the side the board is shown from; a form's answer about a
+/// round shows that round; the key of a micro-match round counts each game's result as the
+/// script does (else every event of the stream fetches the page again).
+#[actix_web::test]
+async fn live_pages_are_fetched_again_at_the_round_and_side_they_show() {
+    let app = TestApp::new().await;
+    let mut browser = app.user("org@t.org", common::Role::Organiser).await;
+    let mut org = browser.api_client().await;
+    let event = common::EventBuilder::swiss("Club Swiss", 3)
+        .players(4)
+        .played(&["1-0", "1/2-1/2"])
+        .played(&[])
+        .build(&mut org)
+        .await;
+    let id = event.id;
+    let marker = format!(r#"data-live-stream="/api/v1/events/{id}/stream""#);
+    let live_page =
+        |body: &str| attribute_near(body, &marker, "data-live-page").replace("&#38;", "&");
+    for (asked, shown) in [("&round=1", 1), ("", 2), ("&round=2", 2), ("&round=9", 2)] {
+        let page = browser
+            .get(&format!("/events/{id}?tab=rounds{asked}"))
+            .await;
+        assert_eq!(page.status.as_u16(), 200);
+        let again = live_page(&page.body);
+        assert_eq!(
+            again,
+            format!("/events/{id}?tab=rounds&round={shown}"),
+            "{asked}"
+        );
+        let fetched = browser.get(&again).await.body;
+        assert!(
+            fetched.contains(&format!(r#"action="/events/{id}/rounds/{shown}/results""#))
+                && fetched.matches(r#"class="round-results""#).count() == 1,
+            "{again} shows round {shown}: {fetched}"
+        );
+    }
+
+    // Round 1's results form answers with round 1, saved or refused.
+    let round_1 = &event.rounds[0];
+    let board_1 = format!("result_{}", common::games(round_1)[0]["pairing_id"]);
+    let form = format!("/events/{id}/rounds/1/results");
+    let saved = browser.post_form(&form, &[(&board_1, "0-1")]).await;
+    assert_eq!(saved.status.as_u16(), 303, "{}", saved.body);
+    assert_eq!(saved.location(), format!("/events/{id}?tab=rounds&round=1"));
+    let refused = browser.post_form(&form, &[(&board_1, "2-0")]).await;
+    assert_eq!(refused.status.as_u16(), 422, "{}", refused.body);
+    assert_eq!(
+        live_page(&refused.body),
+        format!("/events/{id}?tab=rounds&round=1")
+    );
+    assert!(
+        refused.body.contains(&format!(r#"action="{form}""#))
+            && !refused
+                .body
+                .contains(&format!(r#"action="/events/{id}/rounds/2/results""#)),
+        "{}",
+        refused.body
+    );
+
+    // A game page shown from Black's side is fetched again from Black's side.
+    let rounds = org.get(&format!("/api/v1/events/{id}/rounds")).await.json();
+    let game = rounds[1]["boards"][0]["game_id"].as_i64().unwrap();
+    let marker = format!(r#"data-live-stream="/api/v1/games/{game}/stream""#);
+    for (asked, again) in [
+        ("?flip=1", format!("/games/{game}?flip=1")),
+        ("?ply=0&flip=0", format!("/games/{game}?flip=0")),
+        ("", format!("/games/{game}")),
+    ] {
+        let page = browser.get(&format!("/games/{game}{asked}")).await;
+        assert_eq!(page.status.as_u16(), 200);
+        let named = attribute_near(&page.body, &marker, "data-live-page").replace("&#38;", "&");
+        assert_eq!(named, again, "{asked}");
+    }
+
+    // A micro-match round with one game's result in: the page's key is the script's.
+    let micro = common::create_event(
+        &mut org,
+        json!({"name": "Micro", "system": "swiss", "rounds": 3, "games_per_pairing": 2}),
+    )
+    .await;
+    common::enter_players(&mut org, micro, 4).await;
+    common::play_round(&mut org, micro, &[]).await;
+    let boards = org
+        .get(&format!("/api/v1/events/{micro}/rounds"))
+        .await
+        .json()[0]["boards"]
+        .clone();
+    let entered = org
+        .json(
+            Method::PUT,
+            &format!(
+                "/api/v1/events/{micro}/pairings/{}/games/1/result",
+                boards[0]["pairing_id"]
+            ),
+            json!({"result": "1-0"}),
+        )
+        .await;
+    assert!(entered.status.is_success(), "{}", entered.body);
+    let page = browser.get(&format!("/events/{micro}?tab=rounds")).await;
+    let (_, _, mut events) = browser
+        .stream(&format!("/api/v1/events/{micro}/stream"), &[])
+        .await;
+    let round = events.expect("round").await.json();
+    let marker = format!(r#"data-live-stream="/api/v1/events/{micro}/stream""#);
+    let key = attribute_near(&page.body, &marker, "data-live-key");
+    assert_eq!(key, script_round_key(&round));
+    assert_eq!(
+        key, "1|,1-0,|,,",
+        "board 1: game 1 won by White; board 2: nothing in"
     );
 }

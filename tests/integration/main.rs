@@ -12,6 +12,7 @@ mod backup;
 mod body_limits;
 mod browser;
 mod browser_event_game;
+mod browser_round_stays;
 mod cli_engine;
 mod cli_pair;
 mod cli_ratings;

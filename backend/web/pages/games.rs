@@ -43,6 +43,8 @@ pub struct GamePage {
     /// The viewer plays in this game (`white`/`black`), if they do.
     pub my_side: Option<String>,
     pub is_arbiter: bool,
+    /// The side the board was asked to be shown from (`?flip=`), if it was.
+    pub flip: Option<u8>,
     /// The viewer may move now (their turn, the latest ply on the board).
     pub may_move: bool,
     /// The legal moves with their paths, as JSON for the click script.
@@ -64,12 +66,20 @@ impl GamePage {
         crate::web::live_keys::game(&self.game)
     }
 
-    /// The page the live script fetches again: the latest position, or the ply shown.
+    /// The page the live script fetches again: the latest position, or the ply shown;
+    /// from the side asked for (`flip`), so an update never turns the board.
     pub fn live_page(&self) -> String {
-        if self.shown == self.game.ply {
+        let mut query = Vec::new();
+        if self.shown != self.game.ply {
+            query.push(format!("ply={}", self.shown));
+        }
+        if let Some(flip) = self.flip {
+            query.push(format!("flip={flip}"));
+        }
+        if query.is_empty() {
             format!("/games/{}", self.game.id)
         } else {
-            format!("/games/{}?ply={}", self.game.id, self.shown)
+            format!("/games/{}?{}", self.game.id, query.join("&"))
         }
     }
 
@@ -268,6 +278,7 @@ fn build(
         shown,
         event_name,
         my_side: my_side.map(|s| s.spelling().to_string()),
+        flip,
         is_arbiter,
         may_move: on_move,
         legal_json,

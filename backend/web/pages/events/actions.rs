@@ -17,6 +17,22 @@ use crate::web::state::AppState;
 
 use super::show::{EventPage, load};
 
+/// Where an action's answer goes back to: a tab of the event and, for an action on one
+/// round, that round (the pairings tab would show the latest otherwise).
+struct Back<'a> {
+    tab: &'a str,
+    round: Option<i32>,
+}
+
+impl Back<'_> {
+    fn path(&self, id: i64) -> String {
+        match self.round {
+            Some(round) => format!("/events/{id}?tab={}&round={round}", self.tab),
+            None => format!("/events/{id}?tab={}", self.tab),
+        }
+    }
+}
+
 /// Runs an organiser action; on a validation or workflow error shows the tab again with
 /// the message, else redirects back to the tab with a flash. For handlers that extracted
 /// `SignedInPage`.
@@ -33,11 +49,48 @@ where
         + Send
         + 'static,
 {
+    act_back(req, ctx, state, id, Back { tab, round: None }, work).await
+}
+
+/// `act` for an action on one round of the pairings tab: the answer shows that round.
+async fn act_on_round<F>(
+    req: &HttpRequest,
+    ctx: Ctx,
+    state: &AppState,
+    id: i64,
+    round: i32,
+    work: F,
+) -> AppResult<HttpResponse>
+where
+    F: FnOnce(&mut crate::service::DbConn, &crate::service::Actor) -> AppResult<()>
+        + Send
+        + 'static,
+{
+    let back = Back {
+        tab: "rounds",
+        round: Some(round),
+    };
+    act_back(req, ctx, state, id, back, work).await
+}
+
+async fn act_back<F>(
+    req: &HttpRequest,
+    ctx: Ctx,
+    state: &AppState,
+    id: i64,
+    back: Back<'_>,
+    work: F,
+) -> AppResult<HttpResponse>
+where
+    F: FnOnce(&mut crate::service::DbConn, &crate::service::Actor) -> AppResult<()>
+        + Send
+        + 'static,
+{
     let actor = ctx.actor();
     match state.db(move |conn| work(conn, &actor)).await {
         Ok(()) => Ok(render::redirect_with_flash(
             req,
-            &format!("/events/{id}?tab={tab}"),
+            &back.path(id),
             "ok",
             "flash.saved",
         )),
@@ -56,10 +109,10 @@ where
                 status,
                 &EventPage {
                     ctx,
-                    tab: tab.to_string(),
+                    tab: back.tab.to_string(),
                     data,
                     errors,
-                    round: None,
+                    round: back.round,
                     ratings,
                 },
             )
@@ -248,7 +301,7 @@ pub async fn start_clocks(
     _form: CsrfForm<crate::web::pages::session::Empty>,
 ) -> AppResult<HttpResponse> {
     let (id, round) = path.into_inner();
-    act(&req, ctx, &state, id, "rounds", move |conn, actor| {
+    act_on_round(&req, ctx, &state, id, round, move |conn, actor| {
         crate::service::games::clock_start::start_round(conn, actor, id, round).map(|_| ())
     })
     .await
@@ -320,7 +373,7 @@ pub async fn round_results(
     }
     results.sort_unstable();
     game_results.sort_unstable();
-    act(&req, ctx, &state, id, "rounds", move |conn, actor| {
+    act_on_round(&req, ctx, &state, id, round, move |conn, actor| {
         if !game_results.is_empty() {
             rounds::set_round_game_results(conn, actor, id, round, &game_results)?;
         }

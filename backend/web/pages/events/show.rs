@@ -65,6 +65,16 @@ impl EventPage {
         crate::web::live_keys::round(self.data.rounds.iter())
     }
 
+    /// The pairings tab as the live script fetches it again: the round it shows, however
+    /// the page was reached (a form's answer too), so an update never shows another round.
+    fn live_rounds_page(&self) -> String {
+        let id = self.data.event.id;
+        match self.shown_round() {
+            Some(round) => format!("/events/{id}?tab=rounds&round={round}"),
+            None => format!("/events/{id}?tab=rounds"),
+        }
+    }
+
     /// The line under the title: place, dates, variant and system, those there are,
     /// one separator between each two (an event need not have a place or dates).
     fn facts_line(&self) -> String {
