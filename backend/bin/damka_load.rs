@@ -132,6 +132,11 @@ struct Args {
     /// event game's result is on its board. Problems make the exit status 1.
     #[arg(long, requires = "play_games")]
     verify: bool,
+    /// With `--play-games`: play on past `--duration` until N games are over (at most five
+    /// minutes more), so a busy machine still finishes games; rates are then per second of
+    /// the whole measured time.
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "play_games")]
+    min_finished: u64,
     /// With `--verify`: the server may be killed and restarted during the run. Failed
     /// requests are retried and do not fail the run; the verification decides.
     #[arg(long, requires = "verify")]
@@ -1017,6 +1022,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
                 seed: args.seed,
                 warmup: args.warmup,
                 duration: args.duration,
+                min_finished: args.min_finished,
                 timeout: args.timeout,
                 rate: args.rate,
                 live: match (args.live, &args.watch_url) {

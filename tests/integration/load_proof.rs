@@ -46,6 +46,10 @@ fn start_load(ports: &[u16], games: u16, seconds: u64, outage: bool) -> Child {
             &games.to_string(),
             "--in-events",
             "--verify",
+            // A busy machine (CI's two cores under the whole suite) may play too slowly for
+            // a game to end in the load's seconds; the run goes on until one has.
+            "--min-finished",
+            "1",
         ])
         .args([
             "--duration",

@@ -29,6 +29,7 @@
 //! latency counts from the moment it was due, so a server that falls behind shows it in
 //! the latency instead of in a slower schedule.
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -64,6 +65,8 @@ pub struct Plan {
     pub seed: u64,
     pub warmup: Duration,
     pub duration: Duration,
+    /// Play on past `duration` until this many games are over (0: stop at `duration`).
+    pub min_finished: u64,
     pub timeout: Duration,
     /// Moves per second offered across all games; `None`: as fast as answered.
     pub rate: Option<f64>,
@@ -82,11 +85,48 @@ impl Plan {
     }
 }
 
+/// When the connections stop: at the end of `--duration`, or, with `--min-finished N`,
+/// once N games are over (at most `MIN_FINISHED_GRACE` later), so that a slow or busy
+/// machine still plays games to their end instead of stopping every game midway.
+struct Stop {
+    deadline: Instant,
+    latest: Instant,
+    min_finished: u64,
+    finished: AtomicU64,
+}
+
+/// How long `--min-finished` may run past `--duration`.
+const MIN_FINISHED_GRACE: Duration = Duration::from_secs(300);
+
+impl Stop {
+    fn new(deadline: Instant, min_finished: u64) -> Stop {
+        Stop {
+            deadline,
+            latest: deadline + MIN_FINISHED_GRACE,
+            min_finished,
+            finished: AtomicU64::new(0),
+        }
+    }
+
+    /// The instant the run stops at, as far as is known now.
+    fn at(&self) -> Instant {
+        if self.finished.load(Ordering::Relaxed) >= self.min_finished {
+            self.deadline
+        } else {
+            self.latest
+        }
+    }
+
+    fn game_over(&self) {
+        self.finished.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
 /// When one connection plays.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 struct Schedule {
     measure_from: Instant,
-    deadline: Instant,
+    stop: Arc<Stop>,
     timeout: Duration,
     /// With `--rate`: the time between two moves of one game, and this game's first move.
     pace: Option<(Duration, Instant)>,
@@ -320,14 +360,14 @@ async fn play(
 ) -> Played {
     let Schedule {
         measure_from,
-        deadline,
+        ref stop,
         timeout,
         pace,
     } = schedule;
     let mut played = Played::default();
     let mut due = pace.map(|(_, first)| first);
     loop {
-        if Instant::now() >= deadline {
+        if Instant::now() >= stop.at() {
             break;
         }
         if player.stale && !catch_up(&mut player, &mut played, &errors, timeout).await {
@@ -340,7 +380,7 @@ async fn play(
                 &mut played,
                 &errors,
                 rounds.as_deref(),
-                schedule,
+                &schedule,
             )
             .await
             {
@@ -362,7 +402,7 @@ async fn play(
         // Paced: wait until the move is due, and time it from then even when sent late.
         let started = match (due, pace) {
             (Some(at), Some((interval, _))) => {
-                if at >= deadline {
+                if at >= stop.at() {
                     break;
                 }
                 tokio::time::sleep_until(at.into()).await;
@@ -372,7 +412,7 @@ async fn play(
             _ => Instant::now(),
         };
         let measured = started >= measure_from;
-        let limit = (Instant::now() + timeout).min(deadline);
+        let limit = (Instant::now() + timeout).min(stop.at());
         let outcome = tokio::time::timeout_at(
             limit.into(),
             exchange(
@@ -388,7 +428,7 @@ async fn play(
         let stored = match outcome {
             Err(_) => {
                 player.conn = None;
-                if finished >= deadline {
+                if finished >= stop.at() {
                     break;
                 }
                 if measured {
@@ -456,15 +496,16 @@ async fn next_game(
     played: &mut Played,
     errors: &ErrorSamples,
     rounds: Option<&Coordinator>,
-    schedule: Schedule,
+    schedule: &Schedule,
 ) -> bool {
+    schedule.stop.game_over();
     if Instant::now() >= schedule.measure_from {
         let reason = player.game.reason.clone().unwrap_or_else(|| "none".into());
         *played.finished.entry(reason).or_default() += 1;
         played.finished_plies += u64::try_from(player.game.ply).unwrap_or(0);
     }
     if let Some(rounds) = rounds {
-        return match rounds.next(player.generation, schedule.deadline).await {
+        return match rounds.next(player.generation, schedule.stop.at()).await {
             Some(next) => {
                 player.generation = next.generation;
                 player.game.id = next.games[player.index];
@@ -605,6 +646,7 @@ pub async fn run(plan: Plan, json: bool) -> anyhow::Result<std::process::ExitCod
     let begin = Instant::now();
     let measure_from = begin + plan.warmup;
     let deadline = measure_from + plan.duration;
+    let stop = Arc::new(Stop::new(deadline, plan.min_finished));
     let games = plan.games as f64;
     let tasks: Vec<_> = players
         .into_iter()
@@ -617,7 +659,7 @@ pub async fn run(plan: Plan, json: bool) -> anyhow::Result<std::process::ExitCod
             });
             let schedule = Schedule {
                 measure_from,
-                deadline,
+                stop: stop.clone(),
                 timeout: plan.timeout,
                 pace,
             };
@@ -637,6 +679,13 @@ pub async fn run(plan: Plan, json: bool) -> anyhow::Result<std::process::ExitCod
         total.acknowledged.extend(played.acknowledged);
         total.games.extend(played.games);
     }
+    // With `--min-finished` the run may have gone on past `--duration`: rates are per
+    // second of the time it really measured.
+    let measured = if plan.min_finished > 0 {
+        plan.duration.max(measure_from.elapsed())
+    } else {
+        plan.duration
+    };
     if let Some(rounds) = &rounds {
         // Failed requests of the organiser's part count like any other failed request.
         total.other_errors += rounds.failures();
@@ -670,6 +719,7 @@ pub async fn run(plan: Plan, json: bool) -> anyhow::Result<std::process::ExitCod
         live: live.as_ref(),
         events: events.len(),
         verified: verified.as_ref(),
+        measured,
     };
     Ok(report(&plan, json, total, &outcome))
 }
@@ -681,6 +731,8 @@ struct Outcome<'a> {
     /// Events created (`--in-events`).
     events: usize,
     verified: Option<&'a VerifyReport>,
+    /// The measured time: `--duration`, or longer when `--min-finished` played on.
+    measured: Duration,
 }
 
 fn report(plan: &Plan, json: bool, mut total: Played, outcome: &Outcome) -> std::process::ExitCode {
@@ -689,13 +741,14 @@ fn report(plan: &Plan, json: bool, mut total: Played, outcome: &Outcome) -> std:
         live,
         events,
         verified,
+        measured,
     } = *outcome;
     let stats = &mut total.stats;
     stats.latencies.sort_unstable();
     let responses = stats.latencies.len() as u64;
     let failures: u64 = stats.failures.values().sum();
     let bad = responses + failures - total.accepted;
-    let seconds = plan.duration.as_secs_f64();
+    let seconds = measured.as_secs_f64();
     let moves_per_sec = total.accepted as f64 / seconds;
     let latency = LatencySummary::of(&stats.latencies);
     let games_finished: u64 = total.finished.values().sum();
