@@ -460,6 +460,9 @@ refusals! {
     GameOverByRules => "game_over_by_rules",
     /// A forfeit for a board whose game has moves.
     GameHasMoves { plies: i32 } => "game_has_moves",
+    /// A typed result for a board whose game is being played (it has `moves` moves and is
+    /// not over): ending it is the arbiter's decision, confirmed with `end_game`.
+    GameInProgress { moves: i32, result: String } => "game_in_progress",
     /// A change that would take away a board whose game has moves.
     RoundHasPlayedGames { round: i32, board: i32, plies: i32 } => "round_has_played_games",
 
@@ -1178,6 +1181,10 @@ pub mod examples {
         || Refusal::NothingToTakeBack,
         || Refusal::GameOverByRules,
         || Refusal::GameHasMoves { plies: 12 },
+        || Refusal::GameInProgress {
+            moves: 23,
+            result: text("1-0"),
+        },
         || Refusal::RoundHasPlayedGames {
             round: 2,
             board: 3,

@@ -47,6 +47,8 @@ pub struct GameRow {
     pub game_no: i32,
     /// How many of its first plies are a drawn opening's.
     pub opening_plies: i32,
+    /// The last offer (not pending) was declined; else it lapsed when the opponent moved.
+    pub draw_offer_declined: bool,
 }
 
 impl GameRow {
@@ -97,6 +99,8 @@ pub struct GameState {
     pub draw_offer_by: Option<Color>,
     pub draw_offer_ply: Option<i32>,
     pub draw_offer_pending: bool,
+    /// The last offer was declined (see `GameRow::draw_offer_declined`).
+    pub draw_offer_declined: bool,
     pub finished_at: Option<NaiveDateTime>,
     /// The clocks (see `damka_domain::clock::Clocks`), all `None` for an untimed game.
     pub white_ms: Option<i64>,
@@ -132,6 +136,7 @@ impl GameState {
         row.draw_offer_by = self.draw_offer_by;
         row.draw_offer_ply = self.draw_offer_ply;
         row.draw_offer_pending = self.draw_offer_pending;
+        row.draw_offer_declined = self.draw_offer_declined;
         row.finished_at = self.finished_at;
         row.white_ms = self.white_ms;
         row.black_ms = self.black_ms;
@@ -148,6 +153,7 @@ impl GameState {
             draw_offer_by: row.draw_offer_by,
             draw_offer_ply: row.draw_offer_ply,
             draw_offer_pending: row.draw_offer_pending,
+            draw_offer_declined: row.draw_offer_declined,
             finished_at: row.finished_at,
             white_ms: row.white_ms,
             black_ms: row.black_ms,
@@ -347,6 +353,7 @@ struct StateColumns {
     draw_offer_by: Option<Spelled<Color>>,
     draw_offer_ply: Option<i32>,
     draw_offer_pending: bool,
+    draw_offer_declined: bool,
     finished_at: Option<NaiveDateTime>,
     white_ms: Option<i64>,
     black_ms: Option<i64>,
@@ -363,6 +370,7 @@ impl StateColumns {
             draw_offer_by: state.draw_offer_by.map(Spelled),
             draw_offer_ply: state.draw_offer_ply,
             draw_offer_pending: state.draw_offer_pending,
+            draw_offer_declined: state.draw_offer_declined,
             finished_at: state.finished_at,
             white_ms: state.white_ms,
             black_ms: state.black_ms,
@@ -532,6 +540,19 @@ pub fn changes_of_game(conn: &mut DbConn, game_id: i64) -> QueryResult<Vec<GameC
         .load(conn)
 }
 
+/// The display name of who set the game's result last (its latest result change), if
+/// someone did.
+pub fn result_set_by(conn: &mut DbConn, game_id: i64) -> QueryResult<Option<String>> {
+    game_changes::table
+        .inner_join(super::schema::users::table)
+        .filter(game_changes::game_id.eq(game_id))
+        .filter(game_changes::action.eq(CHANGE_RESULT))
+        .order(game_changes::id.desc())
+        .select(super::schema::users::display_name)
+        .first(conn)
+        .optional()
+}
+
 /// A move stored without the game's lock, only if the game is still at `revision`.
 pub struct Advance<'a> {
     pub game_id: i64,
@@ -551,7 +572,8 @@ pub struct Advance<'a> {
 const ADVANCE_PG: &str = "WITH advanced AS (
     UPDATE games SET revision = revision + 1, ply = $3, status = $4, result = $5,
         reason = $6, draw_offer_by = $7, draw_offer_ply = $8, draw_offer_pending = $9,
-        finished_at = $10, white_ms = $14, black_ms = $15, deadline = $16
+        finished_at = $10, white_ms = $14, black_ms = $15, deadline = $16,
+        draw_offer_declined = $18
     WHERE id = $1 AND revision = $2
     RETURNING id, white_player_id, black_player_id),
 stored AS (
@@ -604,7 +626,8 @@ pub fn advance(conn: &mut DbConn, advance: &Advance<'_>) -> QueryResult<Advanced
                 .bind::<Nullable<BigInt>, _>(state.white_ms)
                 .bind::<Nullable<BigInt>, _>(state.black_ms)
                 .bind::<Nullable<Timestamp>, _>(state.deadline)
-                .bind::<Nullable<BigInt>, _>(advance.clock_ms),
+                .bind::<Nullable<BigInt>, _>(advance.clock_ms)
+                .bind::<Bool, _>(state.draw_offer_declined),
         )
         .get_result(conn)
         .optional()?;

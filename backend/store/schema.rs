@@ -288,6 +288,7 @@ diesel::table! {
         deadline -> Nullable<Timestamp>,
         game_no -> Integer,
         opening_plies -> Integer,
+        draw_offer_declined -> Bool,
     }
 }
 

@@ -50,6 +50,9 @@ pub struct Problem {
     /// `draw_offer_too_early`: moves still to make before a draw may be offered.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub moves_needed: Option<u32>,
+    /// `game_in_progress`: the moves played in the game a result would end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moves: Option<i32>,
     /// `pdn_*` of an imported file: the game of the file (1-based) the refusal is about.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub game: Option<usize>,
@@ -152,6 +155,7 @@ impl Problem {
             Some(Refusal::DrawOfferTooEarly { moves_needed, .. }) => {
                 self.moves_needed = Some(*moves_needed);
             }
+            Some(Refusal::GameInProgress { moves, .. }) => self.moves = Some(*moves),
             Some(Refusal::PdnUnreadable { line, column, .. }) => {
                 self.line = Some(*line);
                 self.column = Some(*column);

@@ -89,15 +89,7 @@ async fn result_and_repairing_the_same_round_never_both_win() {
             &pool,
             vec![
                 Box::new(move |conn| {
-                    rounds::set_result(
-                        conn,
-                        &a,
-                        event_id,
-                        pairing_id,
-                        &ResultInput {
-                            result: "1-0".into(),
-                        },
-                    )
+                    rounds::set_result(conn, &a, event_id, pairing_id, &ResultInput::typed("1-0"))
                 }),
                 Box::new(move |conn| rounds::repair_last(conn, &b, event_id).map(|_| ())),
             ],
@@ -236,9 +228,7 @@ async fn a_pairing_planned_before_a_withdrawal_is_made_again() {
     rounds::publish_last(&mut conn, &actor, event_id).unwrap();
     let round = &rounds::list(&mut conn, &actor, event_id).unwrap()[0];
     for board in round.boards.iter().filter(|b| b.black_entry_id.is_some()) {
-        let input = ResultInput {
-            result: "1-0".into(),
-        };
+        let input = ResultInput::typed("1-0");
         rounds::set_result(&mut conn, &actor, event_id, board.pairing_id, &input).unwrap();
     }
     let leaving = round.boards[0].white_entry_id;
@@ -380,9 +370,7 @@ async fn both_games_of_a_micro_match_ending_together_give_the_pairing_its_result
                         event_id,
                         pairing_id,
                         game_no,
-                        &ResultInput {
-                            result: "1-0".into(),
-                        },
+                        &ResultInput::typed("1-0"),
                     )
                 }) as RacingCall<AppResult<()>>
             })

@@ -108,7 +108,7 @@ pub fn play_event(
                 organiser,
                 event.id,
                 board.pairing_id,
-                &ResultInput { result },
+                &ResultInput::typed(result),
             )
             .unwrap();
         }
@@ -155,7 +155,7 @@ fn correct_a_result(conn: &mut DbConn, organiser: &Actor, event_id: i64, dice: &
         organiser,
         event_id,
         pairing_id,
-        &ResultInput { result },
+        &ResultInput::typed(result),
     );
     assert!(outcome.is_ok(), "{outcome:?}");
 }

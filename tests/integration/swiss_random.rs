@@ -1185,16 +1185,7 @@ fn play(conn: &mut DbConn, actor: &Actor, case: Case) -> Summary {
         rounds::publish_last(conn, actor, id).unwrap();
         for b in round.boards.iter().filter(|b| b.black_entry_id.is_some()) {
             let code = random_result(&mut rng, rates);
-            rounds::set_result(
-                conn,
-                actor,
-                id,
-                b.pairing_id,
-                &ResultInput {
-                    result: code.into(),
-                },
-            )
-            .unwrap();
+            rounds::set_result(conn, actor, id, b.pairing_id, &ResultInput::typed(code)).unwrap();
             model.results.insert(b.pairing_id, code);
             summary.games += 1;
             summary.forfeits += usize::from(code.contains('+') || code == "-/-");
@@ -1576,9 +1567,7 @@ async fn forfeited_pairing_may_be_repeated() {
                         &actor,
                         event.id,
                         b.pairing_id,
-                        &ResultInput {
-                            result: result.into(),
-                        },
+                        &ResultInput::typed(result),
                     )
                     .unwrap();
                 }

@@ -555,8 +555,12 @@ spelled_enum! {
         MoveLimit = "move_limit",
         /// Local rule: one king each without a capture.
         LoneKingsLimit = "lone_kings_limit",
-        /// Set by an arbiter.
+        /// Set by an arbiter: the arbiter's decision (ending a game in progress, or on the
+        /// game's own page).
         Arbiter = "arbiter",
+        /// Entered on the event's board by an organiser or arbiter, as the players reported
+        /// it (a game played at the board, or a correction of one that was over).
+        Entered = "entered",
         /// The side to move ran out of time.
         TimeForfeit = "time_forfeit",
     }

@@ -288,7 +288,26 @@ pub fn publish_last(conn: &mut DbConn, actor: &Actor, event_id: i64) -> AppResul
 pub struct ResultInput {
     /// `1-0`, `1/2-1/2`, `0-1`, `+/-`, `-/+`, `-/-`, or empty to clear.
     pub result: String,
+    /// End the board's game in progress with this result (the arbiter's decision). Without
+    /// it a result for a game that has moves and is not over is refused with 409
+    /// `game_in_progress` (with `moves`).
+    #[serde(default)]
+    pub end_game: bool,
 }
+
+impl ResultInput {
+    /// A result typed as reported, without ending a game in progress.
+    pub fn typed(result: impl Into<String>) -> ResultInput {
+        ResultInput {
+            result: result.into(),
+            end_game: false,
+        }
+    }
+}
+
+/// The games a round's results form confirmed ending: (board, game number; 1 for a board
+/// of one game).
+pub type EndGames = [(i64, i32)];
 
 /// A whole round's results as an arbiter types them from the score sheets: the boards
 /// whose result differs from the stored one, each entered as `set_result` does (kept in
@@ -300,6 +319,7 @@ pub fn set_round_results(
     event_id: i64,
     round_number: i32,
     results: &[(i64, String)],
+    end_games: &EndGames,
 ) -> AppResult<usize> {
     let event = load(conn, event_id)?;
     // Checked before anything is read: a form that changes nothing is still the officials'
@@ -335,6 +355,7 @@ pub fn set_round_results(
             *pairing_id,
             &ResultInput {
                 result: result.clone(),
+                end_game: end_games.contains(&(*pairing_id, 1)),
             },
         )?;
     }
@@ -350,6 +371,7 @@ pub fn set_round_game_results(
     event_id: i64,
     round_number: i32,
     results: &[(i64, i32, String)],
+    end_games: &EndGames,
 ) -> AppResult<usize> {
     let event = load(conn, event_id)?;
     require_arbiter(conn, actor, &event)?;
@@ -367,9 +389,7 @@ pub fn set_round_game_results(
         if !(1..=event.games_per_pairing).contains(game_no) {
             return Err(AppError::NotFound { what: "game" });
         }
-        let wanted = parse_result_input(&ResultInput {
-            result: text.clone(),
-        })?;
+        let wanted = parse_result_input(&ResultInput::typed(text.clone()))?;
         let stored = history
             .game_results
             .get(pairing_id)
@@ -380,7 +400,18 @@ pub fn set_round_game_results(
         }
     }
     for (pairing_id, game_no, result) in &changes {
-        set_game_result_code(conn, actor, &event, *pairing_id, *game_no, *result)?;
+        let end_game = end_games.contains(&(*pairing_id, *game_no));
+        set_game_result_code(
+            conn,
+            actor,
+            &event,
+            BoardGame {
+                pairing_id: *pairing_id,
+                game_no: *game_no,
+            },
+            *result,
+            end_game,
+        )?;
     }
     Ok(changes.len())
 }
@@ -410,7 +441,11 @@ pub fn set_result(
         for game_no in 1..=event.games_per_pairing {
             // The second game's White is the pairing's Black: the forfeit turns with it.
             let in_game_colours = result.map(|r| if game_no % 2 == 0 { r.swapped() } else { r });
-            set_game_result_code(conn, actor, &event, pairing_id, game_no, in_game_colours)?;
+            let game = BoardGame {
+                pairing_id,
+                game_no,
+            };
+            set_game_result_code(conn, actor, &event, game, in_game_colours, false)?;
         }
         return Ok(());
     }
@@ -420,7 +455,13 @@ pub fn set_result(
     if let Some(game) = crate::store::games::of_pairing(conn, pairing_id)?
         .filter(|game| game.event_id == Some(event_id))
     {
-        return crate::service::games::arbiter::result_from_board(conn, actor, game, result);
+        return crate::service::games::arbiter::result_from_board(
+            conn,
+            actor,
+            game,
+            result,
+            input.end_game,
+        );
     }
     let effects = super::write(conn, event_id, |conn, event| {
         require_arbiter(conn, actor, &event)?;
@@ -457,16 +498,30 @@ pub fn set_game_result(
 ) -> AppResult<()> {
     let result = parse_result_input(input)?;
     let event = load(conn, event_id)?;
-    set_game_result_code(conn, actor, &event, pairing_id, game_no, result)
+    let game = BoardGame {
+        pairing_id,
+        game_no,
+    };
+    set_game_result_code(conn, actor, &event, game, result, input.end_game)
+}
+
+/// One game of a board: the board (pairing) and the game's number on it.
+#[derive(Debug, Clone, Copy)]
+struct BoardGame {
+    pairing_id: i64,
+    game_no: i32,
 }
 
 fn set_game_result_code(
     conn: &mut DbConn,
     actor: &Actor,
     event: &Event,
-    pairing_id: i64,
-    game_no: i32,
+    BoardGame {
+        pairing_id,
+        game_no,
+    }: BoardGame,
     result: Option<ResultCode>,
+    end_game: bool,
 ) -> AppResult<()> {
     let user = actor.require_user()?;
     if !(1..=event.games_per_pairing).contains(&game_no) {
@@ -475,7 +530,9 @@ fn set_game_result_code(
     if let Some(game) = crate::store::games::of_pairing_game(conn, pairing_id, game_no)?
         .filter(|game| game.event_id == Some(event.id))
     {
-        return crate::service::games::arbiter::result_from_board(conn, actor, game, result);
+        return crate::service::games::arbiter::result_from_board(
+            conn, actor, game, result, end_game,
+        );
     }
     let effects = super::write(conn, event.id, |conn, event| {
         require_arbiter(conn, actor, &event)?;

@@ -124,12 +124,15 @@ fn apply_result(
 
 /// A result entered on the event's board for a board that has a game: the game takes it
 /// (locked first, then the event, the order every game write keeps). A forfeit means the
-/// game was not played: allowed only while it has no move, and the game is removed.
+/// game was not played: allowed only while it has no move, and the game is removed. A
+/// result for a game being played (it has moves and is not over) ends it only with
+/// `end_game`, as the arbiter's decision; otherwise it is entered as reported.
 pub fn result_from_board(
     conn: &mut DbConn,
     actor: &Actor,
     game: GameRow,
     result: Option<ResultCode>,
+    end_game: bool,
 ) -> AppResult<()> {
     let (Some(event_id), Some(pairing_id)) = (game.event_id, game.pairing_id) else {
         return Err(AppError::NotFound { what: "board" });
@@ -158,11 +161,18 @@ pub fn result_from_board(
                     )
                 })?;
             }
-            _ => apply_result(
+            // The result the game already has: nothing to enter (a rule's end keeps its
+            // reason).
+            Some(code) if loaded.row.result == Some(code) => {}
+            Some(code) => {
+                let reason = board_reason(&loaded, code, end_game)?;
+                apply_result(conn, &mut loaded, result, reason, user_id, &mut effects)?;
+            }
+            None => apply_result(
                 conn,
                 &mut loaded,
-                result,
-                GameEnd::Arbiter,
+                None,
+                GameEnd::Entered,
                 user_id,
                 &mut effects,
             )?,
@@ -171,6 +181,26 @@ pub fn result_from_board(
     })?;
     effects::apply(conn, effects);
     Ok(())
+}
+
+/// Why a result typed on the board ends its game: the arbiter's decision for a game being
+/// played (refused without `end_game`), else a result entered as reported.
+fn board_reason(loaded: &Loaded, code: ResultCode, end_game: bool) -> AppResult<GameEnd> {
+    if !loaded.row.has_moves() || loaded.is_over() {
+        return Ok(GameEnd::Entered);
+    }
+    if !end_game {
+        return Err(AppError::conflict(Refusal::GameInProgress {
+            moves: moves_played(&loaded.row),
+            result: code.spelling().to_string(),
+        }));
+    }
+    Ok(GameEnd::Arbiter)
+}
+
+/// The moves of a game as its move list numbers them (a move is White's and Black's ply).
+pub fn moves_played(row: &GameRow) -> i32 {
+    (row.ply + 1) / 2
 }
 
 /// Takes the last ply back (`POST /games/{id}/takeback`). A finished game goes on again and

@@ -1,6 +1,6 @@
 //! A move checked against a game as read, without writing: the refusals of a move that is
-//! not next, out of turn, illegal, or an offer not allowed, and otherwise the game's state
-//! after it. The locked way and the optimistic way of `play` both plan with it, and so
+//! not next, out of turn or illegal, and otherwise the game's state after it (an offer
+//! sent with it that may not be made yet is left out, the move kept). The locked way and the optimistic way of `play` both plan with it, and so
 //! does the refusal decided from a read before any lock (`optimistic`).
 use serde::Deserialize;
 
@@ -31,6 +31,9 @@ pub struct Planned {
     pub clock_ms: Option<i64>,
     /// The game row's state after it.
     pub state: GameState,
+    /// The draw offer sent with the move and not made (too early): the move is played
+    /// all the same.
+    pub offer_refused: Option<Refusal>,
 }
 
 impl Planned {
@@ -73,21 +76,30 @@ pub fn plan(
     state.ply = input.ply;
     let clock_ms = clock::after_move(loaded.row.clock, &mut state, mover, now)
         .map_err(|_| AppError::conflict(Refusal::FlagFallen))?;
-    // A move by the side an offer was made to answers it: declined.
+    // A move by the side an offer was made to answers it: the offer lapses.
     if state.draw_offer_pending && state.draw_offer_by != Some(mover) {
         state.draw_offer_pending = false;
+        state.draw_offer_declined = false;
     }
+    let mut offer_refused = None;
     if let Some((result, reason)) = verdict(&loaded.game) {
         state.finish(result, reason, now);
     } else if input.offer_draw {
-        offers::check_offer(loaded, &state, mover)?;
-        state.draw_offer_by = Some(mover);
-        state.draw_offer_ply = Some(input.ply);
-        state.draw_offer_pending = true;
+        // An offer that may not be made yet never costs the move: it is stored without it.
+        match offers::check_offer(loaded, &state, mover) {
+            Ok(()) => {
+                state.draw_offer_by = Some(mover);
+                state.draw_offer_ply = Some(input.ply);
+                state.draw_offer_pending = true;
+                state.draw_offer_declined = false;
+            }
+            Err(refused) => offer_refused = Some(refused.refusal().cloned().ok_or(refused)?),
+        }
     }
     Ok(Planned {
         notation: mv.notation(),
         clock_ms,
         state,
+        offer_refused,
     })
 }

@@ -1,7 +1,8 @@
 //! Draw offers and resignation (RULES.md "Draw offers"): an offer only after each side has
 //! made the game's minimum number of moves, only by the player who has just moved, one per
-//! own move; it stands until the opponent accepts, declines or moves. A refusal changes
-//! nothing.
+//! own move; it stands until the opponent accepts, declines or moves (then it lapses; the
+//! offerer is shown which). A refusal changes nothing; an offer sent with a move that may
+//! not be made yet is refused while the move is stored (`move_check`).
 use damka_engine::Color;
 
 use super::view::{GameView, view_of};
@@ -59,6 +60,7 @@ pub fn offer(conn: &mut DbConn, actor: &Actor, game_id: i64) -> AppResult<GameVi
         state.draw_offer_by = Some(side);
         state.draw_offer_ply = Some(state.ply);
         state.draw_offer_pending = true;
+        state.draw_offer_declined = false;
         Ok(())
     })
 }
@@ -88,6 +90,7 @@ pub fn decline(conn: &mut DbConn, actor: &Actor, game_id: i64) -> AppResult<Game
     change(conn, actor, game_id, |_, side, state| {
         offer_to(state, side)?;
         state.draw_offer_pending = false;
+        state.draw_offer_declined = true;
         Ok(())
     })
 }

@@ -115,9 +115,10 @@ fn decide(
     });
     super::remember(conn, &loaded);
     effects::apply(conn, Effects::game(loaded.row.id, loaded.row.event_id));
-    let view = match names {
+    let mut view = match names {
         Some((white, black)) => view_with_names(conn, &loaded, &Names { white, black })?,
         None => view_of(conn, &loaded)?,
     };
+    view.draw_offer_refused = planned.offer_refused;
     Ok(Decided::Stored(Box::new(view)))
 }

@@ -15,7 +15,7 @@ use crate::service::{AppError, AppResult};
 use crate::store::games as stored;
 use crate::store::models::Event;
 use crate::store::{DbConn, events};
-use damka_domain::vocabulary::Spelling;
+use damka_domain::vocabulary::{GameEnd, Spelling};
 
 /// The Event tag of a game played outside any event.
 const CASUAL_EVENT: &str = "Casual game";
@@ -29,6 +29,9 @@ struct Setting<'a> {
     other_game: Option<i64>,
     /// The code of the drawn opening the game started with.
     opening: Option<String>,
+    /// Who decided or entered the result, for a game the arbiter ended or whose result was
+    /// entered on the board.
+    decided_by: Option<String>,
 }
 
 /// One game as PDN (`GET /games/{id}/pdn`).
@@ -45,6 +48,7 @@ pub fn game_pdn(conn: &mut DbConn, game_id: i64) -> AppResult<String> {
         round_board: board.round_board,
         other_game: board.other_game_id,
         opening: board.opening_code,
+        decided_by: decided_by(conn, &loaded.row)?,
     };
     Ok(record(&loaded, &names, &setting))
 }
@@ -76,11 +80,31 @@ pub fn event_pdn(conn: &mut DbConn, event_id: i64, round: Option<i32>) -> AppRes
             round_board: Some((number, board)),
             other_game: context.other_game_id,
             opening: context.opening_code,
+            decided_by: decided_by(conn, &row)?,
         };
         records.push(record(&Loaded { row, moves, game }, &names, &setting));
     }
     // Each record ends with a line break: joined by another, games are a blank line apart.
     Ok(records.join("\n"))
+}
+
+/// Who decided the result of a game the arbiter ended, or entered the result of one.
+fn decided_by(conn: &mut DbConn, row: &stored::GameRow) -> AppResult<Option<String>> {
+    if matches!(row.reason, Some(GameEnd::Arbiter | GameEnd::Entered)) {
+        Ok(stored::result_set_by(conn, row.id)?)
+    } else {
+        Ok(None)
+    }
+}
+
+/// The Termination tag of a result someone decided or entered, naming them.
+fn termination_tag(row: &stored::GameRow, decided_by: Option<&str>) -> Option<String> {
+    let name = decided_by?;
+    match row.reason? {
+        GameEnd::Arbiter => Some(format!("arbiter's decision ({name})")),
+        GameEnd::Entered => Some(format!("result entered by {name}")),
+        _ => None,
+    }
 }
 
 /// The PDN of one stored game: the seven-tag roster (Board after Round), GameType, and
@@ -123,6 +147,9 @@ fn record(loaded: &Loaded, names: &Names, setting: &Setting<'_>) -> String {
     ]);
     if let Some(control) = time_control_tag(row.clock) {
         tags.push(("TimeControl".into(), control));
+    }
+    if let Some(termination) = termination_tag(row, setting.decided_by.as_deref()) {
+        tags.push(("Termination".into(), termination));
     }
     // As lidraughts links the two games of a micro-match: the other game's id.
     if let Some(other) = setting.other_game {

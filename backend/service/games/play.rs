@@ -70,6 +70,7 @@ pub fn submit(
             return Ok(Locked::FlagFell(loaded, effects));
         }
         let planned = plan(&mut loaded, role, input, text, now)?;
+        let offer_refused = planned.offer_refused;
         stored::insert_move(
             conn,
             game_id,
@@ -87,12 +88,14 @@ pub fn submit(
             clock_ms: planned.clock_ms,
         });
         results::game::store_state(conn, &mut loaded, planned.state, user.id, &mut effects)?;
-        Ok(Locked::Stored(loaded, effects))
+        Ok(Locked::Stored(loaded, effects, offer_refused))
     });
+    let mut offer_refused = None;
     let (loaded, stored_now) = match outcome {
-        Ok(Locked::Stored(loaded, effects)) => {
+        Ok(Locked::Stored(loaded, effects, refused)) => {
             super::remember(conn, &loaded);
             effects::apply(conn, effects);
+            offer_refused = refused;
             (loaded, true)
         }
         Ok(Locked::FlagFell(loaded, effects)) => {
@@ -113,7 +116,8 @@ pub fn submit(
         }
         Err(other) => return Err(other),
     };
-    let view = view_of(conn, &loaded)?;
+    let mut view = view_of(conn, &loaded)?;
+    view.draw_offer_refused = offer_refused;
     Ok(if stored_now {
         Submitted::Stored(view)
     } else {
@@ -123,7 +127,8 @@ pub fn submit(
 
 /// What the locked way of a submission did, with what it changed.
 enum Locked {
-    Stored(Loaded, Effects),
+    /// Stored, with the draw offer sent with the move if it was not made.
+    Stored(Loaded, Effects, Option<Refusal>),
     /// The same move was already stored at that ply.
     Resent,
     /// The mover's time was over: the game is lost on time, the move refused.

@@ -46,6 +46,24 @@ pub struct DrawOffer {
     pub ply: i32,
 }
 
+/// The last draw offer, not taken up: declined, or lapsed when the opponent moved on
+/// without answering. Said until the offerer moves again.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct DrawOfferAnswer {
+    /// `white` or `black`: who offered.
+    #[serde(with = "spelled")]
+    #[schema(value_type = String)]
+    pub by: Color,
+    /// The ply after which it was made.
+    pub ply: i32,
+    /// `declined` or `lapsed`.
+    pub outcome: String,
+    /// `white` or `black`: who declined it, or moved without answering.
+    #[serde(with = "spelled")]
+    #[schema(value_type = String)]
+    pub answered_by: Color,
+}
+
 /// A game with its moves, position and what may be played now.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct GameView {
@@ -70,10 +88,13 @@ pub struct GameView {
     /// Why it finished: `no_legal_moves`, `resignation`, `agreement`,
     /// `threefold_repetition`, `no_capture_or_promotion`, `only_kings_moved`,
     /// `lone_king_not_caught`, `no_progress_limit`, `move_limit`, `lone_kings_limit`,
-    /// `arbiter`.
+    /// `time_forfeit`, `arbiter` (the arbiter's decision), `entered` (a result entered on
+    /// the event's board, as reported).
     #[serde(with = "spelled_option")]
     #[schema(value_type = Option<String>)]
     pub reason: Option<GameEnd>,
+    /// For `arbiter` and `entered`: the display name of who decided or entered the result.
+    pub decided_by: Option<String>,
     /// The position now (PDN FEN).
     pub fen: String,
     /// The start position (PDN FEN).
@@ -91,6 +112,12 @@ pub struct GameView {
     pub draw_offer_min_moves: i32,
     /// The pending draw offer, if any.
     pub draw_offer: Option<DrawOffer>,
+    /// The last offer, declined or lapsed, until its offerer moves again.
+    pub draw_offer_answer: Option<DrawOfferAnswer>,
+    /// A move's answer only: the draw offer sent with the move and not made (the move is
+    /// stored all the same). The API answer carries it as `draw_offer_refused`.
+    #[serde(skip)]
+    pub draw_offer_refused: Option<crate::service::Refusal>,
     /// The clocks as of this answer; null for a game played without a clock.
     pub clock: Option<ClockView>,
     /// Which game of its pairing this is: 1, or 2 for a micro-match's return game.
@@ -136,6 +163,7 @@ impl GameView {
             status: row.status,
             result: row.result,
             reason: row.reason,
+            decided_by: None,
             fen: game.position().to_fen(),
             start_fen: row.start_fen.clone(),
             side_to_move: game.side_to_move(),
@@ -157,6 +185,8 @@ impl GameView {
             },
             draw_offer_min_moves: row.draw_offer_min_moves,
             draw_offer: pending_offer(row),
+            draw_offer_answer: offer_answer(row),
+            draw_offer_refused: None,
             clock: super::clock::view(row, game.side_to_move(), now),
             game_no: row.game_no,
             other_game_id: board.other_game_id,
@@ -173,6 +203,26 @@ fn pending_offer(row: &GameRow) -> Option<DrawOffer> {
     Some(DrawOffer {
         by: row.draw_offer_by?,
         ply: row.draw_offer_ply?,
+    })
+}
+
+fn offer_answer(row: &GameRow) -> Option<DrawOfferAnswer> {
+    if row.draw_offer_pending || row.status == GameStatus::Finished {
+        return None;
+    }
+    let (by, ply) = (row.draw_offer_by?, row.draw_offer_ply?);
+    let outcome = if row.draw_offer_declined && (row.ply == ply || row.ply == ply + 1) {
+        "declined"
+    } else if !row.draw_offer_declined && row.ply == ply + 1 {
+        "lapsed"
+    } else {
+        return None;
+    };
+    Some(DrawOfferAnswer {
+        by,
+        ply,
+        outcome: outcome.to_string(),
+        answered_by: by.opponent(),
     })
 }
 
@@ -236,7 +286,11 @@ pub fn view_of(conn: &mut DbConn, loaded: &Loaded) -> AppResult<GameView> {
 pub fn view_with_names(conn: &mut DbConn, loaded: &Loaded, names: &Names) -> AppResult<GameView> {
     let board = board_context(conn, &loaded.row)?;
     let now = conn.now();
-    Ok(GameView::of(loaded, names, board, now))
+    let mut view = GameView::of(loaded, names, board, now);
+    if matches!(loaded.row.reason, Some(GameEnd::Arbiter | GameEnd::Entered)) {
+        view.decided_by = stored::result_set_by(conn, loaded.row.id)?;
+    }
+    Ok(view)
 }
 
 /// The board a game is played on, as its view shows it.

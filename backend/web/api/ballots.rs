@@ -19,7 +19,8 @@ pub async fn list() -> AppResult<Json<Vec<BallotTableView>>> {
 
 /// Enters or corrects the result of game `n` (1 or 2) of a micro-match, in that game's
 /// colours (game 2's White is the pairing's Black); kept in the audit trail. A game
-/// played on the site takes it as its arbiter's result.
+/// played on the site takes it as its arbiter's result; one being played (it has moves and
+/// is not over) answers 409 `game_in_progress` (with `moves`) unless `end_game` is true.
 #[utoipa::path(put, path = "/api/v1/events/{id}/pairings/{pairing}/games/{n}/result", tag = "events",
     request_body = ResultInput,
     params(("id" = i64, Path, description = "event id"), ("pairing" = i64, Path, description = "board id"),

@@ -345,7 +345,10 @@ pub async fn publish(
     Ok(HttpResponse::NoContent().finish())
 }
 
-/// Enters or corrects a result (kept in the audit trail).
+/// Enters or corrects a result (kept in the audit trail). A board whose game is being
+/// played (it has moves and is not over) answers 409 `game_in_progress` (with `moves`)
+/// unless `end_game` is true: then the game ends with the result, as the arbiter's
+/// decision.
 #[utoipa::path(put, path = "/api/v1/events/{id}/pairings/{pairing}/result", tag = "events", request_body = ResultInput,
     params(("id" = i64, Path, description = "event id"), ("pairing" = i64, Path, description = "board id")),
     responses((status = 204), (status = 401, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem), (status = 409, body = Problem), (status = 422, body = Problem)),

@@ -2,7 +2,7 @@
 //! arbiters' result and takeback; standalone games; lists.
 use actix_web::web::{self, Json};
 use actix_web::{HttpResponse, http::StatusCode};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::auth::{self, ApiCredentials};
 use crate::service::games::GameFilter;
@@ -80,14 +80,54 @@ pub async fn get(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult<
     Ok(Json(state.db(move |conn| view::get(conn, id)).await?))
 }
 
+/// A move's answer: the game after it, and the draw offer sent with the move if it was not
+/// made (the move is stored all the same).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct MoveAnswer {
+    #[serde(flatten)]
+    pub game: GameView,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draw_offer_refused: Option<OfferRefused>,
+}
+
+/// Why the draw offer sent with a move was not made (`draw_offer_too_early`: each side
+/// must first make the game's minimum number of moves).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct OfferRefused {
+    pub code: String,
+    /// In English: when an offer becomes possible.
+    pub detail: String,
+    /// `draw_offer_too_early`: moves still to make before a draw may be offered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moves_needed: Option<u32>,
+}
+
+impl MoveAnswer {
+    fn of(mut game: GameView) -> MoveAnswer {
+        let draw_offer_refused = game.draw_offer_refused.take().map(|refusal| OfferRefused {
+            code: refusal.code().to_string(),
+            detail: crate::web::refusals::text(crate::web::i18n::Lang::En, &refusal),
+            moves_needed: match refusal {
+                Refusal::DrawOfferTooEarly { moves_needed, .. } => Some(moves_needed),
+                _ => None,
+            },
+        });
+        MoveAnswer {
+            game,
+            draw_offer_refused,
+        }
+    }
+}
+
 /// Plays a move. `ply` is the number of the ply this move makes (1 = the game's first
 /// move). 201 when stored; 200 when the same move is already stored at that ply (a resend);
-/// 409 `ply_taken` (with `stored_move`), `ply_ahead`, `game_over`, `draw_offer_*` (with
-/// `offer_draw`); 422 `illegal_move` (with `reason_code` and `legal_moves`); 403
-/// `not_your_turn`, `not_in_game`.
+/// 409 `ply_taken` (with `stored_move`), `ply_ahead`, `game_over`; 422 `illegal_move`
+/// (with `reason_code` and `legal_moves`); 403 `not_your_turn`, `not_in_game`. A draw
+/// offer sent with the move (`offer_draw`) that may not be made yet never costs the move:
+/// it is stored (201) and the answer says why no offer was made (`draw_offer_refused`).
 #[utoipa::path(post, path = "/api/v1/games/{id}/moves", tag = "games", request_body = MoveInput,
     params(("id" = i64, Path, description = "game id")),
-    responses((status = 201, body = GameView), (status = 200, body = GameView), (status = 401, body = Problem),
+    responses((status = 201, body = MoveAnswer), (status = 200, body = GameView), (status = 401, body = Problem),
         (status = 403, body = Problem), (status = 404, body = Problem), (status = 409, body = Problem),
         (status = 422, body = Problem)),
     security(("token" = [])))]
@@ -111,7 +151,9 @@ pub async fn play_move(
         .await?;
     credentials.record(&actor);
     Ok(match outcome {
-        Submitted::Stored(game) => HttpResponse::build(StatusCode::CREATED).json(game),
+        Submitted::Stored(game) => {
+            HttpResponse::build(StatusCode::CREATED).json(MoveAnswer::of(game))
+        }
         Submitted::AlreadyStored(game) => HttpResponse::Ok().json(game),
     })
 }

@@ -173,6 +173,48 @@ impl GamePage {
         }
     }
 
+    /// The move form's label: "Your move" for the player to move; the side's move for an
+    /// arbiter who enters moves for both.
+    pub fn move_label(&self) -> String {
+        match &self.my_side {
+            Some(_) => self.ctx.t("game.move_label"),
+            None => self.ctx.t(&format!(
+                "game.move_label_for.{}",
+                self.game.side_to_move.spelling()
+            )),
+        }
+    }
+
+    /// The arbiter's result menu selects the stored result (`1-0`, `1/2-1/2`, `0-1`), or
+    /// "none" (`""`) while the game goes on.
+    pub fn is_stored_result(&self, code: &str) -> bool {
+        match self.game.result {
+            Some(result) => result.spelling() == code,
+            None => code.is_empty(),
+        }
+    }
+
+    /// For a player while a draw may not be offered yet: from when it may.
+    pub fn offer_note(&self) -> Option<String> {
+        let moves_made = &self.game.moves_made;
+        let min = u32::try_from(self.game.draw_offer_min_moves).unwrap_or(0);
+        let early = moves_made.white.min(moves_made.black) < min;
+        (self.my_side.is_some() && !self.finished() && early)
+            .then(|| self.ctx.plural("game.offer_after", &i64::from(min)))
+    }
+
+    /// To the offerer: their last offer was declined, or lapsed when the opponent moved on.
+    pub fn offer_answer_text(&self) -> Option<String> {
+        let answer = self.game.draw_offer_answer.as_ref()?;
+        let mine = self.my_side.as_deref() == Some(answer.by.spelling());
+        mine.then(|| {
+            self.ctx.tf1(
+                &format!("game.offer_{}", answer.outcome),
+                &self.side_name(answer.answered_by),
+            )
+        })
+    }
+
     /// A legal move to show as the form's example.
     pub fn example_move(&self) -> &str {
         self.game.legal_moves.first().map_or("", String::as_str)
@@ -329,11 +371,21 @@ fn result_words(ctx: &Ctx, view: &GameView) -> String {
         ResultCode::BlackWins => ctx.t("game.outcome.black_wins"),
         _ => ctx.t("game.outcome.draw"),
     };
-    format!("{outcome}: {}", reason_words(ctx, reason))
+    format!(
+        "{outcome}: {}",
+        reason_words(ctx, reason, view.decided_by.as_deref())
+    )
 }
 
-pub fn reason_words(ctx: &Ctx, reason: GameEnd) -> String {
-    ctx.t(&format!("game.reason.{}", reason.spelling()))
+/// How the game ended, in words: by its rule, or as the arbiter's decision or a result
+/// entered, naming who (`decided_by`) when known.
+pub fn reason_words(ctx: &Ctx, reason: GameEnd, decided_by: Option<&str>) -> String {
+    match (reason, decided_by) {
+        (GameEnd::Arbiter | GameEnd::Entered, Some(name)) => {
+            ctx.tf1(&format!("game.reason.{}_by", reason.spelling()), &name)
+        }
+        _ => ctx.t(&format!("game.reason.{}", reason.spelling())),
+    }
 }
 
 /// After a refused action: the page again with the refusal in the reader's language.
@@ -397,10 +449,30 @@ pub async fn play_move(
         text: form.text,
         offer_draw: form.offer_draw.is_some(),
     };
-    act(&req, ctx, &state, id, move |conn, actor| {
-        play::submit(conn, actor, id, &input).map(|_| ())
-    })
-    .await
+    let actor = ctx.actor();
+    match state
+        .db(move |conn| play::submit(conn, &actor, id, &input))
+        .await
+    {
+        Ok(submitted) => {
+            let offer_refused = match &submitted {
+                play::Submitted::Stored(view) => view.draw_offer_refused.is_some(),
+                play::Submitted::AlreadyStored(_) => false,
+            };
+            let (kind, key) = if offer_refused {
+                ("error", "game.move_played_offer_refused")
+            } else {
+                ("ok", "flash.saved")
+            };
+            Ok(render::redirect_with_flash(
+                &req,
+                &format!("/games/{id}#board"),
+                kind,
+                key,
+            ))
+        }
+        Err(err) => refused(ctx, &state, id, err).await,
+    }
 }
 
 macro_rules! player_action {

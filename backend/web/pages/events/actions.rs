@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use crate::service::events::entries::{self, AbsenceInput, EntryInput};
 use crate::service::events::rounds::{self, ResultInput};
-use crate::service::events::settings;
+use crate::service::events::{confirmations, settings};
 use crate::service::{AppError, AppResult, Refusal};
 use crate::web::ctx::Ctx;
 use crate::web::form::{CsrfForm, optional_number};
@@ -15,6 +15,7 @@ use crate::web::render::{self, FormErrors};
 use crate::web::signed_in::SignedInPage;
 use crate::web::state::AppState;
 
+use super::end_game;
 use super::show::{EventPage, load};
 
 /// Where an action's answer goes back to: a tab of the event and, for an action on one
@@ -311,6 +312,9 @@ pub async fn start_clocks(
 pub struct ResultForm {
     #[serde(default)]
     result: String,
+    /// The question page's confirmation: end the board's game in progress.
+    #[serde(default)]
+    end_game: Option<String>,
 }
 
 pub async fn result(
@@ -321,7 +325,35 @@ pub async fn result(
     CsrfForm(form): CsrfForm<ResultForm>,
 ) -> AppResult<HttpResponse> {
     let (id, pairing) = path.into_inner();
-    act(&req, ctx, &state, id, "rounds", move |conn, actor| {
+    let end_game = form.end_game.is_some();
+    let actor = ctx.actor();
+    let typed = vec![(pairing, 1, form.result.clone())];
+    let (round, to_end) = state
+        .db(move |conn| {
+            let round = confirmations::round_of_board(conn, pairing)?;
+            let to_end = if end_game {
+                Vec::new()
+            } else {
+                confirmations::games_to_end(conn, &actor, id, &typed, &[])?
+            };
+            Ok((round, to_end))
+        })
+        .await?;
+    let back = Back {
+        tab: "rounds",
+        round,
+    };
+    if !to_end.is_empty() {
+        return end_game::page(
+            ctx,
+            format!("/events/{id}/pairings/{pairing}/result"),
+            back.path(id),
+            vec![("result".to_string(), form.result)],
+            &to_end,
+            end_game::Confirm::EndGame,
+        );
+    }
+    act_back(&req, ctx, &state, id, back, move |conn, actor| {
         rounds::set_result(
             conn,
             actor,
@@ -329,6 +361,7 @@ pub async fn result(
             pairing,
             &ResultInput {
                 result: form.result,
+                end_game,
             },
         )
     })
@@ -336,7 +369,9 @@ pub async fn result(
 }
 
 /// `POST /events/{id}/rounds/{n}/results`: the round's results form, one Save for every
-/// board (fields `result_<pairing id>`); only boards whose result changed are stored.
+/// board (fields `result_<pairing id>`); only boards whose result changed are stored. A
+/// result that would end a game in progress is asked about first (`end_game`), and stored
+/// with the rest once confirmed (`end_game_<pairing>[_<game>]`).
 pub async fn round_results(
     req: HttpRequest,
     SignedInPage(ctx): SignedInPage,
@@ -345,13 +380,50 @@ pub async fn round_results(
     CsrfForm(form): CsrfForm<std::collections::HashMap<String, String>>,
 ) -> AppResult<HttpResponse> {
     let (id, round) = path.into_inner();
-    // `result_<pairing>`: a board's result; `result_<pairing>_<game>`: one game of a
-    // micro-match.
-    let number = |text: &str| {
-        text.parse::<i64>().map_err(|_| {
-            crate::service::AppError::invalid("result", crate::service::Refusal::NotAWholeNumber)
-        })
-    };
+    let (results, game_results) = typed_results(&form)?;
+    let confirmed = end_game::confirmed_in(&form);
+    let mut typed: Vec<(i64, i32, String)> = results
+        .iter()
+        .map(|(pairing, text)| (*pairing, 1, text.clone()))
+        .collect();
+    typed.extend(game_results.iter().cloned());
+    let actor = ctx.actor();
+    let already = confirmed.clone();
+    let to_end = state
+        .db(move |conn| confirmations::games_to_end(conn, &actor, id, &typed, &already))
+        .await?;
+    if !to_end.is_empty() {
+        let mut fields: Vec<(String, String)> = form.into_iter().collect();
+        fields.sort();
+        return end_game::page(
+            ctx,
+            format!("/events/{id}/rounds/{round}/results"),
+            format!("/events/{id}?tab=rounds&round={round}"),
+            fields,
+            &to_end,
+            end_game::Confirm::PerGame,
+        );
+    }
+    act_on_round(&req, ctx, &state, id, round, move |conn, actor| {
+        if !game_results.is_empty() {
+            rounds::set_round_game_results(conn, actor, id, round, &game_results, &confirmed)?;
+        }
+        if !results.is_empty() || game_results.is_empty() {
+            rounds::set_round_results(conn, actor, id, round, &results, &confirmed)?;
+        }
+        Ok(())
+    })
+    .await
+}
+
+/// A round's results form read: `result_<pairing>`, a board's result, and
+/// `result_<pairing>_<game>`, one game of a micro-match; each list sorted.
+#[allow(clippy::type_complexity)]
+fn typed_results(
+    form: &std::collections::HashMap<String, String>,
+) -> AppResult<(Vec<(i64, String)>, Vec<(i64, i32, String)>)> {
+    let not_a_number = || AppError::invalid("result", Refusal::NotAWholeNumber);
+    let number = |text: &str| text.parse::<i64>().map_err(|_| not_a_number());
     let mut results = Vec::new();
     let mut game_results = Vec::new();
     for (field, value) in form {
@@ -360,29 +432,15 @@ pub async fn round_results(
         };
         match rest.split_once('_') {
             Some((pairing, game)) => {
-                let game = i32::try_from(number(game)?).map_err(|_| {
-                    crate::service::AppError::invalid(
-                        "result",
-                        crate::service::Refusal::NotAWholeNumber,
-                    )
-                })?;
-                game_results.push((number(pairing)?, game, value));
+                let game = i32::try_from(number(game)?).map_err(|_| not_a_number())?;
+                game_results.push((number(pairing)?, game, value.clone()));
             }
-            None => results.push((number(rest)?, value)),
+            None => results.push((number(rest)?, value.clone())),
         }
     }
     results.sort_unstable();
     game_results.sort_unstable();
-    act_on_round(&req, ctx, &state, id, round, move |conn, actor| {
-        if !game_results.is_empty() {
-            rounds::set_round_game_results(conn, actor, id, round, &game_results)?;
-        }
-        if !results.is_empty() || game_results.is_empty() {
-            rounds::set_round_results(conn, actor, id, round, &results)?;
-        }
-        Ok(())
-    })
-    .await
+    Ok((results, game_results))
 }
 
 pub async fn finish(

@@ -2,6 +2,7 @@
 //! standings), the organiser's actions and forms, a player's card and the TRF export.
 mod actions;
 mod card;
+mod end_game;
 mod export;
 mod form;
 mod presence;
