@@ -484,6 +484,14 @@ async fn the_results_forms_ask_before_ending_a_game_in_progress() {
     );
     assert_eq!(asked.hidden_input("end_game").as_deref(), Some("1"));
     assert_eq!(game(&mut board.org.api, id).await["status"], "ongoing");
+    // Cancelling goes back to the board's own round, not the latest.
+    assert!(
+        asked
+            .body
+            .contains(&format!("href=\"/events/{event}?tab=rounds&#38;round=1\"")),
+        "{}",
+        asked.body
+    );
 
     // The round's form: asked, then stored once confirmed.
     let round = format!("/events/{event}/rounds/1/results");
@@ -513,6 +521,10 @@ async fn the_results_forms_ask_before_ending_a_game_in_progress() {
         StatusCode::SEE_OTHER,
         "{}",
         confirmed.body
+    );
+    assert_eq!(
+        confirmed.location(),
+        format!("/events/{event}?tab=rounds&round=1")
     );
     let over = game(&mut board.org.api, id).await;
     assert_eq!(
