@@ -351,6 +351,21 @@ async fn set_up(plan: &Plan, index: usize, board_game: Option<i64>) -> anyhow::R
     Ok(player)
 }
 
+impl Played {
+    /// Adds what another connection played.
+    fn add(&mut self, played: Played) {
+        self.stats.merge(played.stats);
+        self.accepted += played.accepted;
+        self.finished_plies += played.finished_plies;
+        self.other_errors += played.other_errors;
+        for (reason, n) in played.finished {
+            *self.finished.entry(reason).or_default() += n;
+        }
+        self.acknowledged.extend(played.acknowledged);
+        self.games.extend(played.games);
+    }
+}
+
 /// Plays one connection's games until the deadline.
 async fn play(
     mut player: Player,
@@ -668,16 +683,7 @@ pub async fn run(plan: Plan, json: bool) -> anyhow::Result<std::process::ExitCod
         .collect();
     let mut total = Played::default();
     for task in tasks {
-        let played = task.await.context("a game task failed")?;
-        total.stats.merge(played.stats);
-        total.accepted += played.accepted;
-        total.finished_plies += played.finished_plies;
-        total.other_errors += played.other_errors;
-        for (reason, n) in played.finished {
-            *total.finished.entry(reason).or_default() += n;
-        }
-        total.acknowledged.extend(played.acknowledged);
-        total.games.extend(played.games);
+        total.add(task.await.context("a game task failed")?);
     }
     // With `--min-finished` the run may have gone on past `--duration`: rates are per
     // second of the time it really measured.
