@@ -345,6 +345,7 @@ fn seed_players(
                 birth_year: Some(*birth),
                 title: (*title).into(),
             },
+            None,
             now,
         )?;
         strengths.insert(player.id, *russian);
