@@ -190,16 +190,38 @@ pub fn decide(
     })
 }
 
+/// A profile the account might be, as the account page offers it.
+#[derive(Debug, Clone)]
+pub struct Suggestion {
+    pub player_id: i64,
+    pub name: String,
+    pub club_name: Option<String>,
+    pub birth_year: Option<i32>,
+}
+
 /// Profiles the account might be (same name as the account, linked to nobody), for an
 /// account without a profile; none for one that has a profile.
-pub fn suggestions(conn: &mut DbConn, actor: &Actor) -> AppResult<Vec<Player>> {
+pub fn suggestions(conn: &mut DbConn, actor: &Actor) -> AppResult<Vec<Suggestion>> {
     let Some(user) = &actor.user else {
         return Ok(Vec::new());
     };
     if user.player_id.is_some() {
         return Ok(Vec::new());
     }
-    Ok(store::players::unclaimed_named(conn, &user.display_name)?)
+    let mut found = Vec::new();
+    for player in store::players::unclaimed_named(conn, &user.display_name)? {
+        let club_name = match player.club_id {
+            Some(id) => store::clubs::by_id(conn, id)?.map(|c| c.name),
+            None => None,
+        };
+        found.push(Suggestion {
+            player_id: player.id,
+            name: player.name,
+            club_name,
+            birth_year: player.birth_year,
+        });
+    }
+    Ok(found)
 }
 
 /// A one-time link's code, shown once to the organiser who made it.
