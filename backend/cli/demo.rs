@@ -345,7 +345,6 @@ fn seed_players(
                 birth_year: Some(*birth),
                 title: (*title).into(),
             },
-            None,
             now,
         )?;
         strengths.insert(player.id, *russian);

@@ -171,8 +171,8 @@ pub fn decide(
         if status_of(&claim)? != ClaimStatus::Pending {
             return Err(AppError::conflict(Refusal::ClaimAlreadyDecided));
         }
-        let claimant =
-            accounts::user_by_id(conn, claim.user_id)?.ok_or(AppError::NotFound { what: "user" })?;
+        let claimant = accounts::user_by_id(conn, claim.user_id)?
+            .ok_or(AppError::NotFound { what: "user" })?;
         let status = if accept {
             check_free(conn, player.id, &claimant)?;
             ClaimStatus::Accepted

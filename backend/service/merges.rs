@@ -34,12 +34,17 @@ pub fn merge(
         return Err(AppError::invalid("into", Refusal::MergeIntoItself));
     }
     let effects = conn.write_transaction(|conn| {
-        let merged = players::live(conn, from)?;
-        let survivor = players::live(conn, into)?;
+        // Who may is asked first, so that a merged id tells nobody else more than a 403.
+        let merged =
+            store::players::by_id(conn, from)?.ok_or(AppError::NotFound { what: "player" })?;
+        let survivor =
+            store::players::by_id(conn, into)?.ok_or(AppError::NotFound { what: "player" })?;
         let rights = ProfileRights::of(conn, actor)?;
         if !(rights.may_manage(&merged) && rights.may_manage(&survivor)) {
             return Err(AppError::forbidden(Refusal::OnlyManagersOfBothMerge));
         }
+        players::live(conn, from)?;
+        players::live(conn, into)?;
         if let Some(event) = merges::shared_event(conn, from, into)? {
             return Err(AppError::conflict(Refusal::SameEvent { event }));
         }

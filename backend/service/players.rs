@@ -214,7 +214,7 @@ pub fn create(conn: &mut DbConn, actor: &Actor, input: &PlayerInput) -> AppResul
         if own_profile && user.player_id.is_some() {
             return Err(AppError::forbidden(Refusal::AlreadyHasProfile));
         }
-        let player = players::insert(conn, &fields, Some(user.id), store::now())?;
+        let player = players::insert_by(conn, &fields, Some(user.id), store::now())?;
         if own_profile {
             accounts::link_player(conn, user.id, Some(player.id))?;
         }

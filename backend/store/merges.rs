@@ -3,8 +3,8 @@
 use diesel::prelude::*;
 
 use super::schema::{
-    club_join_requests, entries, events, games, glicko2_starts, player_claim_links,
-    player_claims, player_ratings, players, rating_changes, ratings, users,
+    club_join_requests, entries, events, games, glicko2_starts, player_claim_links, player_claims,
+    player_ratings, players, rating_changes, ratings, users,
 };
 use super::{DbConn, QueryResult};
 use damka_domain::vocabulary::{JoinRequestStatus, Spelling};

@@ -7,8 +7,17 @@ use super::models::{Player, PlayerFields, PlayerRating};
 use super::schema::{player_ratings, players};
 use super::{DbConn, QueryResult};
 
-/// A new profile; `created_by` is the signed-in account that made it, if any.
+/// A new profile that no account made (the command line, tests).
 pub fn insert(
+    conn: &mut DbConn,
+    fields: &PlayerFields,
+    at: chrono::NaiveDateTime,
+) -> QueryResult<Player> {
+    insert_by(conn, fields, None, at)
+}
+
+/// A new profile; `created_by` is the signed-in account that made it, if any.
+pub fn insert_by(
     conn: &mut DbConn,
     fields: &PlayerFields,
     created_by: Option<i64>,

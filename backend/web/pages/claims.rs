@@ -116,12 +116,7 @@ pub async fn create_link(
         })
         .await?;
     let info = req.connection_info();
-    let url = format!(
-        "{}://{}/claim/{}",
-        info.scheme(),
-        info.host(),
-        created.code
-    );
+    let url = format!("{}://{}/claim/{}", info.scheme(), info.host(), created.code);
     let mut response = render::page(StatusCode::OK, &LinkCreatedPage { ctx, player, url })?;
     response.headers_mut().insert(
         actix_web::http::header::CACHE_CONTROL,
