@@ -46,6 +46,7 @@ mod http_trf_import;
 mod keizer_api;
 mod keizer_pages;
 mod load_proof;
+mod merges;
 mod micro_match_pages;
 mod micro_match_swiss;
 mod micro_matches;
