@@ -842,7 +842,7 @@ pub mod examples {
         || Refusal::OnlyManagersOfBothMerge,
         || Refusal::MergeIntoItself,
         || Refusal::SameEvent {
-            event: text("Club championship 2026"),
+            event: text("Kazan-2026"),
         },
         || Refusal::BothProfilesHaveAccounts,
         || Refusal::PlayerMerged { into: 12 },
