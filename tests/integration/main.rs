@@ -12,6 +12,7 @@ mod backup;
 mod body_limits;
 mod browser;
 mod browser_event_game;
+mod browser_claim;
 mod claims;
 mod cli_engine;
 mod cli_pair;
