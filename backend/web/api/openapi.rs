@@ -5,8 +5,8 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
 use super::{
-    admin, ballots, claims, clubs, event_import, event_pairing, events, game_pdn, games, live, me, players,
-    ratings, tokens,
+    admin, ballots, claims, clubs, event_import, event_pairing, events, game_pdn, games, live, me,
+    players, ratings, tokens,
 };
 
 #[derive(OpenApi)]
