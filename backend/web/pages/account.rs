@@ -39,7 +39,10 @@ impl AccountClaims {
         let own = claims::own(conn, actor)?;
         let suggestions = claims::suggestions(conn, actor)?
             .into_iter()
-            .filter(|p| !own.iter().any(|c| c.player_id == p.player_id && c.status == "pending"))
+            .filter(|p| {
+                !own.iter()
+                    .any(|c| c.player_id == p.player_id && c.status == "pending")
+            })
             .collect();
         Ok(AccountClaims { own, suggestions })
     }
@@ -48,8 +51,10 @@ impl AccountClaims {
 impl AccountPage {
     /// An own claim, in words.
     fn claim_notice(&self, claim: &ClaimView) -> String {
-        self.ctx
-            .tf1(&format!("account.claim.{}", claim.status), &claim.player_name)
+        self.ctx.tf1(
+            &format!("account.claim.{}", claim.status),
+            &claim.player_name,
+        )
     }
 }
 

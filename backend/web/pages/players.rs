@@ -125,7 +125,9 @@ impl ProfileClaims {
 
     /// The reader's claim on this profile is waiting for an answer.
     fn claim_pending(&self) -> bool {
-        self.own_claim.as_ref().is_some_and(|c| c.status == "pending")
+        self.own_claim
+            .as_ref()
+            .is_some_and(|c| c.status == "pending")
     }
 }
 
