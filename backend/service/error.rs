@@ -19,6 +19,8 @@ pub enum AppError {
     CsrfRejected,
     /// 404.
     NotFound { what: &'static str },
+    /// 404 with a reason a script can act on (a merged profile: where it went).
+    NotFoundBecause { reason: Refusal },
     /// 405: the path exists, but not for this method (the response lists the allowed ones).
     MethodNotAllowed,
     /// 409: the action conflicts with the stored state (duplicate e-mail, stale data).
@@ -47,7 +49,7 @@ impl AppError {
             AppError::BadRequest { .. } => 400,
             AppError::Unauthenticated | AppError::BadCredentials => 401,
             AppError::Forbidden { .. } | AppError::CsrfRejected => 403,
-            AppError::NotFound { .. } => 404,
+            AppError::NotFound { .. } | AppError::NotFoundBecause { .. } => 404,
             AppError::MethodNotAllowed => 405,
             AppError::Conflict { .. } => 409,
             AppError::PayloadTooLarge { .. } => 413,
@@ -67,7 +69,7 @@ impl AppError {
             AppError::BadCredentials => "bad-credentials",
             AppError::Forbidden { .. } => "forbidden",
             AppError::CsrfRejected => "csrf-rejected",
-            AppError::NotFound { .. } => "not-found",
+            AppError::NotFound { .. } | AppError::NotFoundBecause { .. } => "not-found",
             AppError::MethodNotAllowed => "method-not-allowed",
             AppError::Conflict { .. } => "conflict",
             AppError::PayloadTooLarge { .. } => "payload-too-large",
@@ -78,10 +80,11 @@ impl AppError {
         }
     }
 
-    /// Why exactly: the refusal of a 400, 403, 409 or 422.
+    /// Why exactly: the refusal of a 400, 403, 409 or 422, or of a 404 that has one.
     pub fn refusal(&self) -> Option<&Refusal> {
         match self {
             AppError::BadRequest { reason }
+            | AppError::NotFoundBecause { reason }
             | AppError::Forbidden { reason }
             | AppError::Conflict { reason }
             | AppError::Invalid { reason, .. } => Some(reason),
@@ -153,6 +156,7 @@ impl fmt::Display for AppError {
                 "the form's security token is missing or expired; reload the page and try again"
             ),
             AppError::NotFound { what } => write!(f, "{what} not found"),
+            AppError::NotFoundBecause { reason } => write!(f, "not found: {reason}"),
             AppError::MethodNotAllowed => write!(f, "this method is not allowed here"),
             AppError::Conflict { reason } => write!(f, "conflict: {reason}"),
             AppError::PayloadTooLarge { limit_bytes } => write!(

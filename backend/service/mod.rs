@@ -3,6 +3,7 @@
 //! checks permissions, validates, and runs its writes in one transaction.
 pub mod accounts;
 pub mod auth;
+pub mod claims;
 pub mod clubs;
 pub mod effects;
 pub mod error;
@@ -10,6 +11,7 @@ pub mod events;
 pub mod game_pages;
 pub mod games;
 pub mod live;
+pub mod merges;
 pub mod password_limits;
 pub mod players;
 pub mod ratings;

@@ -102,6 +102,9 @@ fn fields(conn: &mut DbConn, input: &PlayerInput) -> AppResult<PlayerFields> {
 #[derive(Debug, Clone, Default)]
 pub struct ProfileRights {
     admin: bool,
+    /// A site organiser (or administrator).
+    organiser: bool,
+    user_id: Option<i64>,
     own_profile: Option<i64>,
     organised_clubs: HashSet<i64>,
 }
@@ -113,6 +116,8 @@ impl ProfileRights {
         };
         Ok(ProfileRights {
             admin: user.is_admin,
+            organiser: user.is_admin || user.is_organiser,
+            user_id: Some(user.id),
             own_profile: user.player_id,
             organised_clubs: clubs::organised_by(conn, user.id)?.into_iter().collect(),
         })
@@ -126,6 +131,16 @@ impl ProfileRights {
             || player
                 .club_id
                 .is_some_and(|club| self.organised_clubs.contains(&club))
+    }
+
+    /// Who manages a profile (decides claims on it, hands out links to it, merges it):
+    /// administrators, organisers of the player's club, and the organiser who made it.
+    pub fn may_manage(&self, player: &Player) -> bool {
+        self.admin
+            || player
+                .club_id
+                .is_some_and(|club| self.organised_clubs.contains(&club))
+            || (self.organiser && self.user_id.is_some() && player.created_by == self.user_id)
     }
 
     /// Who may put a profile in a club without asking: administrators and the club's
@@ -156,8 +171,30 @@ fn check_club_change(
 
 pub fn can_edit(conn: &mut DbConn, actor: &Actor, player_id: i64) -> AppResult<bool> {
     match players::by_id(conn, player_id)? {
-        Some(player) => may_edit(conn, actor, &player),
-        None => Ok(false),
+        Some(player) if player.merged_into.is_none() => may_edit(conn, actor, &player),
+        _ => Ok(false),
+    }
+}
+
+/// Whether the actor manages the profile (see `ProfileRights::may_manage`).
+pub fn can_manage(conn: &mut DbConn, actor: &Actor, player_id: i64) -> AppResult<bool> {
+    match players::by_id(conn, player_id)? {
+        Some(player) if player.merged_into.is_none() => {
+            Ok(ProfileRights::of(conn, actor)?.may_manage(&player))
+        }
+        _ => Ok(false),
+    }
+}
+
+/// A profile that is still there: 404 if there never was one, 404 `player_merged` (with
+/// the survivor's id) if it was merged into another.
+pub fn live(conn: &mut DbConn, player_id: i64) -> AppResult<Player> {
+    let player = players::by_id(conn, player_id)?.ok_or(AppError::NotFound { what: "player" })?;
+    match player.merged_into {
+        Some(into) => Err(AppError::NotFoundBecause {
+            reason: Refusal::PlayerMerged { into },
+        }),
+        None => Ok(player),
     }
 }
 
@@ -177,7 +214,7 @@ pub fn create(conn: &mut DbConn, actor: &Actor, input: &PlayerInput) -> AppResul
         if own_profile && user.player_id.is_some() {
             return Err(AppError::forbidden(Refusal::AlreadyHasProfile));
         }
-        let player = players::insert(conn, &fields, store::now())?;
+        let player = players::insert_by(conn, &fields, Some(user.id), store::now())?;
         if own_profile {
             accounts::link_player(conn, user.id, Some(player.id))?;
         }
@@ -193,8 +230,7 @@ pub fn update(
 ) -> AppResult<PlayerView> {
     actor.require_user()?;
     let (updated, effects) = conn.write_transaction(|conn| {
-        let player =
-            players::by_id(conn, player_id)?.ok_or(AppError::NotFound { what: "player" })?;
+        let player = live(conn, player_id)?;
         let rights = ProfileRights::of(conn, actor)?;
         if !rights.may_edit(&player) {
             return Err(AppError::forbidden(Refusal::MayNotEditProfile));
@@ -214,11 +250,11 @@ pub fn update(
 }
 
 pub fn get(conn: &mut DbConn, player_id: i64) -> AppResult<PlayerView> {
-    let player = players::by_id(conn, player_id)?.ok_or(AppError::NotFound { what: "player" })?;
+    let player = live(conn, player_id)?;
     view_of(conn, player)
 }
 
-fn view_of(conn: &mut DbConn, player: Player) -> AppResult<PlayerView> {
+pub(crate) fn view_of(conn: &mut DbConn, player: Player) -> AppResult<PlayerView> {
     let club_name = match player.club_id {
         Some(id) => clubs::by_id(conn, id)?.map(|c| c.name),
         None => None,

@@ -197,6 +197,27 @@ refusals! {
     AlreadyHasProfile => "already_has_profile",
     MayNotEditProfile => "may_not_edit_profile",
 
+    // Claiming and merging profiles.
+    /// The profile claimed already belongs to an account.
+    ProfileTaken => "profile_taken",
+    /// The account claiming a profile already has one.
+    AccountHasProfile => "account_has_profile",
+    /// Deciding a claim or handing out a link: the profile's club organisers, the
+    /// organiser who made it, administrators.
+    OnlyProfileManagers => "only_profile_managers",
+    ClaimAlreadyDecided => "claim_already_decided",
+    /// A one-time link that has been opened already.
+    ClaimLinkUsed => "claim_link_used",
+    /// Merging: administrators, or an organiser who manages both profiles.
+    OnlyManagersOfBothMerge => "only_managers_of_both_merge",
+    MergeIntoItself => "merge_into_itself",
+    /// Both profiles played in this event: one person cannot have played twice.
+    SameEvent { event: String } => "same_event",
+    /// Both profiles are linked to accounts: one must be unlinked first.
+    BothProfilesHaveAccounts => "both_profiles_have_accounts",
+    /// The profile was merged into profile `into` (404, with `merged_into`).
+    PlayerMerged { into: i64 } => "player_merged",
+
     // Events: who may act.
     OnlyOrganisersCreateEvents => "only_organisers_create_events",
     OnlyOrganisersImportEvents => "only_organisers_import_events",
@@ -816,6 +837,18 @@ pub mod examples {
         || Refusal::NoSuchPlayer,
         || Refusal::AlreadyHasProfile,
         || Refusal::MayNotEditProfile,
+        || Refusal::ProfileTaken,
+        || Refusal::AccountHasProfile,
+        || Refusal::OnlyProfileManagers,
+        || Refusal::ClaimAlreadyDecided,
+        || Refusal::ClaimLinkUsed,
+        || Refusal::OnlyManagersOfBothMerge,
+        || Refusal::MergeIntoItself,
+        || Refusal::SameEvent {
+            event: text("Kazan-2026"),
+        },
+        || Refusal::BothProfilesHaveAccounts,
+        || Refusal::PlayerMerged { into: 12 },
         || Refusal::OnlyOrganisersCreateEvents,
         || Refusal::OnlyOrganisersImportEvents,
         || Refusal::OnlyEventOrganiser,

@@ -1,6 +1,7 @@
 //! Storage: one diesel code path for SQLite (embedded default) and PostgreSQL (several
 //! instances), chosen from the database URL. No HTML, no HTTP here.
 pub mod accounts;
+pub mod claims;
 pub mod clubs;
 pub mod columns;
 pub mod connection_health;
@@ -8,6 +9,7 @@ pub mod events;
 pub mod games;
 mod group_commit;
 pub mod local_rules;
+pub mod merges;
 pub mod micro_matches;
 pub mod models;
 pub mod pairing_changes;

@@ -114,6 +114,10 @@ pub struct Player {
     pub birth_year: Option<i32>,
     pub title: String,
     pub created_at: NaiveDateTime,
+    /// The account that created the profile, if a signed-in one did.
+    pub created_by: Option<i64>,
+    /// The profile this one was merged into; a merged profile is no longer listed.
+    pub merged_into: Option<i64>,
 }
 
 /// The editable fields of a player profile; `None` in `club_id`/`birth_year` clears them.
@@ -322,4 +326,43 @@ pub struct PairingChange {
     pub old_pairing: String,
     pub new_pairing: String,
     pub warnings: String,
+}
+
+/// An account's request to be linked to a profile.
+#[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = player_claims)]
+pub struct PlayerClaim {
+    pub id: i64,
+    pub player_id: i64,
+    pub user_id: i64,
+    pub status: String,
+    pub created_at: NaiveDateTime,
+    pub decided_by: Option<i64>,
+    pub decided_at: Option<NaiveDateTime>,
+}
+
+/// A one-time link that links the account opening it to a profile (its code hashed).
+#[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = player_claim_links)]
+pub struct PlayerClaimLink {
+    pub id: i64,
+    pub code_hash: String,
+    pub player_id: i64,
+    pub created_by: i64,
+    pub created_at: NaiveDateTime,
+    pub used_by: Option<i64>,
+    pub used_at: Option<NaiveDateTime>,
+}
+
+/// One row of a profile's audit.
+#[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = player_changes)]
+pub struct PlayerChange {
+    pub id: i64,
+    pub player_id: i64,
+    pub user_id: i64,
+    pub changed_at: NaiveDateTime,
+    pub action: String,
+    pub other_player_id: Option<i64>,
+    pub account_id: Option<i64>,
 }

@@ -7,13 +7,28 @@ use super::models::{Player, PlayerFields, PlayerRating};
 use super::schema::{player_ratings, players};
 use super::{DbConn, QueryResult};
 
+/// A new profile that no account made (the command line, tests).
 pub fn insert(
     conn: &mut DbConn,
     fields: &PlayerFields,
     at: chrono::NaiveDateTime,
 ) -> QueryResult<Player> {
+    insert_by(conn, fields, None, at)
+}
+
+/// A new profile; `created_by` is the signed-in account that made it, if any.
+pub fn insert_by(
+    conn: &mut DbConn,
+    fields: &PlayerFields,
+    created_by: Option<i64>,
+    at: chrono::NaiveDateTime,
+) -> QueryResult<Player> {
     diesel::insert_into(players::table)
-        .values((fields, players::created_at.eq(at)))
+        .values((
+            fields,
+            players::created_at.eq(at),
+            players::created_by.eq(created_by),
+        ))
         .returning(players::all_columns)
         .get_result(conn)
 }
@@ -48,7 +63,8 @@ pub fn entered_in(conn: &mut DbConn, event_id: i64) -> QueryResult<Vec<Player>> 
         .load(conn)
 }
 
-/// Players by name, optionally only those of one club or whose name contains `search`.
+/// Players by name (merged profiles left out), optionally only those of one club or whose
+/// name contains `search`.
 /// The name match folds in Rust, not in SQL, the same on both databases: case, and
 /// Cyrillic through one transliteration (`damka_domain::names`), so `Chizhov` finds
 /// «Чижов» (PostgreSQL's LIKE is case-sensitive, SQLite's folds ASCII only).
@@ -57,7 +73,10 @@ pub fn list(
     club: Option<i64>,
     search: Option<&str>,
 ) -> QueryResult<Vec<Player>> {
-    let mut query = players::table.select(Player::as_select()).into_boxed();
+    let mut query = players::table
+        .filter(players::merged_into.is_null())
+        .select(Player::as_select())
+        .into_boxed();
     if let Some(club) = club {
         query = query.filter(players::club_id.eq(club));
     }
@@ -76,14 +95,21 @@ pub fn list(
 pub fn counts(conn: &mut DbConn) -> QueryResult<(i64, i64)> {
     use super::schema::clubs;
     diesel::select((
-        players::table.count().single_value().assume_not_null(),
+        players::table
+            .filter(players::merged_into.is_null())
+            .count()
+            .single_value()
+            .assume_not_null(),
         clubs::table.count().single_value().assume_not_null(),
     ))
     .get_result(conn)
 }
 
 pub fn count(conn: &mut DbConn) -> QueryResult<i64> {
-    players::table.count().get_result(conn)
+    players::table
+        .filter(players::merged_into.is_null())
+        .count()
+        .get_result(conn)
 }
 
 pub fn ratings_for(conn: &mut DbConn, player_ids: &[i64]) -> QueryResult<Vec<PlayerRating>> {
@@ -109,13 +135,14 @@ pub fn set_rating(conn: &mut DbConn, rating: &PlayerRating) -> QueryResult<()> {
 /// Ids per query: well under the bound-parameter limits of SQLite and PostgreSQL.
 const IDS_PER_QUERY: usize = 1000;
 
-/// The profiles carrying any of these federation ids, by id.
+/// The profiles carrying any of these federation ids, by id (merged ones left out).
 pub fn by_federation_ids(conn: &mut DbConn, federation_ids: &[String]) -> QueryResult<Vec<Player>> {
     let mut found = Vec::new();
     for chunk in federation_ids.chunks(IDS_PER_QUERY) {
         found.extend(
             players::table
                 .filter(players::federation_id.eq_any(chunk))
+                .filter(players::merged_into.is_null())
                 .order(players::id)
                 .select(Player::as_select())
                 .load(conn)?,
@@ -136,4 +163,26 @@ pub fn by_ids(conn: &mut DbConn, ids: &[i64]) -> QueryResult<Vec<Player>> {
         );
     }
     Ok(found)
+}
+
+/// Profiles not merged away and linked to no account whose name is `name` once folded
+/// (case, and Cyrillic through one transliteration, as the search folds it).
+pub fn unclaimed_named(conn: &mut DbConn, name: &str) -> QueryResult<Vec<Player>> {
+    use super::schema::users;
+    let wanted = damka_domain::names::fold(name.trim());
+    if wanted.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rows: Vec<Player> = players::table
+        .filter(players::merged_into.is_null())
+        .filter(diesel::dsl::not(diesel::dsl::exists(
+            users::table.filter(users::player_id.eq(players::id.nullable())),
+        )))
+        .order((players::name, players::id))
+        .select(Player::as_select())
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter(|p| damka_domain::names::fold(p.name.trim()) == wanted)
+        .collect())
 }

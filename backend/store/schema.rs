@@ -36,6 +36,8 @@ diesel::table! {
         birth_year -> Nullable<Integer>,
         title -> Text,
         created_at -> Timestamp,
+        created_by -> Nullable<BigInt>,
+        merged_into -> Nullable<BigInt>,
     }
 }
 
@@ -372,6 +374,42 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    player_claims (id) {
+        id -> BigInt,
+        player_id -> BigInt,
+        user_id -> BigInt,
+        status -> Text,
+        created_at -> Timestamp,
+        decided_by -> Nullable<BigInt>,
+        decided_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    player_claim_links (id) {
+        id -> BigInt,
+        code_hash -> Text,
+        player_id -> BigInt,
+        created_by -> BigInt,
+        created_at -> Timestamp,
+        used_by -> Nullable<BigInt>,
+        used_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    player_changes (id) {
+        id -> BigInt,
+        player_id -> BigInt,
+        user_id -> BigInt,
+        changed_at -> Timestamp,
+        action -> Text,
+        other_player_id -> Nullable<BigInt>,
+        account_id -> Nullable<BigInt>,
+    }
+}
+
 diesel::joinable!(players -> clubs (club_id));
 diesel::joinable!(player_ratings -> players (player_id));
 diesel::joinable!(users -> players (player_id));
@@ -406,6 +444,10 @@ diesel::joinable!(game_changes -> users (user_id));
 diesel::joinable!(ratings -> players (player_id));
 diesel::joinable!(rating_changes -> players (player_id));
 diesel::joinable!(glicko2_starts -> players (player_id));
+diesel::joinable!(player_claims -> players (player_id));
+diesel::joinable!(player_claims -> users (user_id));
+diesel::joinable!(player_claim_links -> players (player_id));
+diesel::joinable!(player_changes -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     site_settings,
@@ -437,4 +479,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     rating_changes,
     glicko2_starts,
     rating_variants,
+    player_claims,
+    player_claim_links,
+    player_changes,
 );

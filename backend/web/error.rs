@@ -73,6 +73,9 @@ pub struct Problem {
     /// `ratings_csv_invalid`: every problem of the file, by line (nothing was stored).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lines: Option<Vec<LineProblem>>,
+    /// `player_merged`: the id of the profile this one was merged into.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub merged_into: Option<i64>,
 }
 
 /// One problem of an imported file: where it is, its code and its English text.
@@ -184,6 +187,7 @@ impl Problem {
                 self.side = Some(side.spelling().to_string());
                 self.reason_code = Some(reason.code().to_string());
             }
+            Some(Refusal::PlayerMerged { into }) => self.merged_into = Some(*into),
             Some(Refusal::RatingsCsvInvalid { problems }) => {
                 self.lines = Some(problems.iter().map(LineProblem::of).collect());
             }
@@ -321,7 +325,8 @@ fn localized_detail(ctx: &Ctx, err: &AppError) -> String {
         }
         AppError::BadRequest { reason }
         | AppError::Forbidden { reason }
-        | AppError::Conflict { reason } => super::refusals::text(ctx.lang, reason),
+        | AppError::Conflict { reason }
+        | AppError::NotFoundBecause { reason } => super::refusals::text(ctx.lang, reason),
     }
 }
 

@@ -42,7 +42,7 @@ pub fn english(err: &AppError) -> String {
     match err {
         AppError::BadRequest { reason } => format!("bad request: {}", en(reason)),
         AppError::Forbidden { reason } => format!("forbidden: {}", en(reason)),
-        AppError::Conflict { reason } => en(reason),
+        AppError::Conflict { reason } | AppError::NotFoundBecause { reason } => en(reason),
         AppError::Invalid { field, reason } => format!("{field}: {}", en(reason)),
         other => other.to_string(),
     }

@@ -132,6 +132,86 @@ struct Fixture {
     second_join_request: i64,
     player_spare_token: i64,
     player_page_token: i64,
+    claims: ClaimFixture,
+}
+
+/// Profiles the organiser made (so the organiser and administrators manage them), the
+/// claims waiting on some of them and one-time links to others.
+struct ClaimFixture {
+    /// A profile anybody may claim.
+    target: i64,
+    /// Open claims: accepted and declined through the API, then through the pages.
+    api_claim: i64,
+    api_claim_two: i64,
+    page_claim: i64,
+    page_claim_two: i64,
+    /// A profile to make a one-time link to.
+    link_target: i64,
+    /// A link nobody used, and one used already.
+    code: String,
+    used_code: String,
+    /// Profiles to merge (the first of each pair into the second).
+    api_merge: (i64, i64),
+    page_merge: (i64, i64),
+}
+
+/// Makes the claims fixture: every profile by the organiser, the claims by two accounts
+/// without a profile, the links on the organiser's profile page.
+async fn claim_fixture(app: &TestApp, clients: &mut Clients<'_>) -> ClaimFixture {
+    let organiser = clients.apis.get_mut(&Organiser).unwrap();
+    let mut profiles = Vec::new();
+    for i in 0..12 {
+        let made = organiser
+            .json(
+                Method::POST,
+                "/api/v1/players",
+                json!({ "name": format!("Claims {i}") }),
+            )
+            .await;
+        ok(&made, "claims profile");
+        profiles.push(made.json()["id"].as_i64().unwrap());
+    }
+    let mut claims = Vec::new();
+    for (email, on) in [
+        ("claimant@t.org", [profiles[1], profiles[2]]),
+        ("claimant2@t.org", [profiles[3], profiles[4]]),
+    ] {
+        let mut claimant = app.user(email, Role::Player).await.api_client().await;
+        for profile in on {
+            let asked = claimant
+                .post(&format!("/api/v1/players/{profile}/claims"))
+                .await;
+            ok(&asked, "claim");
+            claims.push(asked.json()["id"].as_i64().unwrap());
+        }
+    }
+    let browser = clients.browsers.get_mut(&Organiser).unwrap();
+    let mut codes = Vec::new();
+    for profile in [profiles[5], profiles[6]] {
+        let made = browser
+            .post_form(&format!("/players/{profile}/claim-link"), &[])
+            .await;
+        ok(&made, "claim link");
+        let url = made.element_text("claim-link").unwrap();
+        codes.push(url.rsplit_once("/claim/").unwrap().1.to_string());
+    }
+    let mut linker = app.user("linker@t.org", Role::Player).await;
+    ok(
+        &linker.post_form(&format!("/claim/{}", codes[1]), &[]).await,
+        "link used",
+    );
+    ClaimFixture {
+        target: profiles[0],
+        api_claim: claims[0],
+        api_claim_two: claims[1],
+        page_claim: claims[2],
+        page_claim_two: claims[3],
+        link_target: profiles[7],
+        code: codes[0].clone(),
+        used_code: codes[1].clone(),
+        api_merge: (profiles[8], profiles[9]),
+        page_merge: (profiles[10], profiles[11]),
+    }
 }
 
 /// One signed-in browser (session cookie) and its API client (token) per role.
@@ -349,6 +429,7 @@ async fn fixture(app: &TestApp) -> (Fixture, Clients<'_>) {
 
     clients.browsers.insert(Opponent, opponent_browser);
     clients.apis.insert(Opponent, opponent);
+    let claims = claim_fixture(app, &mut clients).await;
     (
         Fixture {
             club,
@@ -366,6 +447,7 @@ async fn fixture(app: &TestApp) -> (Fixture, Clients<'_>) {
             second_join_request,
             player_spare_token,
             player_page_token,
+            claims,
         },
         clients,
     )
@@ -559,6 +641,37 @@ fn api_rows(fx: &Fixture) -> Vec<Row> {
             a(&format!("/players/{player}")),
             json!({"name": "Player One", "club_id": club}),
             ProfileEditors,
+        ),
+        // Claims: anybody signed in asks (409 for an account with a profile); those who
+        // manage the profile (here the organiser who made it, and administrators) decide.
+        json_row(
+            Method::POST,
+            "/players/{id}/claims",
+            a(&format!("/players/{}/claims", fx.claims.target)),
+            Value::Null,
+            SignedIn,
+        ),
+        get("/claims", a("/claims"), SignedIn),
+        json_row(
+            Method::POST,
+            "/claims/{id}/decline",
+            a(&format!("/claims/{}/decline", fx.claims.api_claim_two)),
+            Value::Null,
+            Set(&[Organiser, Admin]),
+        ),
+        json_row(
+            Method::POST,
+            "/claims/{id}/accept",
+            a(&format!("/claims/{}/accept", fx.claims.api_claim)),
+            Value::Null,
+            Set(&[Organiser, Admin]),
+        ),
+        json_row(
+            Method::POST,
+            "/players/{id}/merge",
+            a(&format!("/players/{}/merge", fx.claims.api_merge.0)),
+            json!({ "into": fx.claims.api_merge.1 }),
+            Set(&[Organiser, Admin]),
         ),
         Row {
             method: Method::POST,
@@ -1046,6 +1159,56 @@ fn page_rows(fx: &Fixture) -> Vec<Row> {
             format!("/players/{player}"),
             &[("name", "Player One"), ("club_id", &club.to_string())],
             ProfileEditors,
+        ),
+        form(
+            "/players/{id}/claims",
+            format!("/players/{}/claims", fx.claims.target),
+            &[],
+            SignedIn,
+        ),
+        form(
+            "/claims/{id}/decline",
+            format!("/claims/{}/decline", fx.claims.page_claim_two),
+            &[("back", "/")],
+            Set(&[Organiser, Admin]),
+        ),
+        form(
+            "/claims/{id}/accept",
+            format!("/claims/{}/accept", fx.claims.page_claim),
+            &[("back", "/")],
+            Set(&[Organiser, Admin]),
+        ),
+        form(
+            "/players/{id}/claim-link",
+            format!("/players/{}/claim-link", fx.claims.link_target),
+            &[],
+            Set(&[Organiser, Admin]),
+        ),
+        get(
+            "/claim/{code}",
+            format!("/claim/{}", fx.claims.code),
+            Public,
+        ),
+        // A link used already: every account is told so (409), none is linked.
+        form(
+            "/claim/{code}",
+            format!("/claim/{}", fx.claims.used_code),
+            &[],
+            SignedIn,
+        ),
+        get(
+            "/players/{id}/merge",
+            format!(
+                "/players/{}/merge?into={}",
+                fx.claims.page_merge.0, fx.claims.page_merge.1
+            ),
+            Set(&[Organiser, Admin]),
+        ),
+        form(
+            "/players/{id}/merge",
+            format!("/players/{}/merge", fx.claims.page_merge.0),
+            &[("into", &fx.claims.page_merge.1.to_string())],
+            Set(&[Organiser, Admin]),
         ),
         form(
             "/ratings/import",

@@ -526,6 +526,27 @@ spelled_enum! {
 }
 
 spelled_enum! {
+    /// Where an account's claim to a player profile stands.
+    pub enum ClaimStatus ("claim status") {
+        Pending = "pending",
+        Accepted = "accepted",
+        Declined = "declined",
+    }
+}
+
+spelled_enum! {
+    /// What happened to a player profile, as its audit records it.
+    pub enum PlayerChangeAction ("profile change") {
+        /// This profile was merged into another (and is gone from the lists).
+        MergedInto = "merged_into",
+        /// Another profile was merged into this one.
+        MergedFrom = "merged_from",
+        /// An account was linked to this profile (a claim accepted, a one-time link used).
+        AccountLinked = "account_linked",
+    }
+}
+
+spelled_enum! {
     /// Where a game stands.
     pub enum GameStatus ("game status") {
         Ongoing = "ongoing",

@@ -292,7 +292,7 @@ fn store_plan(
                 fields,
                 unlinked_match,
             } => {
-                let new = players::insert(conn, fields, now)?;
+                let new = players::insert_by(conn, fields, actor.user.as_ref().map(|u| u.id), now)?;
                 if let Some(rating) = rating {
                     players::set_rating(conn, &rating_row(new.id, variant, rating))?;
                 }

@@ -4,6 +4,7 @@
 pub(crate) mod admin;
 pub(crate) mod auth;
 pub(crate) mod ballots;
+pub(crate) mod claims;
 pub(crate) mod clubs;
 pub(crate) mod event_import;
 pub(crate) mod event_pairing;
@@ -38,6 +39,11 @@ pub fn routes() -> Routes {
         .post("/players", players::create)
         .get("/players/{id}", players::get)
         .put("/players/{id}", players::update)
+        .post("/players/{id}/claims", claims::claim)
+        .post("/players/{id}/merge", claims::merge)
+        .get("/claims", claims::pending)
+        .post("/claims/{id}/accept", claims::accept)
+        .post("/claims/{id}/decline", claims::decline)
         .get("/players/{id}/rating-history", ratings::history)
         .get("/ratings", ratings::list)
         .post("/ratings/import", ratings::import)

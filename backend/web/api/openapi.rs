@@ -5,8 +5,8 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
 use super::{
-    admin, ballots, clubs, event_import, event_pairing, events, game_pdn, games, live, me, players,
-    ratings, tokens,
+    admin, ballots, claims, clubs, event_import, event_pairing, events, game_pdn, games, live, me,
+    players, ratings, tokens,
 };
 
 #[derive(OpenApi)]
@@ -17,6 +17,7 @@ use super::{
     paths(
         me::me,
         players::list, players::get, players::create, players::update,
+        claims::claim, claims::pending, claims::accept, claims::decline, claims::merge,
         clubs::list, clubs::get, clubs::create, clubs::update,
         clubs::members, clubs::add_member,
         clubs::requests, clubs::request_to_join, clubs::accept_request, clubs::decline_request,

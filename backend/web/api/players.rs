@@ -30,10 +30,12 @@ pub async fn list(
     ))
 }
 
-/// One player profile with its ratings.
+/// One player profile with its ratings. A profile merged into another answers 404 with the
+/// code `player_merged` and the survivor's id in `merged_into`.
 #[utoipa::path(get, path = "/api/v1/players/{id}", tag = "players",
     params(("id" = i64, Path, description = "player id")),
-    responses((status = 200, body = PlayerView), (status = 404, body = crate::web::error::Problem)))]
+    responses((status = 200, body = PlayerView), (status = 404, body = crate::web::error::Problem,
+        description = "no such profile, or `player_merged` (with `merged_into`)")))]
 pub async fn get(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult<Json<PlayerView>> {
     let id = path.into_inner();
     Ok(Json(state.db(move |conn| players::get(conn, id)).await?))

@@ -6,7 +6,8 @@ use serde::Deserialize;
 
 use crate::service::accounts::ApiToken;
 use crate::service::accounts::{self, CreatedToken, PasswordChange};
-use crate::service::{AppError, AppResult};
+use crate::service::claims::{self, ClaimView, Suggestion};
+use crate::service::{Actor, AppError, AppResult, DbConn};
 use crate::web::client_address::client_address;
 use crate::web::cookies;
 use crate::web::ctx::Ctx;
@@ -20,9 +21,41 @@ use crate::web::state::AppState;
 #[template(path = "account.html")]
 struct AccountPage {
     ctx: Ctx,
+    claims: AccountClaims,
     tokens: Vec<ApiToken>,
     new_token: Option<CreatedToken>,
     errors: FormErrors,
+}
+
+/// The account's claims on profiles (where each stands) and, for an account without a
+/// profile, the profiles it might be ("Is one of these you?").
+struct AccountClaims {
+    own: Vec<ClaimView>,
+    suggestions: Vec<Suggestion>,
+}
+
+impl AccountClaims {
+    fn load(conn: &mut DbConn, actor: &Actor) -> AppResult<AccountClaims> {
+        let own = claims::own(conn, actor)?;
+        let suggestions = claims::suggestions(conn, actor)?
+            .into_iter()
+            .filter(|p| {
+                !own.iter()
+                    .any(|c| c.player_id == p.player_id && c.status == "pending")
+            })
+            .collect();
+        Ok(AccountClaims { own, suggestions })
+    }
+}
+
+impl AccountPage {
+    /// An own claim, in words.
+    fn claim_notice(&self, claim: &ClaimView) -> String {
+        self.ctx.tf1(
+            &format!("account.claim.{}", claim.status),
+            &claim.player_name,
+        )
+    }
 }
 
 /// The account page is never stored by a browser or a proxy cache: it may show a new API
@@ -43,13 +76,19 @@ async fn page(
     errors: FormErrors,
 ) -> AppResult<HttpResponse> {
     let actor = ctx.actor();
-    let tokens = state
-        .db(move |conn| accounts::api_tokens(conn, &actor))
+    let (tokens, claims) = state
+        .db(move |conn| {
+            Ok((
+                accounts::api_tokens(conn, &actor)?,
+                AccountClaims::load(conn, &actor)?,
+            ))
+        })
         .await?;
     render::page(
         status,
         &AccountPage {
             ctx,
+            claims,
             tokens,
             new_token,
             errors,
@@ -68,8 +107,13 @@ pub async fn show(
     let Some(cookie) = req.cookie(cookies::NEW_TOKEN) else {
         return page(ctx, &state, StatusCode::OK, None, FormErrors::none()).await;
     };
-    let tokens = state
-        .db(move |conn| accounts::api_tokens(conn, &actor))
+    let (tokens, claims) = state
+        .db(move |conn| {
+            Ok((
+                accounts::api_tokens(conn, &actor)?,
+                AccountClaims::load(conn, &actor)?,
+            ))
+        })
         .await?;
     let new_token = cookie.value().split_once('.').and_then(|(id, token)| {
         let id: i64 = id.parse().ok()?;
@@ -85,6 +129,7 @@ pub async fn show(
         StatusCode::OK,
         &AccountPage {
             ctx,
+            claims,
             tokens,
             new_token,
             errors: FormErrors::none(),

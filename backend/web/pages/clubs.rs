@@ -44,6 +44,9 @@ struct ShowPage {
     errors: FormErrors,
     /// The club's events, newest first.
     events: Vec<crate::service::events::Event>,
+    /// Open claims on the club's profiles, shown to those who decide them.
+    pending_claims: Vec<crate::service::claims::ClaimView>,
+    claims_back: String,
 }
 
 impl ShowPage {
@@ -65,14 +68,17 @@ async fn show_page(
     errors: FormErrors,
 ) -> AppResult<HttpResponse> {
     let actor = ctx.actor();
-    let (club, members, players, can_edit, requests, membership, events) = state
+    let (club, members, players, can_edit, requests, membership, events, pending_claims) = state
         .db(move |conn| {
             let club = clubs::get(conn, id)?;
             let can_edit = clubs::can_edit(conn, &actor, id)?;
-            let requests = if can_edit {
-                clubs::join_requests(conn, &actor, id)?
+            let (requests, pending_claims) = if can_edit {
+                (
+                    clubs::join_requests(conn, &actor, id)?,
+                    crate::service::claims::pending_for_club(conn, &actor, id)?,
+                )
             } else {
-                Vec::new()
+                (Vec::new(), Vec::new())
             };
             Ok((
                 club,
@@ -82,6 +88,7 @@ async fn show_page(
                 requests,
                 clubs::own_membership(conn, &actor, id)?,
                 crate::service::events::settings::of_club(conn, id)?,
+                pending_claims,
             ))
         })
         .await?;
@@ -98,6 +105,8 @@ async fn show_page(
             member_email,
             errors,
             events,
+            pending_claims,
+            claims_back: format!("/clubs/{id}"),
         },
     )
 }

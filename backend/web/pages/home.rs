@@ -3,6 +3,7 @@ use askama::Template;
 use askama_web::WebTemplate;
 
 use crate::service::AppResult;
+use crate::service::claims::{self, ClaimView};
 use crate::service::events::Event;
 use crate::service::games::GameFilter;
 use crate::service::games::view::{self as games, GameInProgress, GameSummary};
@@ -28,6 +29,9 @@ pub struct HomePage {
     upcoming: Vec<Event>,
     /// The latest finished games, newest first.
     latest: Vec<GameSummary>,
+    /// Open claims on profiles the reader manages (an organiser's start page).
+    pending_claims: Vec<ClaimView>,
+    claims_back: &'static str,
 }
 
 /// How many events of each kind and finished games the home page lists.
@@ -63,6 +67,7 @@ pub async fn home(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HomePage> {
         my_games,
         events,
         latest,
+        pending_claims,
     ) = state
         .db(move |conn| {
             Ok((
@@ -77,6 +82,7 @@ pub async fn home(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HomePage> {
                         ..GameFilter::default()
                     },
                 )?,
+                claims::pending_for(conn, &actor)?,
             ))
         })
         .await?;
@@ -101,6 +107,8 @@ pub async fn home(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HomePage> {
         running,
         upcoming,
         latest,
+        pending_claims,
+        claims_back: "/",
     })
 }
 

@@ -1,6 +1,7 @@
 //! HTML pages. One file per area; every handler calls one use case.
 mod account;
 mod admin;
+mod claims;
 mod clubs;
 mod confirm;
 mod event_import;
@@ -52,6 +53,14 @@ pub fn routes() -> Routes {
         .get("/players/{id}", players::show)
         .get("/players/{id}/edit", players::edit_form)
         .post("/players/{id}", players::update)
+        .post("/players/{id}/claims", claims::claim)
+        .post("/players/{id}/claim-link", claims::create_link)
+        .get("/players/{id}/merge", claims::merge_form)
+        .post("/players/{id}/merge", claims::merge)
+        .post("/claims/{id}/accept", claims::accept)
+        .post("/claims/{id}/decline", claims::decline)
+        .get("/claim/{code}", claims::open_link)
+        .post("/claim/{code}", claims::use_link)
         .get("/ratings", ratings::list)
         .get("/ratings.csv", ratings::csv)
         .get("/ratings/import", ratings::import_form)

@@ -5,19 +5,20 @@ use askama::Template;
 use damka_engine::Variant;
 use serde::Deserialize;
 
+use crate::service::claims::{self, ChangeView, ClaimView};
 use crate::service::clubs::ClubView;
 use crate::service::games::GameFilter;
 use crate::service::games::{self, GameSummary};
 use crate::service::players::{self, PlayerInput, PlayerView};
 use crate::service::ratings::views::{self as rating_views, StepView, VariantRatings};
-use crate::service::{AppResult, clubs};
+use crate::service::{AppError, AppResult, DbConn, Refusal, clubs};
 use crate::web::ctx::Ctx;
 use crate::web::form::{CsrfForm, optional_number};
 use crate::web::rating_chart::{self, Series};
 use crate::web::render::{self, FormErrors};
 use crate::web::signed_in::SignedInPage;
 use crate::web::state::AppState;
-use damka_domain::vocabulary::{RatingSystem, Spelling};
+use damka_domain::vocabulary::{PlayerChangeAction, RatingSystem, Spelling};
 
 #[derive(Template)]
 #[template(path = "players.html")]
@@ -88,6 +89,46 @@ struct ShowPage {
     games: Vec<GameSummary>,
     /// The events the player is entered in, newest first.
     events: Vec<crate::service::events::Event>,
+    claims: ProfileClaims,
+}
+
+/// What the profile page shows of claims, links, merges and the audit to this reader.
+struct ProfileClaims {
+    /// The reader manages the profile: links, merge, audit, its open claims.
+    can_manage: bool,
+    /// The reader's account has no profile and this one has no account: "This is me".
+    may_claim: bool,
+    /// The reader's latest claim on this profile.
+    own_claim: Option<ClaimView>,
+    /// The profile's audit (those who manage it only).
+    audit: Vec<ChangeView>,
+}
+
+impl ProfileClaims {
+    fn load(
+        conn: &mut DbConn,
+        actor: &crate::service::Actor,
+        player: &PlayerView,
+    ) -> AppResult<ProfileClaims> {
+        let own_claim = claims::own(conn, actor)?
+            .into_iter()
+            .find(|c| c.player_id == player.id);
+        let free = player.account.is_none();
+        let without_profile = actor.user.as_ref().is_some_and(|u| u.player_id.is_none());
+        Ok(ProfileClaims {
+            can_manage: players::can_manage(conn, actor, player.id)?,
+            may_claim: free && without_profile,
+            own_claim,
+            audit: claims::audit(conn, actor, player.id)?,
+        })
+    }
+
+    /// The reader's claim on this profile is waiting for an answer.
+    fn claim_pending(&self) -> bool {
+        self.own_claim
+            .as_ref()
+            .is_some_and(|c| c.status == "pending")
+    }
 }
 
 /// One variant's ratings as the profile shows them.
@@ -180,6 +221,24 @@ impl ShowPage {
         }
     }
 
+    /// One row of the audit, in words.
+    fn audit_text(&self, change: &ChangeView) -> String {
+        let other = change.other_player_id.unwrap_or_default();
+        match change.action {
+            PlayerChangeAction::MergedInto => self.ctx.tf1("player.audit.merged_into", &other),
+            PlayerChangeAction::MergedFrom => self.ctx.tf1("player.audit.merged_from", &other),
+            PlayerChangeAction::AccountLinked => self.ctx.tf1(
+                "player.audit.account_linked",
+                &change.account.as_deref().unwrap_or("—"),
+            ),
+        }
+    }
+
+    /// The reader's claim on this profile, in words (pending, accepted, declined).
+    fn claim_notice(&self, claim: &ClaimView) -> String {
+        self.ctx.t(&format!("claims.own.{}", claim.status))
+    }
+
     /// What caused a step: the month of standalone games of an Elo period.
     fn month_of(&self, step: &StepView) -> String {
         self.ctx
@@ -197,10 +256,13 @@ pub async fn show(
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let actor = ctx.actor();
-    let (player, can_edit, games, ratings, events) = state
+    let loaded = state
         .db(move |conn| {
+            let player = players::get(conn, id)?;
+            let claims = ProfileClaims::load(conn, &actor, &player)?;
             Ok((
-                players::get(conn, id)?,
+                player,
+                claims,
                 players::can_edit(conn, &actor, id)?,
                 games::view::list(
                     conn,
@@ -214,7 +276,21 @@ pub async fn show(
                 crate::service::events::settings::of_player(conn, id)?,
             ))
         })
-        .await?;
+        .await;
+    let (player, claims, can_edit, games, ratings, events) = match loaded {
+        // A merged profile's page leads to the profile it was merged into, for good.
+        Err(AppError::NotFoundBecause {
+            reason: Refusal::PlayerMerged { into },
+        }) => {
+            return Ok(HttpResponse::PermanentRedirect()
+                .insert_header((
+                    actix_web::http::header::LOCATION,
+                    format!("/players/{into}"),
+                ))
+                .finish());
+        }
+        other => other?,
+    };
     let ratings = ratings
         .into_iter()
         .map(|variant| RatingsCard::of(&ctx, variant))
@@ -228,6 +304,7 @@ pub async fn show(
             ratings,
             games,
             events,
+            claims,
         },
     )
 }

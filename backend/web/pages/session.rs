@@ -128,12 +128,15 @@ struct RegisterPage {
     email: String,
     display_name: String,
     invitation: String,
+    /// Where to go once registered (a one-time profile link); the account page otherwise.
+    next: String,
     errors: FormErrors,
 }
 
 #[derive(Deserialize)]
 pub struct InvitationQuery {
     invitation: Option<String>,
+    next: Option<String>,
 }
 
 pub async fn register_form(
@@ -142,6 +145,7 @@ pub async fn register_form(
     query: web::Query<InvitationQuery>,
 ) -> AppResult<HttpResponse> {
     let mode = state.db(accounts::registration_mode).await?;
+    let InvitationQuery { invitation, next } = query.into_inner();
     render::page(
         StatusCode::OK,
         &RegisterPage {
@@ -149,7 +153,8 @@ pub async fn register_form(
             by_invitation: mode == RegistrationMode::Invitation,
             email: String::new(),
             display_name: String::new(),
-            invitation: query.into_inner().invitation.unwrap_or_default(),
+            invitation: invitation.unwrap_or_default(),
+            next: next.unwrap_or_default(),
             errors: FormErrors::none(),
         },
     )
@@ -162,6 +167,8 @@ pub struct RegisterForm {
     password: String,
     #[serde(default)]
     invitation: String,
+    #[serde(default)]
+    next: String,
 }
 
 pub async fn register(
@@ -186,8 +193,12 @@ pub async fn register(
         .await;
     match result {
         Ok(session) => {
-            let mut response =
-                render::redirect_with_flash(&req, "/account", "ok", "flash.registered");
+            let target = if form.next.is_empty() {
+                "/account"
+            } else {
+                render::safe_location(&form.next)
+            };
+            let mut response = render::redirect_with_flash(&req, target, "ok", "flash.registered");
             response
                 .add_cookie(&cookies::session(
                     &req,
@@ -208,6 +219,7 @@ pub async fn register(
                     email: form.email,
                     display_name: form.display_name,
                     invitation: form.invitation,
+                    next: form.next,
                     errors,
                 },
             )
