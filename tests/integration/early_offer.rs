@@ -5,22 +5,15 @@
 #![allow(clippy::unwrap_used)]
 use crate::common::builders::lasting_move;
 use crate::common::{TestApp, page_text};
-use crate::game_in_progress::{LiveBoard, game, live_board};
+use crate::game_in_progress::{LiveBoard, game, live_board, local_game};
 
 use actix_web::http::{Method, StatusCode};
-use damka_engine::{Game, Position, Rules, Variant};
 use serde_json::{Value, json};
 
 /// The next move that keeps game `id` going, as the server has it now.
 async fn next_move(board: &mut LiveBoard<'_>, id: i64) -> (i64, String) {
     let now = game(&mut board.org.api, id).await;
-    let mut local = Game::from_position(
-        Position::from_fen(
-            Rules::preset(Variant::Russian),
-            now["fen"].as_str().unwrap(),
-        )
-        .unwrap(),
-    );
+    let mut local = local_game(&now);
     let mv = lasting_move(&local);
     local.play(&mv).unwrap();
     (now["ply"].as_i64().unwrap() + 1, mv.notation())

@@ -6,7 +6,7 @@
 //! entered by <name>".
 #![allow(clippy::unwrap_used)]
 use crate::common::builders::lasting_move;
-use crate::common::{Client, Role, TestApp, page_text};
+use crate::common::{Client, Response, Role, TestApp, page_text};
 
 use actix_web::http::{Method, StatusCode};
 use damka_engine::{Color, Game, Position, Rules, Variant};
@@ -120,7 +120,65 @@ pub async fn game(api: &mut Client<'_>, id: i64) -> Value {
     got.json()
 }
 
+/// The game the server shows as `now` (Russian draughts), to be played on locally.
+pub fn local_game(now: &Value) -> Game {
+    Game::from_position(
+        Position::from_fen(
+            Rules::preset(Variant::Russian),
+            now["fen"].as_str().unwrap(),
+        )
+        .unwrap(),
+    )
+}
+
+/// The board of a three-round club Swiss event ("Club Swiss").
+pub async fn club_swiss_board(app: &TestApp) -> LiveBoard<'_> {
+    live_board(
+        app,
+        json!({"name": "Club Swiss", "system": "swiss", "rounds": 3}),
+    )
+    .await
+}
+
+/// Asserts that game `id` is over with `result` for `reason`, decided by the organiser.
+async fn assert_over(api: &mut Client<'_>, id: i64, result: &str, reason: &str) {
+    let over = game(api, id).await;
+    assert_eq!(
+        (
+            &over["status"],
+            &over["result"],
+            &over["reason"],
+            &over["decided_by"]
+        ),
+        (
+            &json!("finished"),
+            &json!(result),
+            &json!(reason),
+            &json!("org")
+        )
+    );
+}
+
 impl<'a> LiveBoard<'a> {
+    /// The API path of the board's result (the whole board's, not one game's).
+    pub fn result_path(&self) -> String {
+        format!(
+            "/api/v1/events/{}/pairings/{}/result",
+            self.event, self.pairing
+        )
+    }
+
+    /// The organiser puts `body` at the result `path` over the API.
+    pub async fn put_result(&mut self, path: &str, body: Value) -> Response {
+        self.org.api.json(Method::PUT, path, body).await
+    }
+
+    /// The organiser puts `body` at the result `path` and it is taken (204).
+    pub async fn set_result(&mut self, path: &str, body: Value) {
+        let put = self.put_result(path, body).await;
+        assert_eq!(put.status.as_u16(), 204, "{}", put.body);
+    }
+
     /// The player of `side` in the board's first game.
     pub fn player(&mut self, side: &str) -> &mut Person<'a> {
         match side {
@@ -136,9 +194,7 @@ impl<'a> LiveBoard<'a> {
         let mut now = game(&mut self.org.api, game_id).await;
         let swapped = now["white"]["player_id"]
             != game(&mut self.org.api, self.games[0]).await["white"]["player_id"];
-        let fen = now["fen"].as_str().unwrap().to_string();
-        let mut local =
-            Game::from_position(Position::from_fen(Rules::preset(Variant::Russian), &fen).unwrap());
+        let mut local = local_game(&now);
         for _ in 0..plies {
             let mv = lasting_move(&local);
             let mover = local.side_to_move();
@@ -163,6 +219,23 @@ impl<'a> LiveBoard<'a> {
         }
         now
     }
+}
+
+/// The organiser posts the results form at `path` with `fields`, ending the board's first
+/// game while it is being played: the page asks `question` and nothing is stored yet.
+async fn asked(
+    board: &mut LiveBoard<'_>,
+    path: &str,
+    fields: &[(&str, &str)],
+    question: &str,
+) -> Response {
+    let asked = board.org.browser.post_form(path, fields).await;
+    assert_eq!(asked.status, StatusCode::OK, "{}", asked.body);
+    let text = page_text(&asked.body);
+    assert!(text.contains(question), "{text}");
+    let first = board.games[0];
+    assert_eq!(game(&mut board.org.api, first).await["status"], "ongoing");
+    asked
 }
 
 /// The board's result as the event's rounds show it.
@@ -199,21 +272,13 @@ async fn result_audit(api: &mut Client<'_>, event: i64) -> Vec<(Value, Value, St
 #[actix_web::test]
 async fn a_result_for_a_game_in_progress_is_refused_until_the_arbiter_decides() {
     let app = TestApp::new().await;
-    let mut board = live_board(
-        &app,
-        json!({"name": "Club Swiss", "system": "swiss", "rounds": 3}),
-    )
-    .await;
-    let (event, pairing, id) = (board.event, board.pairing, board.games[0]);
+    let mut board = club_swiss_board(&app).await;
+    let (event, id) = (board.event, board.games[0]);
     board.play(id, 5).await;
-    let path = format!("/api/v1/events/{event}/pairings/{pairing}/result");
+    let path = board.result_path();
 
     // Three moves played (five half-moves): the result would end the game; refused.
-    let refused = board
-        .org
-        .api
-        .json(Method::PUT, &path, json!({"result": "1-0"}))
-        .await;
+    let refused = board.put_result(&path, json!({"result": "1-0"})).await;
     let problem = refused.assert_refusal(409, "game_in_progress");
     assert_eq!(problem["moves"], 3, "{problem}");
     assert!(
@@ -229,31 +294,10 @@ async fn a_result_for_a_game_in_progress_is_refused_until_the_arbiter_decides() 
     assert!(result_audit(&mut board.org.api, event).await.is_empty());
 
     // Confirmed: the game ends with the result, as the arbiter's decision.
-    let ended = board
-        .org
-        .api
-        .json(
-            Method::PUT,
-            &path,
-            json!({"result": "1-0", "end_game": true}),
-        )
+    board
+        .set_result(&path, json!({"result": "1-0", "end_game": true}))
         .await;
-    assert_eq!(ended.status.as_u16(), 204, "{}", ended.body);
-    let over = game(&mut board.org.api, id).await;
-    assert_eq!(
-        (
-            &over["status"],
-            &over["result"],
-            &over["reason"],
-            &over["decided_by"]
-        ),
-        (
-            &json!("finished"),
-            &json!("1-0"),
-            &json!("arbiter"),
-            &json!("org")
-        )
-    );
+    assert_over(&mut board.org.api, id, "1-0", "arbiter").await;
     assert_eq!(board_result(&mut board.org.api, event).await, "1-0");
     board
         .white
@@ -290,17 +334,8 @@ async fn a_result_for_a_game_in_progress_is_refused_until_the_arbiter_decides() 
     );
 
     // The game is over now: a correction is typed as before, and reads as entered.
-    let corrected = board
-        .org
-        .api
-        .json(Method::PUT, &path, json!({"result": "0-1"}))
-        .await;
-    assert_eq!(corrected.status.as_u16(), 204, "{}", corrected.body);
-    let over = game(&mut board.org.api, id).await;
-    assert_eq!(
-        (&over["result"], &over["reason"], &over["decided_by"]),
-        (&json!("0-1"), &json!("entered"), &json!("org"))
-    );
+    board.set_result(&path, json!({"result": "0-1"})).await;
+    assert_over(&mut board.org.api, id, "0-1", "entered").await;
     let page = app.client().get(&format!("/games/{id}")).await;
     assert!(
         page_text(&page.body).contains("result entered by org"),
@@ -312,37 +347,11 @@ async fn a_result_for_a_game_in_progress_is_refused_until_the_arbiter_decides() 
 #[actix_web::test]
 async fn a_game_without_moves_takes_a_typed_result_entered_by_its_organiser() {
     let app = TestApp::new().await;
-    let mut board = live_board(
-        &app,
-        json!({"name": "Club Swiss", "system": "swiss", "rounds": 3}),
-    )
-    .await;
-    let (event, pairing, id) = (board.event, board.pairing, board.games[0]);
-    let typed = board
-        .org
-        .api
-        .json(
-            Method::PUT,
-            &format!("/api/v1/events/{event}/pairings/{pairing}/result"),
-            json!({"result": "1/2-1/2"}),
-        )
-        .await;
-    assert_eq!(typed.status.as_u16(), 204, "{}", typed.body);
-    let over = game(&mut board.org.api, id).await;
-    assert_eq!(
-        (
-            &over["status"],
-            &over["result"],
-            &over["reason"],
-            &over["decided_by"]
-        ),
-        (
-            &json!("finished"),
-            &json!("1/2-1/2"),
-            &json!("entered"),
-            &json!("org")
-        )
-    );
+    let mut board = club_swiss_board(&app).await;
+    let id = board.games[0];
+    let path = board.result_path();
+    board.set_result(&path, json!({"result": "1/2-1/2"})).await;
+    assert_over(&mut board.org.api, id, "1/2-1/2", "entered").await;
     let page = app.client().get(&format!("/games/{id}")).await;
     let text = page_text(&page.body);
     assert!(text.contains("result entered by org"), "{text}");
@@ -371,11 +380,7 @@ async fn a_micro_match_game_in_progress_is_ended_only_when_confirmed() {
     board.play(first, 2).await;
     let moves = (before["ply"].as_i64().unwrap() + 2 + 1) / 2;
     let path = format!("/api/v1/events/{event}/pairings/{pairing}/games/1/result");
-    let refused = board
-        .org
-        .api
-        .json(Method::PUT, &path, json!({"result": "0-1"}))
-        .await;
+    let refused = board.put_result(&path, json!({"result": "0-1"})).await;
     assert_eq!(
         refused.assert_refusal(409, "game_in_progress")["moves"],
         moves
@@ -383,83 +388,47 @@ async fn a_micro_match_game_in_progress_is_ended_only_when_confirmed() {
     assert_eq!(game(&mut board.org.api, first).await["status"], "ongoing");
 
     // The round's form asks about game 1 in words, and nothing is stored yet.
-    let form = board
-        .org
-        .browser
-        .post_form(
-            &format!("/events/{event}/rounds/1/results"),
-            &[(&format!("result_{pairing}_1"), "0-1")],
-        )
-        .await;
-    assert_eq!(form.status, StatusCode::OK, "{}", form.body);
-    let text = page_text(&form.body);
     let counted = if moves == 1 {
         "1 move".to_string()
     } else {
         format!("{moves} moves")
     };
-    assert!(
-        text.contains(&format!(
-            "game 1 ({} – {}): the game is being played, {counted}; end it with 0-1?",
-            before["white"]["name"].as_str().unwrap(),
-            before["black"]["name"].as_str().unwrap()
-        )),
-        "{text}"
+    let question = format!(
+        "game 1 ({} – {}): the game is being played, {counted}; end it with 0-1?",
+        before["white"]["name"].as_str().unwrap(),
+        before["black"]["name"].as_str().unwrap()
     );
+    let form = asked(
+        &mut board,
+        &format!("/events/{event}/rounds/1/results"),
+        &[(&format!("result_{pairing}_1"), "0-1")],
+        &question,
+    )
+    .await;
     assert_eq!(
         form.hidden_input(&format!("end_game_{pairing}_1"))
             .as_deref(),
         Some("1")
     );
-    assert_eq!(game(&mut board.org.api, first).await["status"], "ongoing");
 
-    let ended = board
-        .org
-        .api
-        .json(
-            Method::PUT,
-            &path,
-            json!({"result": "0-1", "end_game": true}),
-        )
+    board
+        .set_result(&path, json!({"result": "0-1", "end_game": true}))
         .await;
-    assert_eq!(ended.status.as_u16(), 204, "{}", ended.body);
-    let over = game(&mut board.org.api, first).await;
-    assert_eq!(
-        (
-            &over["status"],
-            &over["result"],
-            &over["reason"],
-            &over["decided_by"]
-        ),
-        (
-            &json!("finished"),
-            &json!("0-1"),
-            &json!("arbiter"),
-            &json!("org")
-        )
-    );
+    assert_over(&mut board.org.api, first, "0-1", "arbiter").await;
     // Game 2 has only the opening's plies: its result is typed as before.
-    let typed = board
-        .org
-        .api
-        .json(
-            Method::PUT,
+    board
+        .set_result(
             &format!("/api/v1/events/{event}/pairings/{pairing}/games/2/result"),
             json!({"result": "1-0"}),
         )
         .await;
-    assert_eq!(typed.status.as_u16(), 204, "{}", typed.body);
     assert_eq!(game(&mut board.org.api, second).await["reason"], "entered");
 }
 
 #[actix_web::test]
 async fn the_results_forms_ask_before_ending_a_game_in_progress() {
     let app = TestApp::new().await;
-    let mut board = live_board(
-        &app,
-        json!({"name": "Club Swiss", "system": "swiss", "rounds": 3}),
-    )
-    .await;
+    let mut board = club_swiss_board(&app).await;
     let (event, pairing, id) = (board.event, board.pairing, board.games[0]);
     let before = board.play(id, 5).await;
     let (white, black) = (
@@ -471,46 +440,30 @@ async fn the_results_forms_ask_before_ending_a_game_in_progress() {
 
     // One board's form.
     let single = format!("/events/{event}/pairings/{pairing}/result");
-    let asked = board
-        .org
-        .browser
-        .post_form(&single, &[("result", "1-0")])
-        .await;
-    assert_eq!(asked.status, StatusCode::OK, "{}", asked.body);
-    assert!(
-        page_text(&asked.body).contains(&question),
-        "{}",
-        page_text(&asked.body)
-    );
-    assert_eq!(asked.hidden_input("end_game").as_deref(), Some("1"));
-    assert_eq!(game(&mut board.org.api, id).await["status"], "ongoing");
+    let single_asked = asked(&mut board, &single, &[("result", "1-0")], &question).await;
+    assert_eq!(single_asked.hidden_input("end_game").as_deref(), Some("1"));
     // Cancelling goes back to the board's own round, not the latest.
     assert!(
-        asked
+        single_asked
             .body
             .contains(&format!("href=\"/events/{event}?tab=rounds&#38;round=1\"")),
         "{}",
-        asked.body
+        single_asked.body
     );
 
     // The round's form: asked, then stored once confirmed.
     let round = format!("/events/{event}/rounds/1/results");
     let result_field = format!("result_{pairing}");
-    let asked = board
-        .org
-        .browser
-        .post_form(&round, &[(&result_field, "1-0")])
-        .await;
-    assert_eq!(asked.status, StatusCode::OK, "{}", asked.body);
-    assert!(
-        page_text(&asked.body).contains(&question),
-        "{}",
-        page_text(&asked.body)
-    );
+    let round_asked = asked(&mut board, &round, &[(&result_field, "1-0")], &question).await;
     let confirm_field = format!("end_game_{pairing}");
-    assert_eq!(asked.hidden_input(&confirm_field).as_deref(), Some("1"));
-    assert_eq!(asked.hidden_input(&result_field).as_deref(), Some("1-0"));
-    assert_eq!(game(&mut board.org.api, id).await["status"], "ongoing");
+    assert_eq!(
+        round_asked.hidden_input(&confirm_field).as_deref(),
+        Some("1")
+    );
+    assert_eq!(
+        round_asked.hidden_input(&result_field).as_deref(),
+        Some("1-0")
+    );
     let confirmed = board
         .org
         .browser
@@ -526,9 +479,5 @@ async fn the_results_forms_ask_before_ending_a_game_in_progress() {
         confirmed.location(),
         format!("/events/{event}?tab=rounds&round=1")
     );
-    let over = game(&mut board.org.api, id).await;
-    assert_eq!(
-        (&over["result"], &over["reason"], &over["decided_by"]),
-        (&json!("1-0"), &json!("arbiter"), &json!("org"))
-    );
+    assert_over(&mut board.org.api, id, "1-0", "arbiter").await;
 }

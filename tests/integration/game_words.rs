@@ -3,7 +3,7 @@
 //! result menu shows the stored result.
 #![allow(clippy::unwrap_used)]
 use crate::common::{TestApp, page_text};
-use crate::game_in_progress::{game, live_board};
+use crate::game_in_progress::{club_swiss_board, game};
 
 use actix_web::http::Method;
 use serde_json::json;
@@ -11,11 +11,7 @@ use serde_json::json;
 #[actix_web::test]
 async fn your_move_is_said_only_to_the_player_to_move() {
     let app = TestApp::new().await;
-    let mut board = live_board(
-        &app,
-        json!({"name": "Club Swiss", "system": "swiss", "rounds": 3}),
-    )
-    .await;
+    let mut board = club_swiss_board(&app).await;
     let id = board.games[0];
     let path = format!("/games/{id}");
 
@@ -60,12 +56,8 @@ async fn your_move_is_said_only_to_the_player_to_move() {
 #[actix_web::test]
 async fn the_arbiters_menu_shows_the_stored_result() {
     let app = TestApp::new().await;
-    let mut board = live_board(
-        &app,
-        json!({"name": "Club Swiss", "system": "swiss", "rounds": 3}),
-    )
-    .await;
-    let (event, pairing, id) = (board.event, board.pairing, board.games[0]);
+    let mut board = club_swiss_board(&app).await;
+    let id = board.games[0];
     let page = board.org.browser.get(&format!("/games/{id}")).await;
     assert!(
         page.body.contains("<option value=\"\" selected>"),
@@ -73,16 +65,8 @@ async fn the_arbiters_menu_shows_the_stored_result() {
         page.body
     );
 
-    let typed = board
-        .org
-        .api
-        .json(
-            Method::PUT,
-            &format!("/api/v1/events/{event}/pairings/{pairing}/result"),
-            json!({"result": "0-1"}),
-        )
-        .await;
-    assert_eq!(typed.status.as_u16(), 204, "{}", typed.body);
+    let path = board.result_path();
+    board.set_result(&path, json!({"result": "0-1"})).await;
     assert_eq!(game(&mut board.org.api, id).await["result"], "0-1");
     let page = board.org.browser.get(&format!("/games/{id}")).await;
     assert!(
