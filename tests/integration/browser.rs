@@ -22,6 +22,7 @@ use anyhow::{Context, Result, bail, ensure};
 use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::json;
+use tempfile::TempDir;
 
 pub(crate) const ARBITER_EMAIL: &str = "arbiter@club.example";
 pub(crate) const ARBITER_PASSWORD: &str = "arbiter-secret-1";
@@ -294,6 +295,71 @@ pub(crate) fn chromium_capabilities(
     }
 }
 
+/// A runtime for a browser test's async part, on this thread.
+pub(crate) fn block_on<T>(flow: impl Future<Output = T>) -> T {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(flow)
+}
+
+/// A new browser session of the chromedriver at `driver_port`, within `WAIT`.
+pub(crate) async fn open_session(
+    driver_port: u16,
+    capabilities: serde_json::Map<String, serde_json::Value>,
+) -> Result<Client> {
+    tokio::time::timeout(
+        WAIT,
+        ClientBuilder::new(HttpConnector::new())
+            .capabilities(capabilities)
+            .connect(&format!("http://127.0.0.1:{driver_port}")),
+    )
+    .await
+    .context("connecting to chromedriver timed out")?
+    .context("chromedriver refused the session")
+}
+
+/// Waits up to `limit` for `flow`, run in `client`'s session; if it fails (or takes too
+/// long), what the session shows is kept as `failure` in `dir`. The session is closed
+/// either way.
+pub(crate) async fn run_session(
+    client: &Client,
+    dir: &Path,
+    limit: Duration,
+    flow: impl Future<Output = Result<()>>,
+) -> Result<()> {
+    let result = match tokio::time::timeout(limit, flow).await {
+        Ok(result) => result,
+        Err(_) => Err(anyhow::anyhow!(
+            "the browser flow took longer than {limit:?}"
+        )),
+    };
+    if let Err(e) = &result {
+        // Leave evidence behind: what the browser showed when it went wrong.
+        let _ = tokio::time::timeout(WAIT, save_evidence(client, dir, "failure")).await;
+        eprintln!("browser flow failed: {e:#}");
+    }
+    let _ = tokio::time::timeout(WAIT, client.clone().close()).await;
+    result
+}
+
+/// The end of a browser test: stops chromedriver and the server; if `outcome` is an error,
+/// keeps `dir` (the evidence) and panics with the error and the server's log.
+pub(crate) fn finish(outcome: Result<()>, server: Process, driver: Process, dir: TempDir) {
+    drop(driver);
+    if let Err(e) = outcome {
+        let server_log = server.log_text();
+        drop(server);
+        // Keep the screenshots, the pages and the logs for a look afterwards.
+        let kept = dir.keep();
+        panic!(
+            "{e:#}\n(evidence kept in {})\n--- damka serve log ---\n{server_log}",
+            kept.display()
+        );
+    }
+}
+
 #[test]
 fn a_visitor_registers_switches_language_makes_a_token_and_signs_in_again() {
     let Some((chromium, chromedriver)) = browser_programs() else {
@@ -307,52 +373,13 @@ fn a_visitor_registers_switches_language_makes_a_token_and_signs_in_again() {
     let capabilities =
         chromium_capabilities(&chromium, &dir.path().join("chromium-profile"), false);
 
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
     let base = format!("http://127.0.0.1:{server_port}");
     let shots = dir.path().to_path_buf();
-    let outcome: Result<()> = runtime.block_on(async {
-        let client = tokio::time::timeout(
-            WAIT,
-            ClientBuilder::new(HttpConnector::new())
-                .capabilities(capabilities)
-                .connect(&format!("http://127.0.0.1:{driver_port}")),
-        )
-        .await
-        .context("connecting to chromedriver timed out")?
-        .context("chromedriver refused the session")?;
-        let flow = tokio::time::timeout(WHOLE_FLOW, flow(&client, &base, &shots)).await;
-        let result = match flow {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) => Err(e),
-            Err(_) => Err(anyhow::anyhow!(
-                "the browser flow took longer than {WHOLE_FLOW:?}"
-            )),
-        };
-        if let Err(e) = &result {
-            // Leave evidence behind: what the browser showed when it went wrong.
-            let _ = tokio::time::timeout(WAIT, save_evidence(&client, &shots, "failure")).await;
-            eprintln!("browser flow failed: {e:#}");
-        }
-        let _ = tokio::time::timeout(WAIT, client.close()).await;
-        result
+    let outcome: Result<()> = block_on(async {
+        let client = open_session(driver_port, capabilities).await?;
+        run_session(&client, &shots, WHOLE_FLOW, flow(&client, &base, &shots)).await
     });
-
-    if let Err(e) = outcome {
-        let server_log = server.log_text();
-        drop(driver);
-        drop(server);
-        // Keep the screenshot, the page and the logs for a look afterwards.
-        let kept = dir.keep();
-        panic!(
-            "{e:#}\n(evidence kept in {})\n--- damka serve log ---\n{server_log}",
-            kept.display()
-        );
-    }
-    drop(driver);
-    drop(server);
+    finish(outcome, server, driver, dir);
     drop(db);
 }
 
@@ -837,27 +864,14 @@ fn a_move_clicked_in_one_browser_appears_in_another_without_reload() {
         json!({"clock": {"kind": "per_move", "base_s": 60}}),
     );
 
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
     let base = format!("http://127.0.0.1:{server_port}");
     let shots = dir.path().to_path_buf();
-    let outcome: Result<()> = runtime.block_on(async {
+    let outcome: Result<()> = block_on(async {
         let mut sessions = Vec::new();
         for name in ["arbiter", "spectator"] {
             let capabilities =
                 chromium_capabilities(&chromium, &dir.path().join(format!("profile-{name}")), true);
-            let client = tokio::time::timeout(
-                WAIT,
-                ClientBuilder::new(HttpConnector::new())
-                    .capabilities(capabilities)
-                    .connect(&format!("http://127.0.0.1:{driver_port}")),
-            )
-            .await
-            .context("connecting to chromedriver timed out")?
-            .context("chromedriver refused the session")?;
-            sessions.push(client);
+            sessions.push(open_session(driver_port, capabilities).await?);
         }
         let (arbiter, spectator) = (&sessions[0], &sessions[1]);
         let flow = tokio::time::timeout(
@@ -880,18 +894,7 @@ fn a_move_clicked_in_one_browser_appears_in_another_without_reload() {
         }
         result
     });
-    if let Err(e) = outcome {
-        let server_log = server.log_text();
-        drop(driver);
-        drop(server);
-        let kept = dir.keep();
-        panic!(
-            "{e:#}\n(evidence kept in {})\n--- damka serve log ---\n{server_log}",
-            kept.display()
-        );
-    }
-    drop(driver);
-    drop(server);
+    finish(outcome, server, driver, dir);
     drop(db);
 }
 
@@ -1058,15 +1061,14 @@ fn every_page_fits_a_phone_and_every_sheet_fits_its_paper() {
     // Event 3 of the demo is its micro-match Swiss with an IDF opening ballot (two rounds).
     let (driver, driver_port) = start_driver(&chromedriver, dir.path());
     let base = format!("http://127.0.0.1:{server_port}");
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let problems: Result<Vec<String>> = runtime.block_on(async {
+    let problems: Result<Vec<String>> = block_on(async {
         let mut problems = Vec::new();
         for (width, what) in [(390, "phone"), (760, "A4"), (1123, "A4 landscape")] {
-            let mut capabilities =
-                chromium_capabilities(&chromium, &dir.path().join(format!("profile-{width}")), false);
+            let mut capabilities = chromium_capabilities(
+                &chromium,
+                &dir.path().join(format!("profile-{width}")),
+                false,
+            );
             capabilities["goog:chromeOptions"]["mobileEmulation"] = json!({
                 "deviceMetrics": { "width": width, "height": 900, "pixelRatio": 1, "touch": false, "mobile": false }
             });
@@ -1075,12 +1077,9 @@ fn every_page_fits_a_phone_and_every_sheet_fits_its_paper() {
                 .connect(&format!("http://127.0.0.1:{driver_port}"))
                 .await
                 .context("chromedriver refused the session")?;
-            let found = tokio::time::timeout(
-                WHOLE_FLOW,
-                layout_flow(&client, &base, width, what),
-            )
-            .await
-            .unwrap_or_else(|_| Err(anyhow::anyhow!("the {what} pages took too long")));
+            let found = tokio::time::timeout(WHOLE_FLOW, layout_flow(&client, &base, width, what))
+                .await
+                .unwrap_or_else(|_| Err(anyhow::anyhow!("the {what} pages took too long")));
             let _ = client.close().await;
             problems.extend(found?);
         }

@@ -7,25 +7,25 @@
 //! The harness (Chromium, chromedriver, `damka serve`) is the one in `browser.rs`; without
 //! Chromium the test is skipped, as there, outside CI.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
-use crate::browser::{
-    LAYOUT_PROBLEMS, WAIT, browser_programs, chromium_capabilities, click, expect_text,
-    save_evidence, start_driver, start_server, type_into, wait_for, wait_path,
-};
-use crate::common;
+use crate::browser::{LAYOUT_PROBLEMS, click, expect_text, type_into, wait_for, wait_path};
+use crate::browser_event_game::Account;
+use crate::browser_event_game::steps::{register, run_sessions, sign_in};
 
 use std::time::Duration;
 
-use anyhow::{Context, Result, bail, ensure};
-use fantoccini::{Client, ClientBuilder, Locator};
-use hyper_util::client::legacy::connect::HttpConnector;
+use anyhow::{Result, bail, ensure};
+use fantoccini::{Client, Locator};
 
 const ORGANISER_EMAIL: &str = "olga@club.example";
 const ORGANISER_PASSWORD: &str = "organiser-secret-1";
 /// The player's name, as the organiser types it on the profile and the player on the
 /// registration form.
 const NAME: &str = "Анна Петрова";
-const PLAYER_EMAIL: &str = "anna@club.example";
-const PLAYER_PASSWORD: &str = "anna-secret-12";
+const PLAYER: Account = Account {
+    email: "anna@club.example",
+    name: NAME,
+    password: "anna-secret-12",
+};
 
 /// The whole flow, both browsers.
 const FLOW_LIMIT: Duration = Duration::from_secs(300);
@@ -59,89 +59,18 @@ fn create_organiser(url: &damka::store::DatabaseUrl) {
 
 #[test]
 fn a_player_claims_the_profile_an_organiser_made_from_registration_to_acceptance() {
-    let Some((chromium, chromedriver)) = browser_programs() else {
-        return;
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let db = common::TestDatabase::new();
-    create_organiser(&db.url);
-    let (server, server_port) = start_server(&db.url.target, dir.path());
-    let (driver, driver_port) = start_driver(&chromedriver, dir.path());
-    let base = format!("http://127.0.0.1:{server_port}");
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let outcome: Result<()> = runtime.block_on(async {
-        let mut clients = Vec::new();
-        for name in ["organiser", "player"] {
-            let capabilities = chromium_capabilities(
-                &chromium,
-                &dir.path().join(format!("profile-{name}")),
-                false,
-            );
-            let client = tokio::time::timeout(
-                WAIT,
-                ClientBuilder::new(HttpConnector::new())
-                    .capabilities(capabilities)
-                    .connect(&format!("http://127.0.0.1:{driver_port}")),
-            )
-            .await
-            .context("connecting to chromedriver timed out")?
-            .context("chromedriver refused the session")?;
-            clients.push(client);
-        }
-        let result =
-            match tokio::time::timeout(FLOW_LIMIT, flow(&clients[0], &clients[1], &base)).await {
-                Ok(result) => result,
-                Err(_) => Err(anyhow::anyhow!("the flow took longer than {FLOW_LIMIT:?}")),
-            };
-        if result.is_err() {
-            for (client, name) in clients.iter().zip(["organiser", "player"]) {
-                let session = dir.path().join(name);
-                let _ = std::fs::create_dir_all(&session);
-                let _ =
-                    tokio::time::timeout(WAIT, save_evidence(client, &session, "failure")).await;
-            }
-        }
-        for client in clients {
-            let _ = tokio::time::timeout(WAIT, client.close()).await;
-        }
-        result
-    });
-    if let Err(e) = outcome {
-        let log = server.log_text();
-        drop(driver);
-        drop(server);
-        let kept = dir.keep();
-        panic!(
-            "{e:#}\n(evidence kept in {})\n--- damka serve log ---\n{log}",
-            kept.display()
-        );
-    }
-    drop(driver);
-    drop(server);
-    drop(db);
+    run_sessions(
+        |db| create_organiser(&db.url),
+        FLOW_LIMIT,
+        &[("organiser", false), ("player", false)],
+        async |clients, base| flow(&clients[0], &clients[1], base).await,
+    );
 }
 
 async fn flow(desk: &Client, phone: &Client, base: &str) -> Result<()> {
     // The organiser (English, desktop) makes the profile.
     desk.set_window_size(1280, 900).await?;
-    desk.goto(&format!("{base}/login")).await?;
-    type_into(
-        desk,
-        r#"form[action="/login"] input[name="email"]"#,
-        ORGANISER_EMAIL,
-    )
-    .await?;
-    type_into(
-        desk,
-        r#"form[action="/login"] input[name="password"]"#,
-        ORGANISER_PASSWORD,
-    )
-    .await?;
-    click(desk, r#"form[action="/login"] button[type="submit"]"#).await?;
-    wait_path(desk, "/").await?;
+    sign_in(desk, base, ORGANISER_EMAIL, ORGANISER_PASSWORD).await?;
     desk.goto(&format!("{base}/players/new")).await?;
     type_into(desk, r#"form[action="/players"] input[name="name"]"#, NAME).await?;
     click(desk, r#"form[action="/players"] button[type="submit"]"#).await?;
@@ -153,27 +82,7 @@ async fn flow(desk: &Client, phone: &Client, base: &str) -> Result<()> {
     click(phone, r#"form.lang-switch button[name="lang"][value="ru"]"#).await?;
     wait_for(phone, r#"html[lang="ru"]"#).await?;
     phone.set_window_size(390, 844).await?;
-    let form = r#"form[action="/register"]"#;
-    type_into(
-        phone,
-        &format!(r#"{form} input[name="email"]"#),
-        PLAYER_EMAIL,
-    )
-    .await?;
-    type_into(
-        phone,
-        &format!(r#"{form} input[name="display_name"]"#),
-        NAME,
-    )
-    .await?;
-    type_into(
-        phone,
-        &format!(r#"{form} input[name="password"]"#),
-        PLAYER_PASSWORD,
-    )
-    .await?;
-    click(phone, &format!(r#"{form} button[type="submit"]"#)).await?;
-    wait_path(phone, "/account").await?;
+    register(phone, base, &PLAYER).await?;
     expect_text(phone, "#suggestions h2", "Нет ли здесь вас?").await?;
     expect_text(phone, "#suggestions", NAME).await?;
     fits_the_phone(phone).await?;

@@ -10,18 +10,18 @@
 //! happens when Chromium is missing.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 use crate::browser::{
-    LAYOUT_PROBLEMS, WAIT, WHOLE_FLOW, browser_programs, chromium_capabilities, click, expect_text,
-    save_evidence, start_driver, start_server, type_into, value_of, wait_for, wait_path,
+    LAYOUT_PROBLEMS, WHOLE_FLOW, browser_programs, chromium_capabilities, click, expect_text,
+    finish, open_session, run_session, save_evidence, start_driver, start_server, value_of,
+    wait_for, wait_path,
 };
+use crate::browser_event_game::steps::sign_in;
 use crate::common::builders::lasting_move;
 use crate::common::{Client, Role, TestApp, create_event};
-use crate::game_in_progress::game;
+use crate::game_in_progress::{game, local_game};
 
 use actix_web::http::Method;
 use anyhow::{Context, Result, bail, ensure};
-use damka_engine::{Game, Position, Rules, Variant};
-use fantoccini::{ClientBuilder, Locator};
-use hyper_util::client::legacy::connect::HttpConnector;
+use fantoccini::Locator;
 use serde_json::json;
 
 /// The organiser made by `TestApp::user`, and its password there.
@@ -70,9 +70,7 @@ async fn seed(org: &mut Client<'_>) -> (i64, Vec<Board>) {
     let mut boards = Vec::new();
     for board in rounds[0]["boards"].as_array().unwrap() {
         let id = board["game_id"].as_i64().unwrap();
-        let fen = game(org, id).await["fen"].as_str().unwrap().to_string();
-        let mut local =
-            Game::from_position(Position::from_fen(Rules::preset(Variant::Russian), &fen).unwrap());
+        let mut local = local_game(&game(org, id).await);
         for ply in 1..=5 {
             let mv = lasting_move(&local);
             local.play(&mv).unwrap();
@@ -112,18 +110,10 @@ async fn the_organiser_confirms_ending_a_game_in_progress_in_both_languages() {
     let (driver, driver_port) = start_driver(&chromedriver, dir.path());
     let base = format!("http://127.0.0.1:{server_port}");
     let capabilities = chromium_capabilities(&chromium, &dir.path().join("profile"), false);
-    let browser = tokio::time::timeout(
-        WAIT,
-        ClientBuilder::new(HttpConnector::new())
-            .capabilities(capabilities)
-            .connect(&format!("http://127.0.0.1:{driver_port}")),
-    )
-    .await
-    .expect("connecting to chromedriver timed out")
-    .expect("chromedriver refused the session");
+    let browser = open_session(driver_port, capabilities).await.unwrap();
 
     let flow = async {
-        sign_in(&browser, &base).await?;
+        sign_in(&browser, &base, ORGANISER, PASSWORD).await?;
         let runs = [
             (
                 "ru",
@@ -175,36 +165,8 @@ async fn the_organiser_confirms_ending_a_game_in_progress_in_both_languages() {
         }
         anyhow::Ok(())
     };
-    let outcome = tokio::time::timeout(WHOLE_FLOW, flow)
-        .await
-        .unwrap_or_else(|_| Err(anyhow::anyhow!("the flow took longer than {WHOLE_FLOW:?}")));
-    if outcome.is_err() {
-        let _ = save_evidence(&browser, dir.path(), "failure").await;
-    }
-    let _ = browser.close().await;
-    drop(driver);
-    if let Err(e) = outcome {
-        let log = server.log_text();
-        drop(server);
-        let kept = dir.keep();
-        panic!(
-            "{e:#}\n(evidence kept in {})\n--- damka serve log ---\n{log}",
-            kept.display()
-        );
-    }
-}
-
-async fn sign_in(c: &fantoccini::Client, base: &str) -> Result<()> {
-    c.goto(&format!("{base}/login")).await?;
-    type_into(c, r#"form[action="/login"] input[name="email"]"#, ORGANISER).await?;
-    type_into(
-        c,
-        r#"form[action="/login"] input[name="password"]"#,
-        PASSWORD,
-    )
-    .await?;
-    click(c, r#"form[action="/login"] button[type="submit"]"#).await?;
-    wait_path(c, "/").await
+    let outcome = run_session(&browser, dir.path(), WHOLE_FLOW, flow).await;
+    finish(outcome, server, driver, dir);
 }
 
 /// On the rounds tab, types `result` for `board`, reads the question, checks the page

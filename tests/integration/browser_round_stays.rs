@@ -9,18 +9,18 @@
 //! the event is made over the API to keep the browser's part short.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 use crate::browser::{
-    ARBITER_EMAIL, ARBITER_PASSWORD, LAYOUT_PROBLEMS, WAIT, WHOLE_FLOW, browser_programs,
-    chromium_capabilities, click, create_arbiter, here, save_evidence, start_driver, start_server,
-    type_into, value_of, wait_for, wait_path,
+    ARBITER_EMAIL, ARBITER_PASSWORD, LAYOUT_PROBLEMS, WAIT, WHOLE_FLOW, block_on, browser_programs,
+    chromium_capabilities, click, create_arbiter, finish, here, open_session, run_session,
+    start_driver, start_server, value_of, wait_for,
 };
+use crate::browser_event_game::steps::{self, click_to_new_page};
 use crate::common;
 use crate::processes::{api, api_players, api_token};
 
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail, ensure};
-use fantoccini::{Client, ClientBuilder, Locator};
-use hyper_util::client::legacy::connect::HttpConnector;
+use fantoccini::{Client, Locator};
 use serde_json::{Value, json};
 
 /// An event of four players: round 1 played (board 1 won by White, board 2 drawn), round 2
@@ -145,11 +145,7 @@ fn a_result_entered_on_round_one_while_round_two_is_live_lands_in_round_one() {
     let (driver, driver_port) = start_driver(&chromedriver, dir.path());
     let token = api_token(port, ARBITER_EMAIL, ARBITER_PASSWORD);
     let base = format!("http://127.0.0.1:{port}");
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let outcome: Result<()> = runtime.block_on(async {
+    let outcome: Result<()> = block_on(async {
         for (lang, width) in [("ru", 390), ("en", 1280)] {
             let event = two_rounds(port, &token, &format!("Cup {lang}"));
             let profile = dir.path().join(format!("profile-{lang}"));
@@ -160,43 +156,15 @@ fn a_result_entered_on_round_one_while_round_two_is_live_lands_in_round_one() {
                         "touch": false, "mobile": false }
                 });
             }
-            let client = tokio::time::timeout(
-                WAIT,
-                ClientBuilder::new(HttpConnector::new())
-                    .capabilities(capabilities)
-                    .connect(&format!("http://127.0.0.1:{driver_port}")),
-            )
-            .await
-            .context("connecting to chromedriver timed out")?
-            .context("chromedriver refused the session")?;
+            let client = open_session(driver_port, capabilities).await?;
             let flow = round_one_flow(&client, &base, port, &token, &event, lang, width);
-            let result = match tokio::time::timeout(WHOLE_FLOW, flow).await {
-                Ok(result) => result.with_context(|| format!("{lang} at {width} px")),
-                Err(_) => Err(anyhow::anyhow!(
-                    "the {lang} flow took longer than {WHOLE_FLOW:?}"
-                )),
-            };
-            if result.is_err() {
-                let _ =
-                    tokio::time::timeout(WAIT, save_evidence(&client, dir.path(), "failure")).await;
-            }
-            let _ = tokio::time::timeout(WAIT, client.close()).await;
-            result?;
+            run_session(&client, dir.path(), WHOLE_FLOW, flow)
+                .await
+                .with_context(|| format!("{lang} at {width} px"))?;
         }
         Ok(())
     });
-    if let Err(e) = outcome {
-        let server_log = server.log_text();
-        drop(driver);
-        drop(server);
-        let kept = dir.keep();
-        panic!(
-            "{e:#}\n(evidence kept in {})\n--- damka serve log ---\n{server_log}",
-            kept.display()
-        );
-    }
-    drop(driver);
-    drop(server);
+    finish(outcome, server, driver, dir);
     drop(db);
 }
 
@@ -257,10 +225,7 @@ async fn round_one_flow(
     }
 
     // Saved: the answer is round 1 again, and the result is round 1's.
-    c.execute("window.damkaOldPage = true; return null;", vec![])
-        .await?;
-    click(c, r#"form.round-results button[type="submit"]"#).await?;
-    wait_for_new_page(c).await?;
+    click_to_new_page(c, r#"form.round-results button[type="submit"]"#).await?;
     let url = c.current_url().await?;
     ensure!(
         url.query_pairs().any(|(k, v)| k == "round" && v == "1"),
@@ -272,17 +237,7 @@ async fn round_one_flow(
 
 /// Signs in as the club's arbiter (the event's organiser) and reads the site in `lang`.
 async fn sign_in(c: &Client, base: &str, lang: &str) -> Result<()> {
-    c.goto(&format!("{base}/login")).await?;
-    let form = r#"form[action="/login"]"#;
-    type_into(c, &format!("{form} input[name=\"email\"]"), ARBITER_EMAIL).await?;
-    type_into(
-        c,
-        &format!("{form} input[name=\"password\"]"),
-        ARBITER_PASSWORD,
-    )
-    .await?;
-    click(c, &format!("{form} button[type=\"submit\"]")).await?;
-    wait_path(c, "/").await?;
+    steps::sign_in(c, base, ARBITER_EMAIL, ARBITER_PASSWORD).await?;
     click(
         c,
         &format!(r#"form.lang-switch button[name="lang"][value="{lang}"]"#),
@@ -321,26 +276,6 @@ async fn live_key(c: &Client) -> Result<Value> {
         vec![],
     )
     .await?)
-}
-
-/// Waits up to `WAIT` for a page that is not the one marked `damkaOldPage`, loaded.
-async fn wait_for_new_page(c: &Client) -> Result<()> {
-    let deadline = Instant::now() + WAIT;
-    loop {
-        let state = c
-            .execute(
-                "return window.damkaOldPage === true ? 'old' : document.readyState;",
-                vec![],
-            )
-            .await;
-        if matches!(state, Ok(ref s) if s == "complete") {
-            return Ok(());
-        }
-        if Instant::now() > deadline {
-            bail!("no new page after {WAIT:?}: still at {}", here(c).await);
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
 }
 
 /// Over the API: board 1 of round 1 has the 0-1 typed, board 2 its draw; round 2's board 1

@@ -9,7 +9,7 @@
 //! what a person does on the site, `plan` the game's moves worked out beforehand.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 mod plan;
-mod steps;
+pub(crate) mod steps;
 
 use crate::browser::{
     ARBITER_EMAIL, ARBITER_PASSWORD, click, expect_text, type_into, value_of, wait_for,
@@ -38,10 +38,10 @@ const SCREEN_SIZES: [(u32, u32); 2] = [(1280, 900), (390, 844)];
 /// The draw-offer minimum an event gets by default (RULES.md "Draw offers").
 const DRAW_OFFER_MIN_MOVES: u32 = 20;
 
-struct Account {
-    email: &'static str,
-    name: &'static str,
-    password: &'static str,
+pub(crate) struct Account {
+    pub(crate) email: &'static str,
+    pub(crate) name: &'static str,
+    pub(crate) password: &'static str,
 }
 
 const ORGANISER: Account = Account {

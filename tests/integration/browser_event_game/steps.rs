@@ -1,8 +1,9 @@
 //! The browser event tests' harness and the steps a person takes on the site: signing up
 //! and in, the organiser's forms, reading tables, waiting for answers, screenshots.
 use crate::browser::{
-    LAYOUT_PROBLEMS, WAIT, browser_programs, chromium_capabilities, click, create_arbiter,
-    expect_text, here, start_driver, start_server, type_into, wait_for, wait_path,
+    LAYOUT_PROBLEMS, WAIT, block_on, browser_programs, chromium_capabilities, click,
+    create_arbiter, expect_text, finish, here, open_session, start_driver, start_server, type_into,
+    wait_for, wait_path,
 };
 use crate::common;
 
@@ -10,8 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail, ensure};
-use fantoccini::{Client, ClientBuilder, Locator};
-use hyper_util::client::legacy::connect::HttpConnector;
+use fantoccini::{Client, Locator};
 use serde_json::json;
 
 use super::{Account, FLOW_LIMIT, SCREEN_SIZES};
@@ -24,39 +24,42 @@ pub(super) fn run_in_browsers(
     sessions: &[(&str, bool)],
     flow: impl AsyncFnOnce(&[Client], &str) -> Result<()>,
 ) {
+    run_sessions(
+        |db| create_arbiter(&db.url.target),
+        FLOW_LIMIT,
+        sessions,
+        flow,
+    );
+}
+
+/// `run_in_browsers` with the accounts `setup` makes on the database before the server
+/// starts, and `limit` for the whole flow.
+pub(crate) fn run_sessions(
+    setup: impl FnOnce(&common::TestDatabase),
+    limit: Duration,
+    sessions: &[(&str, bool)],
+    flow: impl AsyncFnOnce(&[Client], &str) -> Result<()>,
+) {
     let Some((chromium, chromedriver)) = browser_programs() else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
     let db = common::TestDatabase::new();
-    create_arbiter(&db.url.target);
+    setup(&db);
     let (server, server_port) = start_server(&db.url.target, dir.path());
     let (driver, driver_port) = start_driver(&chromedriver, dir.path());
     let base = format!("http://127.0.0.1:{server_port}");
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
     let started = Instant::now();
-    let outcome: Result<()> = runtime.block_on(async {
+    let outcome: Result<()> = block_on(async {
         let mut clients = Vec::new();
         for (name, scripts) in sessions {
             let profile = dir.path().join(format!("profile-{name}"));
             let capabilities = chromium_capabilities(&chromium, &profile, *scripts);
-            let client = tokio::time::timeout(
-                WAIT,
-                ClientBuilder::new(HttpConnector::new())
-                    .capabilities(capabilities)
-                    .connect(&format!("http://127.0.0.1:{driver_port}")),
-            )
-            .await
-            .context("connecting to chromedriver timed out")?
-            .context("chromedriver refused the session")?;
-            clients.push(client);
+            clients.push(open_session(driver_port, capabilities).await?);
         }
-        let result = match tokio::time::timeout(FLOW_LIMIT, flow(&clients, &base)).await {
+        let result = match tokio::time::timeout(limit, flow(&clients, &base)).await {
             Ok(result) => result,
-            Err(_) => Err(anyhow!("the browser flow took longer than {FLOW_LIMIT:?}")),
+            Err(_) => Err(anyhow!("the browser flow took longer than {limit:?}")),
         };
         if let Err(e) = &result {
             eprintln!("browser flow failed: {e:#}");
@@ -72,22 +75,11 @@ pub(super) fn run_in_browsers(
         }
         result
     });
-    if let Err(e) = outcome {
-        let server_log = server.log_text();
-        drop(driver);
-        drop(server);
-        let kept = dir.keep();
-        panic!(
-            "{e:#}\n(screenshots and pages of each session kept in {})\n--- damka serve log ---\n{server_log}",
-            kept.display()
-        );
-    }
+    finish(outcome, server, driver, dir);
     eprintln!(
         "browser flow passed in {:.1} s",
         started.elapsed().as_secs_f64()
     );
-    drop(driver);
-    drop(server);
     drop(db);
 }
 
@@ -110,7 +102,7 @@ async fn keep_failure(c: &Client, dir: &Path, session: &str) -> Result<()> {
 // ---------------------------------------------------------------------------------------
 
 /// Registers `account` (signed in afterwards, on the account page).
-pub(super) async fn register(c: &Client, base: &str, account: &Account) -> Result<()> {
+pub(crate) async fn register(c: &Client, base: &str, account: &Account) -> Result<()> {
     c.goto(&format!("{base}/register")).await?;
     let form = r#"form[action="/register"]"#;
     type_into(c, &format!(r#"{form} input[name="email"]"#), account.email).await?;
@@ -131,7 +123,7 @@ pub(super) async fn register(c: &Client, base: &str, account: &Account) -> Resul
     expect_text(c, r#".user-box a[href="/account"]"#, account.name).await
 }
 
-pub(super) async fn sign_in(c: &Client, base: &str, email: &str, password: &str) -> Result<()> {
+pub(crate) async fn sign_in(c: &Client, base: &str, email: &str, password: &str) -> Result<()> {
     c.goto(&format!("{base}/login")).await?;
     type_into(c, r#"form[action="/login"] input[name="email"]"#, email).await?;
     type_into(
@@ -321,7 +313,7 @@ pub(super) async fn standings_points(c: &Client) -> Result<Vec<(String, String)>
 
 /// Clicks what submits a form and waits for the page that answers: one that looks like the
 /// page before (the same flash, say) must not pass for the answer.
-pub(super) async fn click_to_new_page(c: &Client, css: &str) -> Result<()> {
+pub(crate) async fn click_to_new_page(c: &Client, css: &str) -> Result<()> {
     mark_page_old(c).await?;
     click(c, css).await?;
     wait_for_new_page(c).await
@@ -334,7 +326,7 @@ async fn mark_page_old(c: &Client) -> Result<()> {
 }
 
 /// Waits up to `WAIT` for a page without `mark_page_old`'s mark, fully loaded.
-async fn wait_for_new_page(c: &Client) -> Result<()> {
+pub(crate) async fn wait_for_new_page(c: &Client) -> Result<()> {
     let deadline = Instant::now() + WAIT;
     loop {
         // While the next page loads the script may fail: that is not an answer yet.
