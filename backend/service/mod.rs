@@ -5,6 +5,7 @@ pub mod accounts;
 pub mod auth;
 pub mod claims;
 pub mod clubs;
+pub mod csv_cell;
 pub mod effects;
 pub mod error;
 pub mod events;

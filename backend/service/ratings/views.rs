@@ -156,21 +156,6 @@ pub fn list(conn: &mut DbConn, filter: &ListFilter) -> AppResult<RatingList> {
     })
 }
 
-/// Quotes a CSV field when it needs it (RFC 4180), and keeps a spreadsheet from reading a
-/// name as a formula.
-fn csv_field(text: &str) -> String {
-    let guarded = if text.starts_with(['=', '+', '-', '@']) {
-        format!("'{text}")
-    } else {
-        text.to_string()
-    };
-    if guarded.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", guarded.replace('"', "\"\""))
-    } else {
-        guarded
-    }
-}
-
 /// The list as CSV: the API's item fields as columns, one player a line.
 pub fn list_csv(list: &RatingList) -> String {
     let mut out = String::from(
@@ -180,9 +165,9 @@ pub fn list_csv(list: &RatingList) -> String {
         let fields = [
             item.rank.to_string(),
             item.player_id.to_string(),
-            csv_field(&item.name),
-            csv_field(item.club_name.as_deref().unwrap_or("")),
-            csv_field(&item.country),
+            crate::service::csv_cell::field(&item.name),
+            crate::service::csv_cell::field(item.club_name.as_deref().unwrap_or("")),
+            crate::service::csv_cell::field(&item.country),
             item.rating.to_string(),
             item.rd.map(|rd| rd.to_string()).unwrap_or_default(),
             item.games.to_string(),
