@@ -161,10 +161,9 @@ fn check_club_change(
     wanted: Option<i64>,
 ) -> AppResult<()> {
     match wanted {
-        Some(club) if wanted != current && !rights.may_add_to_club(club) => Err(AppError::invalid(
-            "club_id",
-            Refusal::OnlyClubOrganisersAddProfiles,
-        )),
+        Some(club) if wanted != current && !rights.may_add_to_club(club) => {
+            Err(AppError::forbidden(Refusal::NotClubOrganiser))
+        }
         _ => Ok(()),
     }
 }

@@ -187,7 +187,8 @@ refusals! {
     OnlyClubOrganisersEdit => "only_club_organisers_edit",
     OnlyClubOrganisersChangeMembers => "only_club_organisers_change_members",
     OnlyClubOrganisersAnswerRequests => "only_club_organisers_answer_requests",
-    OnlyClubOrganisersAddProfiles => "only_club_organisers_add_profiles",
+    /// Only a club's organisers (and administrators) put an event or a profile in it.
+    NotClubOrganiser => "not_club_organiser",
     NoProfileToJoinClub => "no_profile_to_join_club",
     AlreadyInClub => "already_in_club",
     JoinRequestPending => "join_request_pending",
@@ -418,6 +419,8 @@ refusals! {
     RatingsCsvCell { line: usize, column: String, problem: Box<Refusal> } => "ratings_csv_cell",
     /// No header line, or no data line.
     RatingsCsvEmpty => "ratings_csv_empty",
+    /// The last entry of a long list of a file's problems: how many more there are.
+    RatingsCsvMoreProblems { more: usize } => "ratings_csv_more_problems",
     RatingsCsvUnclosedQuote => "ratings_csv_unclosed_quote",
     RatingsCsvUnknownColumn { column: String, allowed: Vec<String> } => "ratings_csv_unknown_column",
     RatingsCsvColumnTwice { column: String } => "ratings_csv_column_twice",
@@ -828,7 +831,7 @@ pub mod examples {
         || Refusal::OnlyClubOrganisersEdit,
         || Refusal::OnlyClubOrganisersChangeMembers,
         || Refusal::OnlyClubOrganisersAnswerRequests,
-        || Refusal::OnlyClubOrganisersAddProfiles,
+        || Refusal::NotClubOrganiser,
         || Refusal::NoProfileToJoinClub,
         || Refusal::AlreadyInClub,
         || Refusal::JoinRequestPending,
@@ -1142,6 +1145,7 @@ pub mod examples {
             problem: Box::new(Refusal::not_one_of(&["russian", "english"])),
         },
         || Refusal::RatingsCsvEmpty,
+        || Refusal::RatingsCsvMoreProblems { more: 39_900 },
         || Refusal::RatingsCsvUnclosedQuote,
         || Refusal::RatingsCsvUnknownColumn {
             column: text("elo"),

@@ -295,6 +295,11 @@ fn copy_headers(from: &HttpResponse, to: &mut HttpResponse) {
         header::WWW_AUTHENTICATE,
         header::ALLOW,
     ] {
+        // A header the fresh answer already carries (its own Retry-After, say) stays single:
+        // two Retry-After headers confuse clients and proxies.
+        if name != header::SET_COOKIE && to.headers().contains_key(&name) {
+            continue;
+        }
         for value in from.headers().get_all(&name) {
             to.headers_mut().append(name.clone(), value.clone());
         }

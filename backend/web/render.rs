@@ -6,7 +6,7 @@ use askama::Template;
 
 use super::cookies;
 use super::ctx::Flash;
-use crate::service::{AppError, AppResult};
+use crate::service::{AppError, AppResult, Refusal};
 
 /// Renders a template with an explicit status (e.g. 422 for a form with errors).
 pub fn page(status: StatusCode, template: &impl Template) -> AppResult<HttpResponse> {
@@ -79,6 +79,13 @@ impl FormErrors {
             }),
             AppError::Conflict { reason } => Some(FormErrors {
                 field: String::new(),
+                message: super::refusals::text(lang, reason),
+            }),
+            // The form's club choice: shown beside the field, with the way to join.
+            AppError::Forbidden {
+                reason: reason @ Refusal::NotClubOrganiser,
+            } => Some(FormErrors {
+                field: "club_id".to_string(),
                 message: super::refusals::text(lang, reason),
             }),
             _ => None,

@@ -56,8 +56,7 @@ async fn a_player_joins_a_club_only_when_its_organiser_accepts() {
             json!({"name": "Ivan", "club_id": club_id}),
         )
         .await;
-    let problem = direct.assert_problem(422, "invalid");
-    assert_eq!(problem["field"], "club_id");
+    direct.assert_refusal(403, "not_club_organiser");
     assert_eq!(club_of(&mut api, player_id).await, Value::Null);
     let mut newcomer = app.user("new@t.org", Role::Player).await.api_client().await;
     newcomer
@@ -67,7 +66,7 @@ async fn a_player_joins_a_club_only_when_its_organiser_accepts() {
             json!({"name": "Newcomer", "club_id": club_id}),
         )
         .await
-        .assert_problem(422, "invalid");
+        .assert_refusal(403, "not_club_organiser");
 
     // The request: pending, and the profile is still in no club.
     let requests = format!("/api/v1/clubs/{club_id}/requests");
@@ -189,7 +188,7 @@ async fn club_organisers_still_put_players_in_their_own_club() {
             json!({"name": "Stranger", "club_id": club_id}),
         )
         .await
-        .assert_problem(422, "invalid");
+        .assert_refusal(403, "not_club_organiser");
     // Nor may a club organiser move their member into another club.
     let other_club = other
         .json(Method::POST, "/api/v1/clubs", json!({"name": "Other Club"}))
@@ -205,7 +204,7 @@ async fn club_organisers_still_put_players_in_their_own_club() {
             json!({"name": "Member", "club_id": other_club}),
         )
         .await
-        .assert_problem(422, "invalid");
+        .assert_refusal(403, "not_club_organiser");
     assert_eq!(club_of(&mut organiser, member).await, json!(club_id));
 }
 
@@ -287,4 +286,82 @@ async fn the_club_page_asks_and_answers_without_javascript() {
     let page = player_browser.get(&page_path).await;
     assert!(!page.body.contains("id=\"join-request\""));
     assert!(page.element_text("join-pending").is_none());
+}
+
+/// Issue 30 item 5: an event shows on its club's page, so only the club's organisers (and
+/// administrators) may put one there; another organiser gets 403 `not_club_organiser` on
+/// creating and on editing, and an event keeps the club it already has. The event form
+/// shows the refusal beside its club field.
+#[actix_web::test]
+async fn only_a_clubs_organisers_put_an_event_in_it() {
+    let app = TestApp::new().await;
+    let (club_id, mut club_organiser) = club(&app).await;
+    let mut stranger_browser = app.user("other@t.org", Role::Organiser).await;
+    let mut stranger = stranger_browser.api_client().await;
+    let body =
+        |name: &str| json!({"name": name, "system": "swiss", "rounds": 5, "club_id": club_id});
+
+    stranger
+        .json(Method::POST, "/api/v1/events", body("Not theirs"))
+        .await
+        .assert_refusal(403, "not_club_organiser");
+    let own = common::create_event(
+        &mut stranger,
+        json!({"name": "Own", "system": "swiss", "rounds": 5}),
+    )
+    .await;
+    stranger
+        .json(Method::PUT, &format!("/api/v1/events/{own}"), body("Own"))
+        .await
+        .assert_refusal(403, "not_club_organiser");
+    let form = stranger_browser
+        .post_form(
+            &format!("/events/{own}"),
+            &[
+                ("name", "Own"),
+                ("system", "swiss"),
+                ("rounds", "5"),
+                ("club_id", &club_id.to_string()),
+            ],
+        )
+        .await;
+    assert!(
+        form.body
+            .contains("only the club&#39;s organisers may put an event")
+            || form
+                .body
+                .contains("only the club's organisers may put an event"),
+        "{}",
+        form.body
+    );
+    let own_event = stranger.get(&format!("/api/v1/events/{own}")).await.json();
+    assert_eq!(own_event["club_id"], Value::Null);
+    let club_page = app.client().get(&format!("/clubs/{club_id}")).await;
+    assert!(!club_page.body.contains("Own"), "{}", club_page.body);
+
+    // The club's organiser may, and an event keeps its club when someone else edits it
+    // (an administrator made an arbiter's edit, say).
+    let theirs = club_organiser
+        .json(Method::POST, "/api/v1/events", body("Club championship"))
+        .await;
+    assert_eq!(theirs.status.as_u16(), 201, "{}", theirs.body);
+    let theirs = theirs.json()["id"].as_i64().unwrap();
+    let mut admin = app
+        .user("admin@t.org", Role::Admin)
+        .await
+        .api_client()
+        .await;
+    let edited = admin
+        .json(
+            Method::PUT,
+            &format!("/api/v1/events/{theirs}"),
+            body("Club championship 2026"),
+        )
+        .await;
+    assert_eq!(edited.status.as_u16(), 200, "{}", edited.body);
+    assert_eq!(edited.json()["club_id"], club_id);
+    let admins = admin
+        .json(Method::POST, "/api/v1/events", body("Admin's event"))
+        .await;
+    assert_eq!(admins.status.as_u16(), 201, "{}", admins.body);
 }

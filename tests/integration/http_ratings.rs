@@ -615,3 +615,78 @@ async fn a_fresh_site_lists_the_system_that_has_ratings() {
     );
     assert!(elo_page.contains("рейтинг-лист федерации"), "{elo_page}");
 }
+
+/// Issue 30 item 6: a refused file of thousands of bad lines lists the first hundred and
+/// counts the rest, so the answer stays small.
+#[actix_web::test]
+async fn a_refused_file_lists_a_hundred_problems_and_counts_the_rest() {
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+    let mut bad = String::from("federation_id,variant,system,rating\n");
+    for i in 0..5_000 {
+        bad.push_str(&format!("RUS-{i},russian,elo,not-a-number\n"));
+    }
+    let refused = org
+        .request(
+            Method::POST,
+            "/api/v1/ratings/import",
+            Some(("text/csv", bad)),
+            &[],
+        )
+        .await;
+    assert!(
+        refused.body.len() < 64 * 1024,
+        "{} bytes",
+        refused.body.len()
+    );
+    let problem = refused.assert_refusal(422, "ratings_csv_invalid");
+    let lines = problem["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 101, "{problem}");
+    let last = &lines[100];
+    assert_eq!(last["code"], "ratings_csv_more_problems", "{last}");
+    // Each bad line has two problems (no such federation id, no number): 10,000 in all.
+    let listed_lines = lines[..100].iter().all(|l| l["line"].as_i64().is_some());
+    assert!(listed_lines, "{problem}");
+    let counted: usize = last["detail"]
+        .as_str()
+        .unwrap()
+        .split_whitespace()
+        .find_map(|w| w.parse().ok())
+        .unwrap();
+    assert_eq!(counted + 100, 2 * 5_000, "{last}");
+}
+
+/// Issue 30 item 6: names a spreadsheet would read as a formula are guarded in the CSV,
+/// whatever the sign (full-width ones too) and whatever blanks come before it.
+#[actix_web::test]
+async fn the_rating_csv_guards_every_formula_start() {
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "org@t.org").await;
+    let event = create_event(&mut org, json!({"name": "Cup", "system": "round_robin"})).await;
+    let names = ["|cmd", "＝1+1", "％macro", "＠SUM(1)"];
+    for name in names {
+        let player = org
+            .json(Method::POST, "/api/v1/players", json!({"name": name}))
+            .await;
+        assert_eq!(player.status.as_u16(), 201, "{}", player.body);
+        let entry = org
+            .json(
+                Method::POST,
+                &format!("/api/v1/events/{event}/entries"),
+                json!({"player_id": player.json()["id"]}),
+            )
+            .await;
+        assert_eq!(entry.status.as_u16(), 201, "{}", entry.body);
+    }
+    crate::common::play_round(&mut org, event, &["1-0", "1-0"]).await;
+    let csv = app
+        .client()
+        .get("/ratings.csv?variant=russian&system=glicko2")
+        .await
+        .body;
+    for line in csv.lines().skip(1) {
+        let name = line.split(',').nth(2).unwrap();
+        assert!(name.starts_with('\''), "unguarded name in {line:?}");
+    }
+    assert_eq!(csv.lines().count(), 1 + names.len(), "{csv}");
+}

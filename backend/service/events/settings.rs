@@ -169,6 +169,22 @@ fn planned_rounds(pairing: &dyn PairingSystem, rounds: i32) -> AppResult<i32> {
     }
 }
 
+/// Only a club's organisers (and administrators) put an event in the club, so that it shows
+/// on the club's page; an event keeps the club it already has.
+fn check_club(
+    conn: &mut DbConn,
+    actor: &Actor,
+    current: Option<i64>,
+    wanted: Option<i64>,
+) -> AppResult<()> {
+    match wanted {
+        Some(club) if wanted != current && !crate::service::clubs::can_edit(conn, actor, club)? => {
+            Err(AppError::forbidden(Refusal::NotClubOrganiser))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Organisers and administrators create events; the creator owns it.
 pub fn create(conn: &mut DbConn, actor: &Actor, input: &EventInput) -> AppResult<Event> {
     let user = actor.require_user()?;
@@ -177,6 +193,7 @@ pub fn create(conn: &mut DbConn, actor: &Actor, input: &EventInput) -> AppResult
     }
     conn.write_transaction(|conn| {
         let fields = fields(conn, input)?;
+        check_club(conn, actor, None, fields.club_id)?;
         let event = events::insert(
             conn,
             &fields.row(),
@@ -202,6 +219,7 @@ pub fn update(
             return Err(AppError::conflict(Refusal::EventFinishedReopenToChange));
         }
         let mut fields = fields(conn, input)?;
+        check_club(conn, actor, event.club_id, fields.club_id)?;
         let paired = events::rounds(conn, event_id)?;
         if !paired.is_empty() {
             if fields.variant != event.variant {

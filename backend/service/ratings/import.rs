@@ -405,8 +405,22 @@ fn lookup(
     })
 }
 
+/// How many of a bad file's problems a refusal lists: a file of 40,000 bad lines must not
+/// answer megabytes (the rest are counted).
+pub const MAX_LISTED_PROBLEMS: usize = 100;
+
+/// The first `MAX_LISTED_PROBLEMS` problems, and how many more there are.
+fn listed(mut problems: Vec<Refusal>) -> Vec<Refusal> {
+    if problems.len() > MAX_LISTED_PROBLEMS {
+        let more = problems.len() - MAX_LISTED_PROBLEMS;
+        problems.truncate(MAX_LISTED_PROBLEMS);
+        problems.push(Refusal::RatingsCsvMoreProblems { more });
+    }
+    problems
+}
+
 /// Imports a CSV of starting ratings (administrators and organisers). A bad file stores
-/// nothing and is refused with every bad line.
+/// nothing and is refused with its bad lines (the first hundred, and a count of the rest).
 pub fn import_csv(conn: &mut DbConn, actor: &Actor, text: &str) -> AppResult<ImportedRatings> {
     actor.require_user()?;
     if !actor.is_organiser() {
@@ -425,7 +439,9 @@ pub fn import_csv(conn: &mut DbConn, actor: &Actor, text: &str) -> AppResult<Imp
             Err(problems) => {
                 return Err(AppError::invalid(
                     "csv",
-                    Refusal::RatingsCsvInvalid { problems },
+                    Refusal::RatingsCsvInvalid {
+                        problems: listed(problems),
+                    },
                 ));
             }
         };
