@@ -113,6 +113,18 @@ pub fn list(conn: &mut DbConn) -> AppResult<Vec<ClubView>> {
     Ok(clubs::list(conn)?.into_iter().map(ClubView::from).collect())
 }
 
+/// The clubs `actor` may put an event or a profile in (administrators: every club; others:
+/// the clubs they organise), and `keep` (the club a form already shows) whatever it is.
+pub fn attachable(conn: &mut DbConn, actor: &Actor, keep: Option<i64>) -> AppResult<Vec<ClubView>> {
+    let mut out = Vec::new();
+    for club in clubs::list(conn)? {
+        if Some(club.id) == keep || can_edit(conn, actor, club.id)? {
+            out.push(ClubView::from(club));
+        }
+    }
+    Ok(out)
+}
+
 pub fn members(conn: &mut DbConn, club_id: i64) -> AppResult<Vec<MemberView>> {
     Ok(clubs::members(conn, club_id)?
         .into_iter()

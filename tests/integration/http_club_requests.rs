@@ -334,6 +334,22 @@ async fn only_a_clubs_organisers_put_an_event_in_it() {
         "{}",
         form.body
     );
+    // The forms offer only the clubs one may put an event in: their own club, not this one.
+    let own_club = common::create_club(&mut stranger, "Stranger's Club").await;
+    for path in ["/events/new".to_string(), format!("/events/{own}/edit")] {
+        let page = stranger_browser.get(&path).await;
+        let select = page
+            .body
+            .split(r#"<select name="club_id">"#)
+            .nth(1)
+            .and_then(|rest| rest.split("</select>").next())
+            .unwrap_or_default();
+        assert!(
+            select.contains(&format!(r#"<option value="{own_club}""#))
+                && !select.contains(&format!(r#"<option value="{club_id}""#)),
+            "{path}: {select}"
+        );
+    }
     let own_event = stranger.get(&format!("/api/v1/events/{own}")).await.json();
     assert_eq!(own_event["club_id"], Value::Null);
     let club_page = app.client().get(&format!("/clubs/{club_id}")).await;

@@ -536,6 +536,17 @@ async fn live_pages_are_fetched_again_at_the_round_and_side_they_show() {
         assert_eq!(page.status.as_u16(), 200);
         let named = attribute_near(&page.body, &marker, "data-live-page").replace("&#38;", "&");
         assert_eq!(named, again, "{asked}");
+        // Stepping through the moves keeps the side too: the first-ply link names it.
+        let first = format!("/games/{game}?ply=0");
+        let kept = match asked {
+            "?flip=1" => format!("{first}&#38;flip=1#board"),
+            "?ply=0&flip=0" => format!("{first}&#38;flip=0#board"),
+            _ => format!("{first}#board"),
+        };
+        assert!(
+            page.body.contains(&format!(r#"href="{kept}""#)),
+            "{asked}: no step link {kept}"
+        );
     }
 
     // A micro-match round with one game's result in: the page's key is the script's.

@@ -57,8 +57,13 @@ pub struct GamePage {
 }
 
 impl GamePage {
+    /// A ply's page, from the side the board is shown from when one was asked for (the step
+    /// links and the move list then never turn the board back).
     pub fn ply_link(&self, ply: impl std::fmt::Display) -> String {
-        format!("/games/{}?ply={ply}#board", self.game.id)
+        match self.flip {
+            Some(flip) => format!("/games/{}?ply={ply}&flip={flip}#board", self.game.id),
+            None => format!("/games/{}?ply={ply}#board", self.game.id),
+        }
     }
 
     /// What the page shows, for the live script (`web::live_keys`).

@@ -668,8 +668,14 @@ impl FormPage {
     }
 }
 
-async fn club_choices(state: &AppState) -> AppResult<Vec<ClubView>> {
-    state.db(clubs::list).await
+/// The clubs the form offers: those the signed-in user may put an event in (only a club's
+/// organisers may), and the club the form already shows.
+async fn club_choices(state: &AppState, ctx: &Ctx, shown: &str) -> AppResult<Vec<ClubView>> {
+    let actor = ctx.actor();
+    let keep = shown.trim().parse::<i64>().ok();
+    state
+        .db(move |conn| clubs::attachable(conn, &actor, keep))
+        .await
 }
 
 pub async fn new_form(
@@ -679,6 +685,7 @@ pub async fn new_form(
     if !ctx.actor().is_organiser() {
         return Err(AppError::forbidden(Refusal::OnlyOrganisersCreateEvents));
     }
+    let clubs = club_choices(&state, &ctx, "").await?;
     render::page(
         StatusCode::OK,
         &FormPage {
@@ -686,7 +693,7 @@ pub async fn new_form(
             event_id: None,
             form: EventForm::blank(),
             errors: FormErrors::none(),
-            clubs: club_choices(&state).await?,
+            clubs,
             keizer_invalid: String::new(),
         },
     )
@@ -716,6 +723,7 @@ pub async fn create(
         )),
         Err(err) => {
             let (errors, keizer_invalid) = keizer::form_errors(&err, ctx.lang).ok_or(err)?;
+            let clubs = club_choices(&state, &ctx, &form.club_id).await?;
             render::page(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 &FormPage {
@@ -723,7 +731,7 @@ pub async fn create(
                     event_id: None,
                     form,
                     errors,
-                    clubs: club_choices(&state).await?,
+                    clubs,
                     keizer_invalid,
                 },
             )
@@ -745,14 +753,16 @@ pub async fn edit_form(
             Ok(event)
         })
         .await?;
+    let form = EventForm::of(&event.settings());
+    let clubs = club_choices(&state, &ctx, &form.club_id).await?;
     render::page(
         StatusCode::OK,
         &FormPage {
             ctx,
             event_id: Some(id),
-            form: EventForm::of(&event.settings()),
+            form,
             errors: FormErrors::none(),
-            clubs: club_choices(&state).await?,
+            clubs,
             keizer_invalid: String::new(),
         },
     )
@@ -784,6 +794,7 @@ pub async fn update(
         )),
         Err(err) => {
             let (errors, keizer_invalid) = keizer::form_errors(&err, ctx.lang).ok_or(err)?;
+            let clubs = club_choices(&state, &ctx, &form.club_id).await?;
             render::page(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 &FormPage {
@@ -791,7 +802,7 @@ pub async fn update(
                     event_id: Some(id),
                     form,
                     errors,
-                    clubs: club_choices(&state).await?,
+                    clubs,
                     keizer_invalid,
                 },
             )
