@@ -563,20 +563,7 @@ async fn a_fresh_site_lists_the_system_that_has_ratings() {
         json!({"name": "First club night", "system": "round_robin"}),
     )
     .await;
-    for name in ["Ivan Petrov", "Pyotr Ivanov"] {
-        let player = org
-            .json(Method::POST, "/api/v1/players", json!({"name": name}))
-            .await;
-        assert_eq!(player.status.as_u16(), 201, "{}", player.body);
-        let entry = org
-            .json(
-                Method::POST,
-                &format!("/api/v1/events/{event}/entries"),
-                json!({"player_id": player.json()["id"]}),
-            )
-            .await;
-        assert_eq!(entry.status.as_u16(), 201, "{}", entry.body);
-    }
+    crate::common::enter_named(&mut org, event, &["Ivan Petrov", "Pyotr Ivanov"]).await;
     let mut public = app.client();
     let before = public.get("/api/v1/ratings").await.json();
     assert_eq!(
@@ -664,20 +651,7 @@ async fn the_rating_csv_guards_every_formula_start() {
     let mut org = organiser_api(&app, "org@t.org").await;
     let event = create_event(&mut org, json!({"name": "Cup", "system": "round_robin"})).await;
     let names = ["|cmd", "＝1+1", "％macro", "＠SUM(1)"];
-    for name in names {
-        let player = org
-            .json(Method::POST, "/api/v1/players", json!({"name": name}))
-            .await;
-        assert_eq!(player.status.as_u16(), 201, "{}", player.body);
-        let entry = org
-            .json(
-                Method::POST,
-                &format!("/api/v1/events/{event}/entries"),
-                json!({"player_id": player.json()["id"]}),
-            )
-            .await;
-        assert_eq!(entry.status.as_u16(), 201, "{}", entry.body);
-    }
+    crate::common::enter_named(&mut org, event, &names).await;
     crate::common::play_round(&mut org, event, &["1-0", "1-0"]).await;
     let csv = app
         .client()

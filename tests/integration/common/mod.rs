@@ -611,6 +611,32 @@ pub async fn enter_players(api: &mut Client<'_>, event_id: i64, n: usize) -> Vec
     ids
 }
 
+/// Creates an unrated profile for each name and enters it in the event (both must
+/// succeed); returns the entry ids.
+pub async fn enter_named(api: &mut Client<'_>, event_id: i64, names: &[&str]) -> Vec<i64> {
+    let mut ids = Vec::new();
+    for name in names {
+        let player = api
+            .json(
+                Method::POST,
+                "/api/v1/players",
+                serde_json::json!({"name": name}),
+            )
+            .await;
+        assert_eq!(player.status.as_u16(), 201, "{}", player.body);
+        let entry = api
+            .json(
+                Method::POST,
+                &format!("/api/v1/events/{event_id}/entries"),
+                serde_json::json!({"player_id": player.json()["id"]}),
+            )
+            .await;
+        assert_eq!(entry.status.as_u16(), 201, "{}", entry.body);
+        ids.push(entry.json()["id"].as_i64().unwrap());
+    }
+    ids
+}
+
 /// Creates an event over the API (it must succeed) and returns its id.
 /// Creates a club over the API (its creator becomes its organiser); returns its id.
 pub async fn create_club(api: &mut Client<'_>, name: &str) -> i64 {
