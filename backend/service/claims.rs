@@ -11,7 +11,7 @@ use super::auth::{self, token_hash};
 use super::players::{self, ProfileRights};
 use super::{Actor, AppError, AppResult, Refusal, User};
 use crate::store::claims::{self as stored, ClaimRow, NewChange};
-use crate::store::models::{Player, PlayerClaim};
+use crate::store::models::{Player, PlayerClaim, PlayerClaimLink};
 use crate::store::{self, DbConn, accounts};
 
 /// An account's claim on a profile.
@@ -84,6 +84,25 @@ pub fn claim(conn: &mut DbConn, actor: &Actor, player_id: i64) -> AppResult<Clai
 
 /// The open claims the actor may decide, oldest first.
 pub fn pending_for(conn: &mut DbConn, actor: &Actor) -> AppResult<Vec<ClaimView>> {
+    decidable(conn, actor)?.into_iter().map(view).collect()
+}
+
+/// The open claims on profiles of one club that the actor may decide (the club page).
+pub fn pending_for_club(
+    conn: &mut DbConn,
+    actor: &Actor,
+    club_id: i64,
+) -> AppResult<Vec<ClaimView>> {
+    decidable(conn, actor)?
+        .into_iter()
+        .filter(|(_, _, club, _)| *club == Some(club_id))
+        .map(view)
+        .collect()
+}
+
+/// The open claims, with their profile's club, on profiles the actor manages (never the
+/// actor's own claims).
+fn decidable(conn: &mut DbConn, actor: &Actor) -> AppResult<Vec<ClaimRow>> {
     let Some(user) = &actor.user else {
         return Ok(Vec::new());
     };
@@ -94,31 +113,14 @@ pub fn pending_for(conn: &mut DbConn, actor: &Actor) -> AppResult<Vec<ClaimView>
         .into_iter()
         .map(|p| (p.id, p))
         .collect();
-    rows.into_iter()
+    Ok(rows
+        .into_iter()
         .filter(|(claim, ..)| {
             claim.user_id != user.id
                 && profiles
                     .get(&claim.player_id)
                     .is_some_and(|p| rights.may_manage(p))
         })
-        .map(view)
-        .collect()
-}
-
-/// The open claims on profiles of one club that the actor may decide (the club page).
-pub fn pending_for_club(
-    conn: &mut DbConn,
-    actor: &Actor,
-    club_id: i64,
-) -> AppResult<Vec<ClaimView>> {
-    let club_players: std::collections::HashSet<i64> =
-        store::players::list(conn, Some(club_id), None)?
-            .into_iter()
-            .map(|p| p.id)
-            .collect();
-    Ok(pending_for(conn, actor)?
-        .into_iter()
-        .filter(|c| club_players.contains(&c.player_id))
         .collect())
 }
 
@@ -258,13 +260,19 @@ pub struct LinkTarget {
     pub player_name: String,
 }
 
-/// The profile of an unused link: 404 for a code of no link, 409 for a used one.
-pub fn link_target(conn: &mut DbConn, code: &str) -> AppResult<LinkTarget> {
+/// The unused link of a code: 404 for a code of no link, 409 for a used one.
+fn unused_link(conn: &mut DbConn, code: &str) -> AppResult<PlayerClaimLink> {
     let link = stored::link_by_hash(conn, &token_hash(code.trim()))?
         .ok_or(AppError::NotFound { what: "link" })?;
     if link.used_by.is_some() || link.used_at.is_some() {
         return Err(AppError::conflict(Refusal::ClaimLinkUsed));
     }
+    Ok(link)
+}
+
+/// The profile of an unused link: 404 for a code of no link, 409 for a used one.
+pub fn link_target(conn: &mut DbConn, code: &str) -> AppResult<LinkTarget> {
+    let link = unused_link(conn, code)?;
     let player = players::live(conn, link.player_id)?;
     Ok(LinkTarget {
         player_id: player.id,
@@ -276,13 +284,9 @@ pub fn link_target(conn: &mut DbConn, code: &str) -> AppResult<LinkTarget> {
 pub fn use_link(conn: &mut DbConn, actor: &Actor, code: &str) -> AppResult<i64> {
     actor.require_user()?;
     conn.write_transaction(|conn| {
-        let link = stored::link_by_hash(conn, &token_hash(code.trim()))?
-            .ok_or(AppError::NotFound { what: "link" })?;
+        let link = unused_link(conn, code)?;
         let player = players::live(conn, link.player_id)?;
         let user = current_user(conn, actor)?;
-        if link.used_by.is_some() || link.used_at.is_some() {
-            return Err(AppError::conflict(Refusal::ClaimLinkUsed));
-        }
         check_free(conn, player.id, &user)?;
         if !stored::use_link(conn, link.id, user.id, store::now())? {
             return Err(AppError::conflict(Refusal::ClaimLinkUsed));
