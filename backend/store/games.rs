@@ -56,6 +56,12 @@ impl GameRow {
     pub fn has_moves(&self) -> bool {
         self.ply > self.opening_plies
     }
+
+    /// Whether it is being played: a player has moved and it is not over (a typed result
+    /// would end it: `game_in_progress`).
+    pub fn in_progress(&self) -> bool {
+        self.has_moves() && self.status == GameStatus::Ongoing
+    }
 }
 
 /// A game to create.

@@ -84,7 +84,7 @@ pub fn games_to_end(
     confirmed: &[(i64, i32)],
 ) -> AppResult<Vec<GameToEnd>> {
     use crate::store::games as stored;
-    use damka_domain::vocabulary::{GameStatus, ResultCode, Spelling};
+    use damka_domain::vocabulary::{ResultCode, Spelling};
     let event = load(conn, event_id)?;
     require_arbiter(conn, actor, &event)?;
     let mut out = Vec::new();
@@ -100,7 +100,7 @@ pub fn games_to_end(
         else {
             continue;
         };
-        if !game.has_moves() || game.status != GameStatus::Ongoing || game.result == Some(code) {
+        if !game.in_progress() || game.result == Some(code) {
             continue;
         }
         let names = crate::service::games::view::names(conn, &game)?;

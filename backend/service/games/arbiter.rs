@@ -186,7 +186,7 @@ pub fn result_from_board(
 /// Why a result typed on the board ends its game: the arbiter's decision for a game being
 /// played (refused without `end_game`), else a result entered as reported.
 fn board_reason(loaded: &Loaded, code: ResultCode, end_game: bool) -> AppResult<GameEnd> {
-    if !loaded.row.has_moves() || loaded.is_over() {
+    if !loaded.row.in_progress() {
         return Ok(GameEnd::Entered);
     }
     if !end_game {
