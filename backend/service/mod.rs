@@ -13,6 +13,7 @@ pub mod game_pages;
 pub mod games;
 pub mod live;
 pub mod merges;
+pub mod paging;
 pub mod password_limits;
 pub mod players;
 pub mod ratings;

@@ -148,6 +148,8 @@ refusals! {
     /// A number outside its range.
     NotBetween { min: i64, max: i64 } => "not_between",
     UnsupportedLanguage => "unsupported_language",
+    /// A list's `cursor` that no page of this list gave out (edited, or from another list).
+    BadCursor => "bad_cursor",
 
     // Requests that cannot be read.
     BadQueryString { message: String } => "bad_query_string",
@@ -802,6 +804,7 @@ pub mod examples {
         || Refusal::not_one_of(&["1-0", "0-1"]),
         || Refusal::NotBetween { min: 0, max: 30 },
         || Refusal::UnsupportedLanguage,
+        || Refusal::BadCursor,
         || Refusal::BadQueryString { message: text("x") },
         || Refusal::UnreadableJson { message: text("x") },
         || Refusal::NotAForm {

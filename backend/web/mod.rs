@@ -14,6 +14,7 @@ pub mod live_keys;
 pub mod middleware;
 /// The OpenAPI document lives with the API it describes.
 pub use api::openapi;
+pub mod pager;
 pub mod pages;
 pub mod pairing_warnings;
 pub mod rating_chart;
