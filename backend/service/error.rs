@@ -36,12 +36,19 @@ pub enum AppError {
     TooManyAttempts { retry_after_secs: u64 },
     /// 503: the database cannot be reached right now.
     Unavailable,
+    /// 503: the database refuses writes: its disk is full, it is read-only, or the disk
+    /// fails. Nothing was written; reads still work, and writes do again once an operator
+    /// has made room (no restart needed).
+    StorageUnavailable,
     /// 500: a bug or an unexpected storage error; the cause is logged under `id`.
     Internal { id: String },
 }
 
 /// A busy or unreachable database is usually back within a second or two.
 const UNAVAILABLE_RETRY_AFTER_SECS: u64 = 2;
+
+/// A full or read-only disk needs someone to act (free space, fail over): longer.
+const STORAGE_RETRY_AFTER_SECS: u64 = 30;
 
 impl AppError {
     pub fn status(&self) -> u16 {
@@ -56,7 +63,7 @@ impl AppError {
             AppError::Invalid { .. } => 422,
             AppError::TooManyAttempts { .. } => 429,
             AppError::Internal { .. } => 500,
-            AppError::Unavailable => 503,
+            AppError::Unavailable | AppError::StorageUnavailable => 503,
         }
     }
 
@@ -76,6 +83,7 @@ impl AppError {
             AppError::Invalid { .. } => "invalid",
             AppError::TooManyAttempts { .. } => "too-many-attempts",
             AppError::Unavailable => "unavailable",
+            AppError::StorageUnavailable => "storage-unavailable",
             AppError::Internal { .. } => "internal",
         }
     }
@@ -106,6 +114,7 @@ impl AppError {
                 AppError::PayloadTooLarge { .. } => "payload_too_large",
                 AppError::TooManyAttempts { .. } => "too_many_attempts",
                 AppError::Unavailable => "unavailable",
+                AppError::StorageUnavailable => "storage_unavailable",
                 _ => "internal",
             },
         }
@@ -116,6 +125,7 @@ impl AppError {
         match self {
             AppError::TooManyAttempts { retry_after_secs } => Some(*retry_after_secs),
             AppError::Unavailable => Some(UNAVAILABLE_RETRY_AFTER_SECS),
+            AppError::StorageUnavailable => Some(STORAGE_RETRY_AFTER_SECS),
             _ => None,
         }
     }
@@ -172,6 +182,11 @@ impl fmt::Display for AppError {
                 f,
                 "the database is busy or not reachable; try again shortly"
             ),
+            AppError::StorageUnavailable => write!(
+                f,
+                "the database cannot store anything right now (disk full or read-only); \
+                 nothing was changed, try again later"
+            ),
             AppError::Internal { id } => write!(f, "internal error (reference {id})"),
         }
     }
@@ -184,6 +199,12 @@ impl From<diesel::result::Error> for AppError {
         use diesel::result::{DatabaseErrorKind, Error};
         match err {
             Error::NotFound => AppError::NotFound { what: "record" },
+            // Checked first: a full disk also breaks the commit's rollback (SQLite has
+            // already rolled back), and diesel words that as a rollback failure.
+            err if is_storage_fault(&err) => {
+                tracing::error!("database cannot store: {err}");
+                AppError::StorageUnavailable
+            }
             Error::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
                 AppError::conflict(Refusal::AlreadyExists {
                     message: info.message().to_string(),
@@ -243,6 +264,40 @@ fn is_connection_lost(message: &str) -> bool {
     .any(|lost| message.contains(lost))
 }
 
+/// The database refuses to store anything, whatever is asked: the disk is full, the
+/// database or its file system is read-only, or the disk fails. SQLite words these
+/// SQLITE_FULL, SQLITE_READONLY, SQLITE_IOERR and SQLITE_CANTOPEN (the journal cannot be
+/// made); PostgreSQL 53100 disk_full ("could not extend file ...: No space left on
+/// device"), 25006 read_only_sql_transaction (a standby, or `default_transaction_read_only`)
+/// and the file errors under them. diesel gives the message, not the SQLSTATE, except for
+/// 25006; the failed commit of a group (`store::group_commit`) and the pool's last
+/// connection error carry the same words.
+pub(crate) fn is_storage_fault(err: &diesel::result::Error) -> bool {
+    use diesel::result::{DatabaseErrorKind, Error};
+    match err {
+        Error::DatabaseError(DatabaseErrorKind::ReadOnlyTransaction, _) => true,
+        Error::DatabaseError(_, info) => is_storage_message(info.message()),
+        Error::RollbackErrorOnCommit { commit_error, .. } => is_storage_fault(commit_error),
+        _ => false,
+    }
+}
+
+/// Whether an error's text is one of a database that cannot store (see `is_storage_fault`).
+pub(crate) fn is_storage_message(message: &str) -> bool {
+    [
+        "database or disk is full",
+        "attempt to write a readonly database",
+        "disk I/O error",
+        "unable to open database file",
+        "No space left on device",
+        "Disk quota exceeded",
+        "Read-only file system",
+        "in a read-only transaction",
+    ]
+    .iter()
+    .any(|words| message.contains(words))
+}
+
 /// SQLite's "database is locked" / "database table is locked" (SQLITE_BUSY, SQLITE_LOCKED)
 /// and PostgreSQL's "deadlock detected".
 fn is_busy(message: &str) -> bool {
@@ -254,6 +309,11 @@ fn is_busy(message: &str) -> bool {
 
 impl From<diesel::r2d2::PoolError> for AppError {
     fn from(err: diesel::r2d2::PoolError) -> AppError {
+        // The pool's error carries the last failure to connect in its text.
+        if is_storage_message(&err.to_string()) {
+            tracing::error!("database pool cannot open a connection that stores: {err}");
+            return AppError::StorageUnavailable;
+        }
         tracing::warn!("database pool: {err}");
         crate::store::connection_health::note_lost();
         AppError::Unavailable
@@ -298,5 +358,50 @@ mod tests {
         }
         let other = AppError::from(database_error(DatabaseErrorKind::Unknown, "syntax error"));
         assert_eq!(other.status(), 500);
+    }
+
+    #[test]
+    fn a_database_that_cannot_store_is_storage_unavailable_with_retry_after() {
+        for err in [
+            database_error(DatabaseErrorKind::Unknown, "database or disk is full"),
+            database_error(
+                DatabaseErrorKind::Unknown,
+                "attempt to write a readonly database",
+            ),
+            database_error(DatabaseErrorKind::Unknown, "disk I/O error"),
+            database_error(
+                DatabaseErrorKind::Unknown,
+                "could not extend file \"base/16384/16385\": No space left on device",
+            ),
+            database_error(
+                DatabaseErrorKind::ReadOnlyTransaction,
+                "cannot execute INSERT in a read-only transaction",
+            ),
+            // A full disk fails SQLite's commit and rolls it back, so diesel's own
+            // rollback fails next.
+            Error::RollbackErrorOnCommit {
+                rollback_error: Box::new(database_error(
+                    DatabaseErrorKind::Unknown,
+                    "cannot rollback - no transaction is active",
+                )),
+                commit_error: Box::new(database_error(
+                    DatabaseErrorKind::Unknown,
+                    "database or disk is full",
+                )),
+            },
+            // The failed commit of a group of writes, as each of its writers reads it.
+            database_error(
+                DatabaseErrorKind::Unknown,
+                "commit failed: Transaction rollback failed: cannot rollback - no transaction \
+                 is active (rollback attempted because of failure to commit: database or disk \
+                 is full)",
+            ),
+        ] {
+            let app = AppError::from(err);
+            assert_eq!(app, AppError::StorageUnavailable);
+            assert_eq!(app.status(), 503);
+            assert_eq!(app.code(), "storage_unavailable");
+            assert!(app.retry_after_secs().is_some());
+        }
     }
 }

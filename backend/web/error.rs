@@ -30,7 +30,7 @@ pub struct Problem {
     /// The offending field, for validation errors.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
-    /// Seconds to wait, for `too-many-attempts` and `unavailable`.
+    /// Seconds to wait, for `too-many-attempts`, `unavailable` and `storage-unavailable`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retry_after: Option<u64>,
     /// `illegal_move`: the engine's reason as a code (`move_no_piece`,
@@ -314,6 +314,7 @@ fn localized_detail(ctx: &Ctx, err: &AppError) -> String {
         AppError::Unauthenticated => ctx.t("error.unauthenticated.detail"),
         AppError::CsrfRejected => ctx.t("error.csrf-rejected.detail"),
         AppError::Unavailable => ctx.t("error.unavailable.detail"),
+        AppError::StorageUnavailable => ctx.t("error.storage-unavailable.detail"),
         AppError::MethodNotAllowed => ctx.t("error.method-not-allowed.detail"),
         AppError::PayloadTooLarge { limit_bytes } => ctx.tf1(
             "error.payload-too-large.detail",

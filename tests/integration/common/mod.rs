@@ -23,7 +23,9 @@ use diesel::Connection;
 use diesel::connection::SimpleConnection;
 
 pub mod builders;
+pub mod private_postgres;
 pub mod racing;
+pub mod tmpfs;
 
 pub use builders::{EventBuilder, GameBuilder};
 
@@ -101,6 +103,29 @@ impl TestDatabase {
                 pg_name: None,
                 from_template: false,
             }
+        }
+    }
+
+    /// A SQLite database in a fresh folder under `under` (a test's own file system).
+    pub fn sqlite_in(under: &std::path::Path) -> TestDatabase {
+        let dir = tempfile::tempdir_in(under).unwrap();
+        let path = dir.path().join("test.db");
+        TestDatabase {
+            url: DatabaseUrl::parse(&format!("sqlite://{}", path.display())).unwrap(),
+            _dir: Some(dir),
+            pg_name: None,
+            from_template: false,
+        }
+    }
+
+    /// A database the test looks after itself (on a server of its own, or a second way
+    /// into another test database): nothing is removed afterwards.
+    pub fn at(url: &str) -> TestDatabase {
+        TestDatabase {
+            url: DatabaseUrl::parse(url).unwrap(),
+            _dir: None,
+            pg_name: None,
+            from_template: false,
         }
     }
 
@@ -201,10 +226,14 @@ pub struct TestApp {
 
 impl TestApp {
     pub async fn new() -> TestApp {
-        let db = TestDatabase::new();
+        TestApp::on(TestDatabase::new()).await
+    }
+
+    /// The application on `db`, migrated first.
+    pub async fn on(db: TestDatabase) -> TestApp {
         let url = db.url.clone();
-        let (pool, secret) = actix_web::rt::task::spawn_blocking(move || {
-            let pool = store::open(
+        let pool = actix_web::rt::task::spawn_blocking(move || {
+            store::open(
                 &url,
                 4,
                 RetryPolicy {
@@ -212,9 +241,18 @@ impl TestApp {
                     delay: std::time::Duration::ZERO,
                 },
             )
-            .unwrap();
-            let secret = accounts::site_secret(&mut pool.get().unwrap()).unwrap();
-            (pool, secret)
+            .unwrap()
+        })
+        .await
+        .unwrap();
+        TestApp::on_pool(db, pool).await
+    }
+
+    /// The application on a pool the test built itself (no migrations run).
+    pub async fn on_pool(db: TestDatabase, pool: DbPool) -> TestApp {
+        let reader = pool.clone();
+        let secret = actix_web::rt::task::spawn_blocking(move || {
+            accounts::site_secret(&mut reader.get().unwrap()).unwrap()
         })
         .await
         .unwrap();
