@@ -131,15 +131,28 @@ impl GroupCommit {
             Some(conn) => conn,
             None => return Err(E::from(batch_error("the writer connection is gone".into()))),
         };
+        conn.take_errors();
         let outcome = catch_unwind(AssertUnwindSafe(|| conn.transaction(f)));
         let panicked = outcome.is_err();
         if panicked {
             // diesel leaves the savepoint of a panicking closure open.
             let _ = <DbConn as Connection>::TransactionManager::rollback_transaction(conn);
         }
-        let healthy = transaction_depth(conn) == Some(1);
-        if !healthy {
-            self.end_batch(&mut writer, Some("the write transaction was broken".into()));
+        let broken = transaction_depth(conn) != Some(1);
+        if broken {
+            // SQLite ended the transaction itself (a full disk, an I/O error): diesel then
+            // reports only that the savepoint could not be rolled back, so the statements'
+            // own errors say why, to every writer of the batch.
+            let errors = conn.take_errors();
+            let why = if errors.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", errors.join("; "))
+            };
+            self.end_batch(
+                &mut writer,
+                Some(format!("the write transaction was broken{why}")),
+            );
         } else if self.queued.load(Ordering::SeqCst) == 0 || writer.members >= MAX_BATCH {
             let committed = writer
                 .conn
@@ -165,6 +178,9 @@ impl GroupCommit {
         match outcome {
             Err(payload) => resume_unwind(payload),
             Ok(result) => match failure {
+                // The writer that broke the transaction gets the cause too, not diesel's
+                // failed rollback.
+                Some(message) if broken => Err(E::from(batch_error(message))),
                 Some(message) => result.and(Err(E::from(batch_error(message)))),
                 None => result,
             },
@@ -363,6 +379,55 @@ mod tests {
         assert_eq!(stored(&pool, "k1"), None);
         assert_eq!(stored(&pool, "k2").as_deref(), Some("second"));
         // The writer goes on.
+        pool.get()
+            .unwrap()
+            .write_transaction(|conn| settings::set(conn, "k3", "after"))
+            .unwrap();
+        assert_eq!(stored(&pool, "k3").as_deref(), Some("after"));
+    }
+
+    /// SQLite ends the whole transaction by itself on some errors (SQLITE_FULL when a big
+    /// write spills to a full disk): every writer of the batch fails with the cause, the
+    /// one whose statement met it included, nothing of the batch is stored, and the next
+    /// write succeeds on a fresh connection. (A trigger's `RAISE(ROLLBACK, ...)` ends the
+    /// transaction the same way, with the words of a full disk.)
+    #[test]
+    fn a_transaction_ended_by_sqlite_fails_its_batch_with_the_cause() {
+        use diesel::RunQueryDsl;
+        use diesel::connection::SimpleConnection;
+        let dir = tempfile::tempdir().unwrap();
+        let pool = pool(&dir);
+        let (inside_tx, inside_rx) = mpsc::channel();
+        let first_pool = pool.clone();
+        let first = thread::spawn(move || {
+            let mut conn = first_pool.get().unwrap();
+            conn.write_transaction(move |conn| {
+                settings::set(conn, "k1", "first")?;
+                inside_tx.send(()).unwrap();
+                // Long enough for the breaking writer to queue behind this one.
+                thread::sleep(Duration::from_millis(200));
+                Ok::<_, diesel::result::Error>(())
+            })
+        });
+        inside_rx.recv().unwrap();
+        let breaking = pool.get().unwrap().write_transaction(|conn| {
+            conn.batch_execute(
+                "CREATE TEMP TABLE IF NOT EXISTS boom (x INTEGER);
+                 CREATE TEMP TRIGGER IF NOT EXISTS boom_full BEFORE INSERT ON boom
+                 BEGIN SELECT RAISE(ROLLBACK, 'database or disk is full'); END;",
+            )?;
+            diesel::sql_query("INSERT INTO boom VALUES (1)").execute(conn)?;
+            Ok::<_, diesel::result::Error>(())
+        });
+        let first = first.join().unwrap();
+        for outcome in [first, breaking] {
+            let err = outcome.expect_err("the batch failed");
+            assert!(
+                err.to_string().contains("database or disk is full"),
+                "{err}"
+            );
+        }
+        assert_eq!(stored(&pool, "k1"), None);
         pool.get()
             .unwrap()
             .write_transaction(|conn| settings::set(conn, "k3", "after"))

@@ -59,15 +59,35 @@ impl DbShared {
 
 /// Rides in a connection's instrumentation slot. Weak, so that the writer's own connection
 /// (owned by `DbShared`) does not keep its owner alive.
-struct SharedSlot(Weak<DbShared>);
+struct SharedSlot {
+    shared: Weak<DbShared>,
+    /// The errors of this connection's statements since `take_errors` last read them (a
+    /// few): when SQLite ends a transaction by itself (a full disk), diesel reports only
+    /// its failed rollback, and the group writer needs the cause.
+    errors: Vec<String>,
+}
+
+/// The most errors a connection keeps between two reads.
+const KEPT_ERRORS: usize = 8;
 
 impl Instrumentation for SharedSlot {
-    fn on_connection_event(&mut self, _event: InstrumentationEvent<'_>) {}
+    fn on_connection_event(&mut self, event: InstrumentationEvent<'_>) {
+        if let InstrumentationEvent::FinishQuery {
+            error: Some(error), ..
+        } = event
+            && self.errors.len() < KEPT_ERRORS
+        {
+            self.errors.push(error.to_string());
+        }
+    }
 }
 
 /// Ties a new connection to its database's shared state.
 pub(super) fn attach(conn: &mut DbConn, shared: &Weak<DbShared>) {
-    conn.set_instrumentation(SharedSlot(shared.clone()));
+    conn.set_instrumentation(SharedSlot {
+        shared: shared.clone(),
+        errors: Vec::new(),
+    });
 }
 
 impl DbConn {
@@ -76,6 +96,14 @@ impl DbConn {
     pub fn shared(&mut self) -> Option<Arc<DbShared>> {
         self.instrumentation()
             .downcast_ref::<SharedSlot>()
-            .and_then(|slot| slot.0.upgrade())
+            .and_then(|slot| slot.shared.upgrade())
+    }
+
+    /// The errors of this connection's statements since the last call, oldest first.
+    pub(super) fn take_errors(&mut self) -> Vec<String> {
+        self.instrumentation()
+            .downcast_mut::<SharedSlot>()
+            .map(|slot| std::mem::take(&mut slot.errors))
+            .unwrap_or_default()
     }
 }
