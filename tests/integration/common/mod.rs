@@ -223,6 +223,7 @@ impl TestApp {
                 pool: pool.clone(),
                 site_secret: secret.into_bytes(),
                 trusted_proxies: Default::default(),
+                limits: Default::default(),
             },
             pool,
             service: OnceCell::new(),
