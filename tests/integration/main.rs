@@ -61,5 +61,6 @@ mod processes;
 mod ratings_property;
 mod refusal_without_lock;
 mod russian_pages;
+mod slow_clients;
 mod store_schema;
 mod swiss_random;
