@@ -33,6 +33,11 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+# Every client of a benchmark is 127.0.0.1, so the server's caps per address (256
+# connections, 64 live streams by default) would refuse the load itself: lift them for
+# the servers started here, unless set already.
+export DAMKA_MAX_CONNECTIONS_PER_ADDRESS=${DAMKA_MAX_CONNECTIONS_PER_ADDRESS:-20000}
+export DAMKA_MAX_STREAMS_PER_ADDRESS=${DAMKA_MAX_STREAMS_PER_ADDRESS:-20000}
 ROOT=$(pwd)
 WRITERS_PER_GAME=${WRITERS_PER_GAME:-2}
 WRITER_EVENTS=${WRITER_EVENTS:-4}

@@ -2,6 +2,7 @@
 //! people who use other programs (engine and tournament subcommands).
 pub mod admin;
 pub mod backup;
+pub mod config;
 pub mod demo;
 pub mod demo_games;
 pub mod engine;

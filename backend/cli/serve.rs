@@ -6,6 +6,7 @@ use clap::{Args, ValueEnum};
 use crate::service::accounts;
 use crate::store::{self, DatabaseUrl, RetryPolicy};
 use crate::web::client_address::TrustedProxies;
+use crate::web::connection_cap::ConnectionCounter;
 use crate::web::{self, AppState};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -47,6 +48,8 @@ pub struct ServeArgs {
         value_delimiter = ','
     )]
     pub trusted_proxies: Vec<String>,
+    #[command(flatten)]
+    pub config: super::config::ConfigArgs,
 }
 
 impl Default for ServeArgs {
@@ -59,6 +62,7 @@ impl Default for ServeArgs {
             workers: None,
             pool_size: 16,
             trusted_proxies: Vec::new(),
+            config: Default::default(),
         }
     }
 }
@@ -81,6 +85,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     init_logging(args.log_format);
     let trusted_proxies = TrustedProxies::parse(&args.trusted_proxies)
         .map_err(|e| anyhow::anyhow!("--trusted-proxy: {e}"))?;
+    let limits = args.config.client_limits()?;
     let url_text = match &args.database_url {
         Some(url) => url.as_str(),
         None if args.demo => super::demo::DEMO_DATABASE_URL,
@@ -125,7 +130,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let state = AppState {
         pool,
         site_secret: site_secret.into_bytes(),
-        trusted_proxies,
+        trusted_proxies: trusted_proxies.clone(),
+        limits,
     };
     let workers = args.workers.unwrap_or_else(|| {
         std::thread::available_parallelism()
@@ -137,7 +143,10 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         // Database work runs on each worker's blocking threads; more of them than there are
         // pooled connections would only queue inside the pool, so keep them in step.
         let blocking_threads = (args.pool_size as usize / workers).max(4);
+        let connections =
+            ConnectionCounter::new(state.limits.max_connections_per_address, trusted_proxies);
         let server = actix_web::HttpServer::new(move || web::app(state.clone()))
+            .on_connect(move |connection, data| connections.on_connect(connection, data))
             .workers(workers)
             .worker_max_blocking_threads(blocking_threads)
             .shutdown_signal(stop_signal(live))

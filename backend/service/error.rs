@@ -27,6 +27,8 @@ pub enum AppError {
     Conflict { reason: Refusal },
     /// 413: the request body is larger than the limit for this kind of request.
     PayloadTooLarge { limit_bytes: usize },
+    /// 408: the request's body did not arrive in time; the connection is closed.
+    RequestTimeout { reason: Refusal },
     /// 422: a field fails validation; forms show it next to the field.
     Invalid {
         field: &'static str,
@@ -34,6 +36,12 @@ pub enum AppError {
     },
     /// 429: too many failed logins; try again after `retry_after_secs`.
     TooManyAttempts { retry_after_secs: u64 },
+    /// 429: one client address holds more of something (connections, streams) than it
+    /// may; try again after `retry_after_secs`.
+    TooManyRequests {
+        reason: Refusal,
+        retry_after_secs: u64,
+    },
     /// 503: the database cannot be reached right now.
     Unavailable,
     /// 503: the database refuses writes: its disk is full, it is read-only, or the disk
@@ -60,8 +68,9 @@ impl AppError {
             AppError::MethodNotAllowed => 405,
             AppError::Conflict { .. } => 409,
             AppError::PayloadTooLarge { .. } => 413,
+            AppError::RequestTimeout { .. } => 408,
             AppError::Invalid { .. } => 422,
-            AppError::TooManyAttempts { .. } => 429,
+            AppError::TooManyAttempts { .. } | AppError::TooManyRequests { .. } => 429,
             AppError::Internal { .. } => 500,
             AppError::Unavailable | AppError::StorageUnavailable => 503,
         }
@@ -80,18 +89,23 @@ impl AppError {
             AppError::MethodNotAllowed => "method-not-allowed",
             AppError::Conflict { .. } => "conflict",
             AppError::PayloadTooLarge { .. } => "payload-too-large",
+            AppError::RequestTimeout { .. } => "request-timeout",
             AppError::Invalid { .. } => "invalid",
             AppError::TooManyAttempts { .. } => "too-many-attempts",
+            AppError::TooManyRequests { .. } => "too-many-requests",
             AppError::Unavailable => "unavailable",
             AppError::StorageUnavailable => "storage-unavailable",
             AppError::Internal { .. } => "internal",
         }
     }
 
-    /// Why exactly: the refusal of a 400, 403, 409 or 422, or of a 404 that has one.
+    /// Why exactly: the refusal of a 400, 403, 408, 409, 422 or per-address 429, or of a
+    /// 404 that has one.
     pub fn refusal(&self) -> Option<&Refusal> {
         match self {
             AppError::BadRequest { reason }
+            | AppError::RequestTimeout { reason }
+            | AppError::TooManyRequests { reason, .. }
             | AppError::NotFoundBecause { reason }
             | AppError::Forbidden { reason }
             | AppError::Conflict { reason }
@@ -123,11 +137,28 @@ impl AppError {
     /// How long a client should wait before trying again (the `Retry-After` header).
     pub fn retry_after_secs(&self) -> Option<u64> {
         match self {
-            AppError::TooManyAttempts { retry_after_secs } => Some(*retry_after_secs),
+            AppError::TooManyAttempts { retry_after_secs }
+            | AppError::TooManyRequests {
+                retry_after_secs, ..
+            } => Some(*retry_after_secs),
             AppError::Unavailable => Some(UNAVAILABLE_RETRY_AFTER_SECS),
             AppError::StorageUnavailable => Some(STORAGE_RETRY_AFTER_SECS),
             _ => None,
         }
+    }
+
+    /// Whether the answer must also close the connection: after a body that did not arrive
+    /// (the rest of it may still be on the way) and on a connection beyond the address's cap
+    /// (closing it is the point).
+    pub fn closes_connection(&self) -> bool {
+        matches!(
+            self,
+            AppError::RequestTimeout { .. }
+                | AppError::TooManyRequests {
+                    reason: Refusal::TooManyConnections { .. },
+                    ..
+                }
+        )
     }
 
     pub fn bad_request(reason: Refusal) -> AppError {
@@ -173,11 +204,13 @@ impl fmt::Display for AppError {
                 f,
                 "the request body is larger than the limit of {limit_bytes} bytes"
             ),
+            AppError::RequestTimeout { reason } => write!(f, "request timeout: {reason}"),
             AppError::Invalid { field, reason } => write!(f, "{field}: {reason}"),
             AppError::TooManyAttempts { retry_after_secs } => write!(
                 f,
                 "too many failed sign-in attempts; try again in {retry_after_secs} s"
             ),
+            AppError::TooManyRequests { reason, .. } => write!(f, "too many requests: {reason}"),
             AppError::Unavailable => write!(
                 f,
                 "the database is busy or not reachable; try again shortly"

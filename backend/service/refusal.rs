@@ -162,6 +162,12 @@ refusals! {
     NulCharacters => "nul_characters",
     /// Any other request the web server itself refused.
     UnreadableRequest { message: String } => "unreadable_request",
+    /// The request's body did not arrive whole within the server's `body_timeout` (seconds).
+    BodyTimeout { seconds: u64 } => "body_timeout",
+    /// One address holds more open connections than the server allows it.
+    TooManyConnections { limit: usize } => "too_many_connections",
+    /// One address holds more live streams (SSE) than the server allows it.
+    TooManyStreams { limit: usize } => "too_many_streams",
 
     // What the database refused.
     AlreadyExists { message: String } => "already_exists",
@@ -815,6 +821,9 @@ pub mod examples {
         || Refusal::AuthorizationNotBearer,
         || Refusal::NulCharacters,
         || Refusal::UnreadableRequest { message: text("x") },
+        || Refusal::BodyTimeout { seconds: 10 },
+        || Refusal::TooManyConnections { limit: 256 },
+        || Refusal::TooManyStreams { limit: 64 },
         || Refusal::AlreadyExists { message: text("x") },
         || Refusal::StillReferenced,
         || Refusal::OnlyAdministrators,

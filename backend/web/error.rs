@@ -211,6 +211,9 @@ impl ResponseError for AppError {
         if matches!(self, AppError::Unauthenticated) {
             response.insert_header((header::WWW_AUTHENTICATE, "Bearer realm=\"damka\""));
         }
+        if self.closes_connection() {
+            response.force_close();
+        }
         response.body(serde_json::to_string(&Problem::of(self)).unwrap_or_default())
     }
 }
@@ -264,6 +267,7 @@ pub async fn render_errors(
         copy_headers(&response, &mut fresh);
         return Ok(ServiceResponse::new(req, fresh));
     }
+    let closes_connection = app_error.closes_connection();
     let ctx = match Ctx::resolve(&req).await {
         Ok(ctx) => ctx,
         Err(_) => Ctx::fallback(&req),
@@ -284,6 +288,10 @@ pub async fn render_errors(
         }
     };
     copy_headers(&response, &mut html);
+    if closes_connection {
+        html.head_mut()
+            .set_connection_type(actix_web::http::ConnectionType::Close);
+    }
     Ok(ServiceResponse::new(req, html))
 }
 
@@ -332,7 +340,9 @@ fn localized_detail(ctx: &Ctx, err: &AppError) -> String {
         AppError::BadRequest { reason }
         | AppError::Forbidden { reason }
         | AppError::Conflict { reason }
-        | AppError::NotFoundBecause { reason } => super::refusals::text(ctx.lang, reason),
+        | AppError::NotFoundBecause { reason }
+        | AppError::RequestTimeout { reason }
+        | AppError::TooManyRequests { reason, .. } => super::refusals::text(ctx.lang, reason),
     }
 }
 

@@ -2,7 +2,10 @@
 //! Handlers parse the request, call one use case in `service`, and render the answer.
 pub mod api;
 pub mod assets;
+pub mod body_deadline;
 pub mod client_address;
+pub mod client_limits;
+pub mod connection_cap;
 pub mod cookies;
 pub mod cross_cells;
 pub mod ctx;
@@ -92,6 +95,9 @@ pub fn app(
 > {
     App::new()
         .app_data(web::Data::new(state))
+        // Inside `render_errors`, so their refusals are rendered like every other error.
+        .wrap(from_fn(body_deadline::enforce))
+        .wrap(from_fn(connection_cap::refuse_beyond_cap))
         .wrap(from_fn(error::render_errors))
         .wrap(from_fn(middleware::answer_head))
         .wrap(from_fn(middleware::csrf_and_flash))

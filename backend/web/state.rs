@@ -1,7 +1,8 @@
-//! What every handler shares: the connection pool, the CSRF signing secret and the
-//! proxies whose forwarded headers are believed.
+//! What every handler shares: the connection pool, the CSRF signing secret, the
+//! proxies whose forwarded headers are believed and the limits on each client.
 use actix_web::web;
 
+use super::client_limits::ClientLimits;
 use super::trusted_proxies::TrustedProxies;
 
 use crate::service::{AppError, AppResult};
@@ -12,6 +13,7 @@ pub struct AppState {
     pub pool: DbPool,
     pub site_secret: Vec<u8>,
     pub trusted_proxies: TrustedProxies,
+    pub limits: ClientLimits,
 }
 
 impl AppState {

@@ -61,6 +61,7 @@ mod processes;
 mod ratings_property;
 mod refusal_without_lock;
 mod russian_pages;
+mod slow_clients;
 mod storage_faults;
 mod store_schema;
 mod swiss_random;

@@ -25,19 +25,30 @@ impl Server {
         Server::run_on("serve", database_url, Path::new("."), port)
     }
 
+    /// `damka serve` with extra environment variables (its settings).
+    pub(crate) fn start_with_env(database_url: &str, env: &[(&str, &str)]) -> Server {
+        Server::spawn("serve", database_url, Path::new("."), free_port(), env)
+    }
+
     /// `damka COMMAND` (`serve` or `demo`) in the working directory `dir`.
     fn run(command: &str, database_url: &str, dir: &Path) -> Server {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        Server::run_on(command, database_url, dir, port)
+        Server::run_on(command, database_url, dir, free_port())
     }
 
     fn run_on(command: &str, database_url: &str, dir: &Path, port: u16) -> Server {
+        Server::spawn(command, database_url, dir, port, &[])
+    }
+
+    fn spawn(
+        command: &str,
+        database_url: &str,
+        dir: &Path,
+        port: u16,
+        env: &[(&str, &str)],
+    ) -> Server {
         let child = Command::new(env!("CARGO_BIN_EXE_damka"))
             .current_dir(dir)
+            .envs(env.iter().copied())
             .args([
                 command,
                 "--bind",
@@ -69,6 +80,14 @@ impl Server {
         self.child.kill().unwrap(); // SIGKILL: no shutdown handler runs
         self.child.wait().unwrap();
     }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 impl Drop for Server {

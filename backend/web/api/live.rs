@@ -14,7 +14,9 @@ use tokio::time::{Interval, MissedTickBehavior};
 
 use crate::service::live::snapshot::{GameSnapshot, RoundSnapshot};
 use crate::service::live::{self, Feed};
-use crate::service::{AppError, AppResult};
+use crate::service::{AppError, AppResult, Refusal};
+use crate::web::client_address::client_address;
+use crate::web::client_limits::{RETRY_AFTER_SECS, Slot};
 use crate::web::error::Problem;
 use crate::web::state::AppState;
 
@@ -34,12 +36,14 @@ const RETRY_MS: u32 = 2000;
         ("Last-Event-ID" = Option<i32>, Header, description = "the last ply received")),
     responses((status = 200, content_type = "text/event-stream", body = String,
             description = "events `move` (data: PlyEvent) and `state` (data: GameView)"),
-        (status = 404, body = Problem)))]
+        (status = 404, body = Problem),
+        (status = 429, body = Problem, description = "`too_many_streams`: the address has as many streams open as it may")))]
 pub async fn game(
     state: web::Data<AppState>,
     path: web::Path<i64>,
     req: HttpRequest,
 ) -> AppResult<HttpResponse> {
+    let slot = stream_slot(&state, &req)?;
     let game_id = path.into_inner();
     let resume = last_event_id(&req);
     let (feed, watch, first) = state
@@ -70,7 +74,7 @@ pub async fn game(
         sent: first,
         known,
     };
-    Ok(event_stream(out, stream))
+    Ok(event_stream(out, stream, slot))
 }
 
 /// An event's current round as it changes (`text/event-stream`): a `round` event on
@@ -81,8 +85,14 @@ pub async fn game(
     params(("id" = i64, Path, description = "event id")),
     responses((status = 200, content_type = "text/event-stream", body = String,
             description = "events `round` (data: LiveRound)"),
-        (status = 404, body = Problem)))]
-pub async fn event(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult<HttpResponse> {
+        (status = 404, body = Problem),
+        (status = 429, body = Problem, description = "`too_many_streams`: the address has as many streams open as it may")))]
+pub async fn event(
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    req: HttpRequest,
+) -> AppResult<HttpResponse> {
+    let slot = stream_slot(&state, &req)?;
     let event_id = path.into_inner();
     let (feed, watch, first) = state
         .db(move |conn| {
@@ -102,7 +112,21 @@ pub async fn event(state: web::Data<AppState>, path: web::Path<i64>) -> AppResul
         event_id,
         sent: Arc::new(first),
     };
-    Ok(event_stream(out, stream))
+    Ok(event_stream(out, stream, slot))
+}
+
+/// Counts the stream against the client's address (the one a trusted proxy forwards, not
+/// the proxy's) for as long as it is open; refused beyond the address's cap.
+fn stream_slot(state: &AppState, req: &HttpRequest) -> AppResult<Slot<String>> {
+    let limit = state.limits.max_streams_per_address;
+    let slot = state.limits.streams.enter(client_address(req), limit);
+    if !slot.within_cap() {
+        return Err(AppError::TooManyRequests {
+            reason: Refusal::TooManyStreams { limit },
+            retry_after_secs: RETRY_AFTER_SECS,
+        });
+    }
+    Ok(slot)
 }
 
 /// `Last-Event-ID` as a ply; anything else is as if absent (a client that sends what it
@@ -150,15 +174,26 @@ trait NextEvents {
     async fn next_events(&mut self) -> Option<String>;
 }
 
-fn event_stream(first: String, stream: impl NextEvents + 'static) -> HttpResponse {
-    let body =
-        futures_util::stream::unfold((Some(first), stream), |(pending, mut stream)| async move {
+/// The response streaming `first` and then what `stream` produces; `slot` counts it
+/// against the client's address until the body is dropped (the client left or it ended).
+fn event_stream(
+    first: String,
+    stream: impl NextEvents + 'static,
+    slot: Slot<String>,
+) -> HttpResponse {
+    let body = futures_util::stream::unfold(
+        (Some(first), stream, slot),
+        |(pending, mut stream, slot)| async move {
             let text = match pending {
                 Some(text) => text,
                 None => stream.next_events().await?,
             };
-            Some((Ok::<_, actix_web::Error>(Bytes::from(text)), (None, stream)))
-        });
+            Some((
+                Ok::<_, actix_web::Error>(Bytes::from(text)),
+                (None, stream, slot),
+            ))
+        },
+    );
     HttpResponse::Ok()
         .content_type("text/event-stream")
         .insert_header((header::CACHE_CONTROL, "no-cache"))

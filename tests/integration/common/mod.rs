@@ -261,6 +261,7 @@ impl TestApp {
                 pool: pool.clone(),
                 site_secret: secret.into_bytes(),
                 trusted_proxies: Default::default(),
+                limits: Default::default(),
             },
             pool,
             service: OnceCell::new(),
@@ -862,7 +863,11 @@ impl<'a> Client<'a> {
         let mut req = test::TestRequest::default().method(Method::GET).uri(path);
         req = req.insert_header((header::HOST, "localhost"));
         for (k, v) in extra.iter().copied() {
-            req = req.insert_header((k, v));
+            if k == TEST_PEER_ADDR {
+                req = req.peer_addr(v.parse().expect("the test peer is IP:PORT"));
+            } else {
+                req = req.insert_header((k, v));
+            }
         }
         let res = self.app.service().await(req).await;
         let status = res.status();
