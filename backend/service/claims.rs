@@ -102,7 +102,9 @@ pub fn pending_for(
     };
     let fetch = i64::try_from(asked.fetch()).unwrap_or(i64::MAX);
     let rows = stored::pending_claims(conn, &decider, club, asked.after.as_ref(), fetch)?;
-    let page = Page::from_rows(rows, asked.limit, |(claim, ..)| (claim.created_at, claim.id));
+    let page = Page::from_rows(rows, asked.limit, |(claim, ..)| {
+        (claim.created_at, claim.id)
+    });
     Ok(Page {
         items: page.items.into_iter().map(view).collect::<AppResult<_>>()?,
         next_cursor: page.next_cursor,

@@ -151,16 +151,14 @@ pub fn members(
 ) -> AppResult<Page<MemberView>> {
     clubs::by_id(conn, club_id)?.ok_or(AppError::NotFound { what: "club" })?;
     let rows = clubs::members(conn, club_id, asked.after.as_ref(), fetch(asked))?;
-    Ok(
-        Page::from_rows(rows, asked.limit, |(user, _)| {
-            (user.display_name.clone(), user.id)
-        })
-        .map(|(user, role)| MemberView {
-            user_id: user.id,
-            display_name: user.display_name,
-            role,
-        }),
-    )
+    Ok(Page::from_rows(rows, asked.limit, |(user, _)| {
+        (user.display_name.clone(), user.id)
+    })
+    .map(|(user, role)| MemberView {
+        user_id: user.id,
+        display_name: user.display_name,
+        role,
+    }))
 }
 
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]

@@ -102,7 +102,9 @@ pub fn pending_claims(
         query = query.filter(
             player_claims::created_at
                 .gt(*at)
-                .or(player_claims::created_at.eq(*at).and(player_claims::id.gt(*id))),
+                .or(player_claims::created_at
+                    .eq(*at)
+                    .and(player_claims::id.gt(*id))),
         );
     }
     query

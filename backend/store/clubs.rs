@@ -59,7 +59,10 @@ pub fn page(
             .filter(clubs::name.ge(name.clone()))
             .filter(clubs::name.gt(name.clone()).or(clubs::id.gt(*id)));
     }
-    query.order((clubs::name, clubs::id)).limit(fetch).load(conn)
+    query
+        .order((clubs::name, clubs::id))
+        .limit(fetch)
+        .load(conn)
 }
 
 /// The clubs with these ids (a page's players name theirs).
@@ -219,9 +222,11 @@ pub fn pending_requests(
         .into_boxed();
     if let Some((at, id)) = after {
         query = query.filter(
-            club_join_requests::requested_at.gt(*at).or(club_join_requests::requested_at
-                .eq(*at)
-                .and(club_join_requests::id.gt(*id))),
+            club_join_requests::requested_at
+                .gt(*at)
+                .or(club_join_requests::requested_at
+                    .eq(*at)
+                    .and(club_join_requests::id.gt(*id))),
         );
     }
     query

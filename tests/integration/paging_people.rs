@@ -107,7 +107,12 @@ async fn players_and_clubs_page_with_their_filters() {
     let all = walk(&mut api, "/api/v1/players", 2).await;
     let mut expected: Vec<(String, i64)> = all
         .iter()
-        .map(|p| (p["name"].as_str().unwrap().into(), p["id"].as_i64().unwrap()))
+        .map(|p| {
+            (
+                p["name"].as_str().unwrap().into(),
+                p["id"].as_i64().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(expected.len(), names.len());
     let served = expected.clone();
@@ -143,13 +148,21 @@ async fn players_and_clubs_page_with_their_filters() {
     assert!(pages[1].contains("href=\"/players?q=chizhov&#38;limit=2\""));
     let pages = follow_pages(&mut browser, &format!("/players?club={}&limit=2", clubs[0])).await;
     assert_eq!(pages.len(), 2);
-    assert!(pages[0].contains("4 players"), "the club's count on every page");
+    assert!(
+        pages[0].contains("4 players"),
+        "the club's count on every page"
+    );
     let pages = follow_pages(&mut browser, "/clubs?limit=3").await;
     assert_eq!(pages.len(), 2);
     assert!(pages[0].contains("Alekhine") && pages[1].contains("Eagles"));
     assert!(!pages[1].contains("Alekhine"));
     let ru = browser
-        .request(Method::GET, "/clubs?limit=3", None, &[("accept-language", "ru")])
+        .request(
+            Method::GET,
+            "/clubs?limit=3",
+            None,
+            &[("accept-language", "ru")],
+        )
         .await;
     assert!(ru.body.contains("Следующая страница"), "{}", ru.body);
     let refused = browser.get("/players?limit=500").await;
@@ -187,7 +200,11 @@ async fn club_fixture(app: &TestApp) -> ClubFixture<'_> {
             .api_client()
             .await;
         let made = joiner
-            .json(Method::POST, "/api/v1/players", json!({"name": format!("J{n}")}))
+            .json(
+                Method::POST,
+                "/api/v1/players",
+                json!({"name": format!("J{n}")}),
+            )
             .await;
         assert_eq!(made.status.as_u16(), 201, "{}", made.body);
         let asked = joiner.post(&format!("/api/v1/clubs/{club}/requests")).await;
@@ -241,7 +258,13 @@ async fn members_requests_and_claims_page_oldest_or_by_name() {
     let claims = walk(&mut api, "/api/v1/claims", 2).await;
     assert_eq!(
         field(&claims, "player_name"),
-        ["Claimed 1", "Claimed 2", "Claimed 3", "Claimed 4", "Claimed 5"]
+        [
+            "Claimed 1",
+            "Claimed 2",
+            "Claimed 3",
+            "Claimed 4",
+            "Claimed 5"
+        ]
     );
     refuses_bad_pages(&mut api, "/api/v1/claims").await;
 
@@ -255,7 +278,10 @@ async fn members_requests_and_claims_page_oldest_or_by_name() {
     };
     assert!(members(&pages[0]).contains("m3") && !members(&pages[0]).contains("m4"));
     let last = members(&pages[1]);
-    assert!(last.contains("m4") && last.contains("m5") && !last.contains("m1"), "{last}");
+    assert!(
+        last.contains("m4") && last.contains("m5") && !last.contains("m1"),
+        "{last}"
+    );
     let pages = follow_pages(&mut browser, "/claims?limit=2").await;
     assert_eq!(pages.len(), 3);
     assert!(pages[1].contains("Claimed 3") && !pages[1].contains("Claimed 2"));

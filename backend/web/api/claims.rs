@@ -3,11 +3,11 @@ use actix_web::web::{self, Json};
 use actix_web::{HttpResponse, http::StatusCode};
 
 use crate::service::AppResult;
-use crate::service::paging::Page;
-use crate::web::api::page_query::PageQuery;
 use crate::service::claims::{self, ClaimView};
 use crate::service::merges::{self, MergeInput};
+use crate::service::paging::Page;
 use crate::service::players::PlayerView;
+use crate::web::api::page_query::PageQuery;
 use crate::web::signed_in::SignedIn;
 use crate::web::state::AppState;
 

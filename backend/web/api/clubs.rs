@@ -2,9 +2,9 @@ use actix_web::web::{self, Json};
 use actix_web::{HttpResponse, http::StatusCode};
 
 use crate::service::AppResult;
+use crate::service::clubs::{self, ClubInput, ClubView, JoinRequestView, MemberInput, MemberView};
 use crate::service::paging::Page;
 use crate::web::api::page_query::PageQuery;
-use crate::service::clubs::{self, ClubInput, ClubView, JoinRequestView, MemberInput, MemberView};
 use crate::web::signed_in::SignedIn;
 use crate::web::state::AppState;
 

@@ -6,8 +6,8 @@ use askama::Template;
 use serde::Deserialize;
 
 use crate::service::claims::{self, ClaimView, LinkTarget};
-use crate::service::paging::PageRequest;
 use crate::service::merges::{self, MergeInput};
+use crate::service::paging::PageRequest;
 use crate::service::players::{self, PlayerFilter, PlayerView};
 use crate::service::{AppError, AppResult, Refusal};
 use crate::web::ctx::Ctx;

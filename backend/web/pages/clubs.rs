@@ -6,10 +6,10 @@ use askama::Template;
 use damka_engine::Variant;
 use serde::Deserialize;
 
+use crate::service::claims::{self, ClaimView};
 use crate::service::clubs::{
     self, ClubInput, ClubView, JoinRequestView, MemberInput, MemberView, OwnMembership,
 };
-use crate::service::claims::{self, ClaimView};
 use crate::service::paging::{DEFAULT_LIMIT, Page, PageRequest};
 use crate::service::players::{self, PlayerFilter, PlayerView};
 use crate::service::{Actor, AppError, AppResult, DbConn, Refusal};
