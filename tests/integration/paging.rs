@@ -186,6 +186,19 @@ async fn five_thousand_profiles_page_once_each_under_concurrent_inserts() {
     for id in &originals {
         assert!(listed.binary_search(id).is_ok(), "profile {id} was skipped");
     }
+    // A search that matches nothing reads the whole list, a batch at a time, and says so.
+    let started = Instant::now();
+    let nobody = app.client().get("/api/v1/players?q=nobody").await.json();
+    eprintln!("a search through every profile in {:?}", started.elapsed());
+    assert_eq!(
+        nobody,
+        serde_json::json!({"items": [], "next_cursor": null})
+    );
+    let last = app
+        .client()
+        .get(&format!("/api/v1/players?q={}", original(PROFILES - 1)))
+        .await;
+    assert_eq!(last.json()["items"][0]["id"], originals[PROFILES - 1]);
     assert!(pages > PROFILES / 200, "{pages} pages");
     assert!(batches >= pages - 1, "{batches} batches for {pages} pages");
 }
