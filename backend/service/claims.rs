@@ -8,10 +8,11 @@ use damka_domain::vocabulary::{ClaimStatus, PlayerChangeAction, Spelling};
 use serde::Serialize;
 
 use super::auth::{self, token_hash};
+use super::paging::{Page, PageRequest};
 use super::players::{self, ProfileRights};
 use super::{Actor, AppError, AppResult, Refusal, User};
 use crate::store::claims::{self as stored, ClaimRow, NewChange};
-use crate::store::models::{Player, PlayerClaim, PlayerClaimLink};
+use crate::store::models::{PlayerClaim, PlayerClaimLink};
 use crate::store::{self, DbConn, accounts};
 
 /// An account's claim on a profile.
@@ -82,46 +83,32 @@ pub fn claim(conn: &mut DbConn, actor: &Actor, player_id: i64) -> AppResult<Clai
     })
 }
 
-/// The open claims the actor may decide, oldest first.
-pub fn pending_for(conn: &mut DbConn, actor: &Actor) -> AppResult<Vec<ClaimView>> {
-    decidable(conn, actor)?.into_iter().map(view).collect()
-}
+/// Where a page of claims continues: the (asked at, id) of the last one shown.
+pub type ClaimKey = (NaiveDateTime, i64);
 
-/// The open claims on profiles of one club that the actor may decide (the club page).
-pub fn pending_for_club(
+/// A page of the open claims the actor may decide (never the actor's own), oldest first;
+/// with `club`, only those on that club's profiles (the club page).
+pub fn pending_for(
     conn: &mut DbConn,
     actor: &Actor,
-    club_id: i64,
-) -> AppResult<Vec<ClaimView>> {
-    decidable(conn, actor)?
-        .into_iter()
-        .filter(|(_, _, club, _)| *club == Some(club_id))
-        .map(view)
-        .collect()
-}
-
-/// The open claims, with their profile's club, on profiles the actor manages (never the
-/// actor's own claims).
-fn decidable(conn: &mut DbConn, actor: &Actor) -> AppResult<Vec<ClaimRow>> {
-    let Some(user) = &actor.user else {
-        return Ok(Vec::new());
+    club: Option<i64>,
+    asked: &PageRequest<ClaimKey>,
+) -> AppResult<Page<ClaimView>> {
+    let Some(decider) = ProfileRights::of(conn, actor)?.decider() else {
+        return Ok(Page {
+            items: Vec::new(),
+            next_cursor: None,
+        });
     };
-    let rights = ProfileRights::of(conn, actor)?;
-    let rows = stored::pending_claims(conn)?;
-    let ids: Vec<i64> = rows.iter().map(|(claim, ..)| claim.player_id).collect();
-    let profiles: std::collections::HashMap<i64, Player> = store::players::by_ids(conn, &ids)?
-        .into_iter()
-        .map(|p| (p.id, p))
-        .collect();
-    Ok(rows
-        .into_iter()
-        .filter(|(claim, ..)| {
-            claim.user_id != user.id
-                && profiles
-                    .get(&claim.player_id)
-                    .is_some_and(|p| rights.may_manage(p))
-        })
-        .collect())
+    let fetch = i64::try_from(asked.fetch()).unwrap_or(i64::MAX);
+    let rows = stored::pending_claims(conn, &decider, club, asked.after.as_ref(), fetch)?;
+    let page = Page::from_rows(rows, asked.limit, |(claim, ..)| {
+        (claim.created_at, claim.id)
+    });
+    Ok(Page {
+        items: page.items.into_iter().map(view).collect::<AppResult<_>>()?,
+        next_cursor: page.next_cursor,
+    })
 }
 
 /// The actor's own claims, newest first: what the account page tells them.

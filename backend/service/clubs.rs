@@ -4,6 +4,7 @@ use chrono::NaiveDateTime;
 use damka_domain::vocabulary::{ClubRole, JoinRequestStatus, Spelling, spellings};
 use serde::{Deserialize, Serialize};
 
+use super::paging::{Page, PageRequest};
 use super::{Actor, AppError, AppResult, Refusal, validate};
 use crate::store::models::{Club, ClubFields, ClubJoinRequest};
 use crate::store::{self, DbConn, clubs};
@@ -109,6 +110,23 @@ pub fn get(conn: &mut DbConn, club_id: i64) -> AppResult<ClubView> {
         .ok_or(AppError::NotFound { what: "club" })
 }
 
+/// Where a page of clubs or members continues: the (name, id) of the last one shown.
+pub type NameKey = (String, i64);
+/// Where a page of requests continues: the (asked at, id) of the last one shown.
+pub type RequestKey = (NaiveDateTime, i64);
+
+/// A page of clubs by name.
+pub fn page(conn: &mut DbConn, asked: &PageRequest<NameKey>) -> AppResult<Page<ClubView>> {
+    let rows = clubs::page(conn, asked.after.as_ref(), fetch(asked))?;
+    Ok(Page::from_rows(rows, asked.limit, |c| (c.name.clone(), c.id)).map(ClubView::from))
+}
+
+/// How many rows a page query reads (one more than the page holds).
+fn fetch<K>(asked: &PageRequest<K>) -> i64 {
+    i64::try_from(asked.fetch()).unwrap_or(i64::MAX)
+}
+
+/// Every club, by name: for the choice of a club in a form or a filter, not for a list.
 pub fn list(conn: &mut DbConn) -> AppResult<Vec<ClubView>> {
     Ok(clubs::list(conn)?.into_iter().map(ClubView::from).collect())
 }
@@ -125,15 +143,22 @@ pub fn attachable(conn: &mut DbConn, actor: &Actor, keep: Option<i64>) -> AppRes
     Ok(out)
 }
 
-pub fn members(conn: &mut DbConn, club_id: i64) -> AppResult<Vec<MemberView>> {
-    Ok(clubs::members(conn, club_id)?
-        .into_iter()
-        .map(|(user, role)| MemberView {
-            user_id: user.id,
-            display_name: user.display_name,
-            role,
-        })
-        .collect())
+/// A page of the club's organisers and members, by display name (404 for no such club).
+pub fn members(
+    conn: &mut DbConn,
+    club_id: i64,
+    asked: &PageRequest<NameKey>,
+) -> AppResult<Page<MemberView>> {
+    clubs::by_id(conn, club_id)?.ok_or(AppError::NotFound { what: "club" })?;
+    let rows = clubs::members(conn, club_id, asked.after.as_ref(), fetch(asked))?;
+    Ok(Page::from_rows(rows, asked.limit, |(user, _)| {
+        (user.display_name.clone(), user.id)
+    })
+    .map(|(user, role)| MemberView {
+        user_id: user.id,
+        display_name: user.display_name,
+        role,
+    }))
 }
 
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
@@ -221,17 +246,27 @@ fn require_club_organiser(conn: &mut DbConn, actor: &Actor, club_id: i64) -> App
     }
 }
 
-/// The club's open requests, oldest first (its organisers and administrators).
+/// A page of the club's open requests, oldest first (its organisers and administrators).
 pub fn join_requests(
     conn: &mut DbConn,
     actor: &Actor,
     club_id: i64,
-) -> AppResult<Vec<JoinRequestView>> {
+    asked: &PageRequest<RequestKey>,
+) -> AppResult<Page<JoinRequestView>> {
     require_club_organiser(conn, actor, club_id)?;
-    clubs::pending_requests(conn, club_id)?
+    let rows = clubs::pending_requests(conn, club_id, asked.after.as_ref(), fetch(asked))?;
+    let page = Page::from_rows(rows, asked.limit, |(request, ..)| {
+        (request.requested_at, request.id)
+    });
+    let items = page
+        .items
         .into_iter()
         .map(|(request, player, by)| request_view(request, player, by))
-        .collect()
+        .collect::<AppResult<Vec<_>>>()?;
+    Ok(Page {
+        items,
+        next_cursor: page.next_cursor,
+    })
 }
 
 /// Where the actor's own profile stands with this club, for the club page.

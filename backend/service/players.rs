@@ -5,6 +5,7 @@ use damka_engine::Variant;
 use serde::{Deserialize, Serialize};
 
 use super::effects::{self, Effects};
+use super::paging::{Page, PageRequest};
 use super::{Actor, AppError, AppResult, Refusal, validate};
 use crate::store::models::{Player, PlayerFields};
 use crate::store::ratings as ratings_store;
@@ -143,6 +144,17 @@ impl ProfileRights {
             || (self.organiser && self.user_id.is_some() && player.created_by == self.user_id)
     }
 
+    /// Whose open claims this actor decides (`may_manage` as a query); `None` when signed
+    /// out.
+    pub fn decider(&self) -> Option<crate::store::claims::Decider> {
+        Some(crate::store::claims::Decider {
+            user_id: self.user_id?,
+            every_profile: self.admin,
+            clubs: self.organised_clubs.iter().copied().collect(),
+            profiles_it_made: self.organiser,
+        })
+    }
+
     /// Who may put a profile in a club without asking: administrators and the club's
     /// organisers. A player asks to join (`clubs::request_to_join`) and waits for them.
     pub fn may_add_to_club(&self, club_id: i64) -> bool {
@@ -276,38 +288,79 @@ pub(crate) fn view_of(conn: &mut DbConn, player: Player) -> AppResult<PlayerView
     })
 }
 
-/// All profiles (optionally one club's, or matching a name), with their ratings, in two
-/// queries plus one for the clubs.
-pub fn list(
+/// Where a page of players continues: the (name, id) of the last one shown.
+pub type PlayerKey = (String, i64);
+
+/// Which profiles a list of players shows.
+#[derive(Debug, Clone, Default)]
+pub struct PlayerFilter {
+    /// Only those of this club.
+    pub club: Option<i64>,
+    /// Only those whose name contains this (folded: `damka_domain::names`).
+    pub search: Option<String>,
+}
+
+/// A page of profiles by name (optionally one club's, or matching a name), with their
+/// ratings and clubs, in three queries (and those of the name search's batches).
+pub fn page(
     conn: &mut DbConn,
-    club: Option<i64>,
-    search: Option<&str>,
-) -> AppResult<Vec<PlayerView>> {
-    let rows = players::list(conn, club, search)?;
-    let ids: Vec<i64> = rows.iter().map(|p| p.id).collect();
+    filter: &PlayerFilter,
+    asked: &PageRequest<PlayerKey>,
+) -> AppResult<Page<PlayerView>> {
+    let rows = players::page(
+        conn,
+        filter.club,
+        filter.search.as_deref(),
+        asked.after.as_ref(),
+        asked.fetch(),
+    )?;
+    let page = Page::from_rows(rows, asked.limit, |p| (p.name.clone(), p.id));
+    let ids: Vec<i64> = page.items.iter().map(|p| p.id).collect();
     let mut ratings = current_ratings(conn, &ids)?;
-    let club_names: std::collections::HashMap<i64, String> = clubs::list(conn)?
+    let mut club_ids: Vec<i64> = page.items.iter().filter_map(|p| p.club_id).collect();
+    club_ids.sort_unstable();
+    club_ids.dedup();
+    let club_names: std::collections::HashMap<i64, String> = clubs::by_ids(conn, &club_ids)?
         .into_iter()
         .map(|c| (c.id, c.name))
         .collect();
-    Ok(rows
-        .into_iter()
-        .map(|p| {
-            let own = ratings.remove(&p.id).unwrap_or_default();
-            PlayerView {
-                club_name: p.club_id.and_then(|id| club_names.get(&id).cloned()),
-                id: p.id,
-                name: p.name,
-                club_id: p.club_id,
-                country: p.country,
-                federation_id: p.federation_id,
-                birth_year: p.birth_year,
-                title: p.title,
-                ratings: own,
-                account: None,
-            }
-        })
-        .collect())
+    Ok(page.map(|p| {
+        let own = ratings.remove(&p.id).unwrap_or_default();
+        PlayerView {
+            club_name: p.club_id.and_then(|id| club_names.get(&id).cloned()),
+            id: p.id,
+            name: p.name,
+            club_id: p.club_id,
+            country: p.country,
+            federation_id: p.federation_id,
+            birth_year: p.birth_year,
+            title: p.title,
+            ratings: own,
+            account: None,
+        }
+    }))
+}
+
+/// Every profile by name, for a choice in a form that offers them all (the event page's
+/// entry form); not for a list.
+pub fn every(conn: &mut DbConn) -> AppResult<Vec<PlayerView>> {
+    let mut all: Vec<PlayerView> = Vec::new();
+    loop {
+        let asked = PageRequest {
+            limit: super::paging::MAX_LIMIT,
+            after: all.last().map(|p| (p.name.clone(), p.id)),
+        };
+        let page = page(conn, &PlayerFilter::default(), &asked)?;
+        all.extend(page.items);
+        if page.next_cursor.is_none() {
+            return Ok(all);
+        }
+    }
+}
+
+/// How many profiles there are (of one club, if given).
+pub fn count(conn: &mut DbConn, club: Option<i64>) -> AppResult<i64> {
+    Ok(players::count_in(conn, club)?)
 }
 
 /// A row of a top-rated list.

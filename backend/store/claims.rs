@@ -50,20 +50,66 @@ pub fn pending_claim(
 /// A claim with what its views show: the profile's name and club, the claimant's name.
 pub type ClaimRow = (PlayerClaim, String, Option<i64>, String);
 
-/// Every open claim with its profile's name and club and the claimant's display name,
-/// oldest first (the service keeps those the reader decides).
-pub fn pending_claims(conn: &mut DbConn) -> QueryResult<Vec<ClaimRow>> {
-    player_claims::table
+/// Whose open claims one account decides, as `ProfileRights::may_manage` says: claims on
+/// every profile (administrators), or on the profiles of the clubs it organises and on those
+/// it made as an organiser; never its own claims.
+#[derive(Debug, Clone)]
+pub struct Decider {
+    pub user_id: i64,
+    pub every_profile: bool,
+    pub clubs: Vec<i64>,
+    pub profiles_it_made: bool,
+}
+
+/// A page of the open claims a decider decides (optionally only on one club's profiles),
+/// oldest first by (asked at, id), with the profile's name and club and the claimant's
+/// display name: at most `fetch` after the key `after`.
+pub fn pending_claims(
+    conn: &mut DbConn,
+    decider: &Decider,
+    club: Option<i64>,
+    after: Option<&(chrono::NaiveDateTime, i64)>,
+    fetch: i64,
+) -> QueryResult<Vec<ClaimRow>> {
+    let mut query = player_claims::table
         .inner_join(players::table)
         .inner_join(users::table)
         .filter(player_claims::status.eq(ClaimStatus::Pending.spelling()))
-        .order((player_claims::created_at, player_claims::id))
+        .filter(player_claims::user_id.ne(decider.user_id))
         .select((
             PlayerClaim::as_select(),
             players::name,
             players::club_id,
             users::display_name,
         ))
+        .into_boxed();
+    if !decider.every_profile {
+        let clubs = decider.clubs.clone();
+        query = if decider.profiles_it_made {
+            query.filter(
+                players::club_id
+                    .eq_any(clubs)
+                    .or(players::created_by.eq(decider.user_id)),
+            )
+        } else {
+            query.filter(players::club_id.eq_any(clubs))
+        };
+    }
+    if let Some(club) = club {
+        query = query.filter(players::club_id.eq(club));
+    }
+    if let Some((at, id)) = after {
+        query = query.filter(
+            player_claims::created_at
+                .gt(*at)
+                .or(player_claims::created_at
+                    .eq(*at)
+                    .and(player_claims::id.gt(*id))),
+        );
+    }
+    query
+        .order((player_claims::created_at, player_claims::id))
+        .limit(fetch)
         .load(conn)
 }
 

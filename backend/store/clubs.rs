@@ -47,6 +47,32 @@ pub fn list(conn: &mut DbConn) -> QueryResult<Vec<Club>> {
         .load(conn)
 }
 
+/// A page of clubs by (name, id): at most `fetch` after the key `after`.
+pub fn page(
+    conn: &mut DbConn,
+    after: Option<&(String, i64)>,
+    fetch: i64,
+) -> QueryResult<Vec<Club>> {
+    let mut query = clubs::table.select(Club::as_select()).into_boxed();
+    if let Some((name, id)) = after {
+        query = query
+            .filter(clubs::name.ge(name.clone()))
+            .filter(clubs::name.gt(name.clone()).or(clubs::id.gt(*id)));
+    }
+    query
+        .order((clubs::name, clubs::id))
+        .limit(fetch)
+        .load(conn)
+}
+
+/// The clubs with these ids (a page's players name theirs).
+pub fn by_ids(conn: &mut DbConn, ids: &[i64]) -> QueryResult<Vec<Club>> {
+    clubs::table
+        .filter(clubs::id.eq_any(ids))
+        .select(Club::as_select())
+        .load(conn)
+}
+
 pub fn count(conn: &mut DbConn) -> QueryResult<i64> {
     clubs::table.count().get_result(conn)
 }
@@ -91,12 +117,27 @@ fn role_from_column(text: &str) -> QueryResult<ClubRole> {
         .map_err(|unknown| diesel::result::Error::DeserializationError(Box::new(unknown)))
 }
 
-pub fn members(conn: &mut DbConn, club_id: i64) -> QueryResult<Vec<(User, ClubRole)>> {
-    club_members::table
+/// A page of the club's members by (display name, account id): at most `fetch` after the
+/// key `after`.
+pub fn members(
+    conn: &mut DbConn,
+    club_id: i64,
+    after: Option<&(String, i64)>,
+    fetch: i64,
+) -> QueryResult<Vec<(User, ClubRole)>> {
+    let mut query = club_members::table
         .inner_join(users::table)
         .filter(club_members::club_id.eq(club_id))
-        .order(users::display_name)
         .select((User::as_select(), club_members::role))
+        .into_boxed();
+    if let Some((name, id)) = after {
+        query = query
+            .filter(users::display_name.ge(name.clone()))
+            .filter(users::display_name.gt(name.clone()).or(users::id.gt(*id)));
+    }
+    query
+        .order((users::display_name, users::id))
+        .limit(fetch)
         .load::<(User, String)>(conn)?
         .into_iter()
         .map(|(user, role)| Ok((user, role_from_column(&role)?)))
@@ -161,22 +202,36 @@ pub fn request(
 }
 
 /// (request, profile name, requester's display name) of the club's open requests, oldest
-/// first.
+/// first by (asked at, id): at most `fetch` after the key `after`.
 pub fn pending_requests(
     conn: &mut DbConn,
     club_id: i64,
+    after: Option<&(chrono::NaiveDateTime, i64)>,
+    fetch: i64,
 ) -> QueryResult<Vec<(ClubJoinRequest, String, String)>> {
-    club_join_requests::table
+    let mut query = club_join_requests::table
         .inner_join(players::table)
         .inner_join(users::table)
         .filter(club_join_requests::club_id.eq(club_id))
         .filter(club_join_requests::status.eq(JoinRequestStatus::Pending.spelling()))
-        .order((club_join_requests::requested_at, club_join_requests::id))
         .select((
             ClubJoinRequest::as_select(),
             players::name,
             users::display_name,
         ))
+        .into_boxed();
+    if let Some((at, id)) = after {
+        query = query.filter(
+            club_join_requests::requested_at
+                .gt(*at)
+                .or(club_join_requests::requested_at
+                    .eq(*at)
+                    .and(club_join_requests::id.gt(*id))),
+        );
+    }
+    query
+        .order((club_join_requests::requested_at, club_join_requests::id))
+        .limit(fetch)
         .load(conn)
 }
 

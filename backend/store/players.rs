@@ -63,15 +63,52 @@ pub fn entered_in(conn: &mut DbConn, event_id: i64) -> QueryResult<Vec<Player>> 
         .load(conn)
 }
 
-/// Players by name (merged profiles left out), optionally only those of one club or whose
-/// name contains `search`.
+/// Rows one query of a name search reads: the search folds names in Rust, so it reads the
+/// list in keyset batches until a page is full, never the whole table at once.
+const SEARCH_BATCH: usize = 500;
+
+/// A page of players by (name, id) (merged profiles left out), after the key `after`:
+/// at most `fetch` of them, optionally only those of one club or whose name contains
+/// `search`.
 /// The name match folds in Rust, not in SQL, the same on both databases: case, and
 /// Cyrillic through one transliteration (`damka_domain::names`), so `Chizhov` finds
 /// «Чижов» (PostgreSQL's LIKE is case-sensitive, SQLite's folds ASCII only).
-pub fn list(
+pub fn page(
     conn: &mut DbConn,
     club: Option<i64>,
     search: Option<&str>,
+    after: Option<&(String, i64)>,
+    fetch: usize,
+) -> QueryResult<Vec<Player>> {
+    let needle = damka_domain::names::fold(search.map(str::trim).unwrap_or(""));
+    if needle.is_empty() {
+        return after_key(conn, club, after, fetch);
+    }
+    let mut found = Vec::new();
+    let mut scanned = after.cloned();
+    loop {
+        let batch = after_key(conn, club, scanned.as_ref(), SEARCH_BATCH)?;
+        let table_ends = batch.len() < SEARCH_BATCH;
+        scanned = batch.last().map(|p| (p.name.clone(), p.id));
+        let wanted = fetch - found.len();
+        found.extend(
+            batch
+                .into_iter()
+                .filter(|p| damka_domain::names::matches(&p.name, &needle))
+                .take(wanted),
+        );
+        if found.len() >= fetch || table_ends {
+            return Ok(found);
+        }
+    }
+}
+
+/// Up to `limit` profiles (not merged, of `club` if given) after `after` by (name, id).
+fn after_key(
+    conn: &mut DbConn,
+    club: Option<i64>,
+    after: Option<&(String, i64)>,
+    limit: usize,
 ) -> QueryResult<Vec<Player>> {
     let mut query = players::table
         .filter(players::merged_into.is_null())
@@ -80,15 +117,27 @@ pub fn list(
     if let Some(club) = club {
         query = query.filter(players::club_id.eq(club));
     }
-    let rows: Vec<Player> = query.order((players::name, players::id)).load(conn)?;
-    let needle = damka_domain::names::fold(search.map(str::trim).unwrap_or(""));
-    if needle.is_empty() {
-        return Ok(rows);
+    if let Some((name, id)) = after {
+        // `name >= k` alone lets the name index bound the scan; the rest is the tie-break.
+        query = query
+            .filter(players::name.ge(name.clone()))
+            .filter(players::name.gt(name.clone()).or(players::id.gt(*id)));
     }
-    Ok(rows
-        .into_iter()
-        .filter(|p| damka_domain::names::matches(&p.name, &needle))
-        .collect())
+    query
+        .order((players::name, players::id))
+        .limit(i64::try_from(limit).unwrap_or(i64::MAX))
+        .load(conn)
+}
+
+/// How many profiles (not merged) there are, or of one club.
+pub fn count_in(conn: &mut DbConn, club: Option<i64>) -> QueryResult<i64> {
+    let mut query = players::table
+        .filter(players::merged_into.is_null())
+        .into_boxed();
+    if let Some(club) = club {
+        query = query.filter(players::club_id.eq(club));
+    }
+    query.count().get_result(conn)
 }
 
 /// The number of player profiles and of clubs, in one round trip.

@@ -1044,6 +1044,7 @@ fn page_rows(fx: &Fixture) -> Vec<Row> {
         get("/ratings", "/ratings".into(), Public),
         get("/ratings.csv", "/ratings.csv".into(), Public),
         get("/ratings/import", "/ratings/import".into(), Organisers),
+        get("/claims", "/claims".into(), SignedIn),
         get("/clubs", "/clubs".into(), Public),
         get("/clubs/new", "/clubs/new".into(), Organisers),
         get("/clubs/{id}", format!("/clubs/{club}"), Public),

@@ -62,7 +62,7 @@ async fn an_accepted_claim_links_the_account_to_the_profile() {
     assert_eq!(claim(&mut anna, player_id).await["id"], claimed["id"]);
     assert_eq!(own_profile(&mut anna).await, Value::Null);
 
-    let listed = organiser.get("/api/v1/claims").await.json();
+    let listed = organiser.get("/api/v1/claims").await.json()["items"].clone();
     assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
     assert_eq!(listed[0]["id"], claimed["id"]);
     assert_eq!(listed[0]["claimant"], "anna");
@@ -74,7 +74,10 @@ async fn an_accepted_claim_links_the_account_to_the_profile() {
     assert_eq!(own_profile(&mut anna).await, player_id);
     let shown = organiser.get(&format!("/api/v1/players/{player_id}")).await;
     assert_eq!(shown.json()["account"], "anna");
-    assert_eq!(organiser.get("/api/v1/claims").await.json(), json!([]));
+    assert_eq!(
+        organiser.get("/api/v1/claims").await.json(),
+        json!({"items": [], "next_cursor": null})
+    );
 
     // Decided once: a second answer is refused.
     organiser
@@ -169,7 +172,7 @@ async fn strangers_and_the_claimant_may_not_decide() {
         }
         assert_eq!(
             client.get("/api/v1/claims").await.json(),
-            json!([]),
+            json!({"items": [], "next_cursor": null}),
             "{who}"
         );
     }
@@ -232,7 +235,7 @@ async fn each_decider_lists_only_the_claims_they_decide() {
     let on_member = claim(&mut c, club_member).await["id"].clone();
 
     let ids = |listed: Value| -> Vec<Value> {
-        listed
+        listed["items"]
             .as_array()
             .unwrap()
             .iter()
@@ -405,7 +408,7 @@ async fn registration_suggests_the_unclaimed_profiles_of_the_same_name() {
     assert!(section(&account.body, "suggestions").is_none());
     let notice = section(&account.body, "claims").unwrap();
     assert!(notice.contains("waiting for the organisers"), "{notice}");
-    let listed = organiser.get("/api/v1/claims").await.json();
+    let listed = organiser.get("/api/v1/claims").await.json()["items"].clone();
     assert_eq!(listed[0]["player_id"], same);
     assert_eq!(listed[0]["claimant"], "dmitry orlov");
 }

@@ -252,9 +252,8 @@ async fn fixture(api: &mut Client<'_>) -> Fixture {
     assert_eq!(round.status.as_u16(), 201, "{}", round.body);
     let pairing = round.json()["boards"][0]["pairing_id"].as_i64().unwrap();
     let players = api.get("/api/v1/players").await.json();
-    let ids: Vec<i64> = players
+    let ids: Vec<i64> = players["items"]
         .as_array()
-        .or_else(|| players["players"].as_array())
         .unwrap()
         .iter()
         .map(|p| p["id"].as_i64().unwrap())

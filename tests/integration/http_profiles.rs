@@ -4,7 +4,7 @@ use crate::common;
 
 use actix_web::http::Method;
 use common::{Role, TestApp};
-use serde_json::json;
+use serde_json::{Value, json};
 
 #[actix_web::test]
 async fn a_player_creates_and_edits_their_own_profile() {
@@ -101,7 +101,7 @@ async fn players_list_search_and_club_filter_with_ratings() {
             .await;
         assert_eq!(res.status.as_u16(), 201, "{}", res.body);
     }
-    let anna_id = api.get("/api/v1/players?q=Anna").await.json()[0]["id"]
+    let anna_id = api.get("/api/v1/players?q=Anna").await.json()["items"][0]["id"]
         .as_i64()
         .unwrap();
     app.with_db(move |conn| {
@@ -121,12 +121,13 @@ async fn players_list_search_and_club_filter_with_ratings() {
     })
     .await;
     let all = api.get("/api/v1/players").await.json();
-    assert_eq!(all.as_array().unwrap().len(), 3);
+    assert_eq!(all["items"].as_array().unwrap().len(), 3);
+    assert_eq!(all["next_cursor"], Value::Null);
     let in_club = api
         .get(&format!("/api/v1/players?club={club_id}"))
         .await
         .json();
-    let names: Vec<&str> = in_club
+    let names: Vec<&str> = in_club["items"]
         .as_array()
         .unwrap()
         .iter()
@@ -154,7 +155,10 @@ async fn players_list_search_and_club_filter_with_ratings() {
         ))
         .await
         .json();
-    assert_eq!(cyrillic[0]["name"], "Дарья Орлова", "ДАРЬЯ finds Дарья");
+    assert_eq!(
+        cyrillic["items"][0]["name"], "Дарья Орлова",
+        "ДАРЬЯ finds Дарья"
+    );
     let profile = browser.get(&format!("/players/{anna_id}")).await;
     // The starting rating is her rating until she plays (the chart of a rating over time
     // is tested with games: http_ratings).
@@ -181,7 +185,7 @@ async fn a_latin_spelling_finds_a_cyrillic_name_and_back() {
         assert_eq!(made.status.as_u16(), 201, "{}", made.body);
     }
     let names = |found: serde_json::Value| -> Vec<String> {
-        found
+        found["items"]
             .as_array()
             .unwrap()
             .iter()

@@ -516,7 +516,7 @@ async fn bad_files_are_422_naming_the_line_and_nothing_is_stored() {
     assert!(detail.contains("same federation id"), "{detail}");
     let events = get_json(&mut org, "/api/v1/events").await;
     assert_eq!(events.as_array().unwrap().len(), 0, "{events}");
-    let players = get_json(&mut org, "/api/v1/players").await;
+    let players = get_json(&mut org, "/api/v1/players").await["items"].clone();
     assert_eq!(players.as_array().unwrap().len(), 0, "{players}");
 }
 
@@ -547,7 +547,7 @@ async fn profiles_are_reused_by_federation_id() {
     .join("\n");
     let first = import_ok(&mut org, &trf).await;
     assert_eq!(first["status"], "running");
-    let players = get_json(&mut org, "/api/v1/players").await;
+    let players = get_json(&mut org, "/api/v1/players").await["items"].clone();
     let players = players.as_array().unwrap();
     assert_eq!(players.len(), 3);
     let ann = players.iter().find(|p| p["name"] == "Alpha, Ann").unwrap();
@@ -561,7 +561,7 @@ async fn profiles_are_reused_by_federation_id() {
     );
 
     let second = import_ok(&mut org, &trf).await;
-    let players = get_json(&mut org, "/api/v1/players").await;
+    let players = get_json(&mut org, "/api/v1/players").await["items"].clone();
     assert_eq!(
         players.as_array().unwrap().len(),
         4,
@@ -691,7 +691,7 @@ async fn exported_profiles_come_back_and_are_reused() {
     let elsewhere = TestApp::new().await;
     let mut other_org = organiser_api(&elsewhere, "org@elsewhere.org").await;
     let imported = import_ok(&mut other_org, &original).await;
-    let players = get_json(&mut other_org, "/api/v1/players").await;
+    let players = get_json(&mut other_org, "/api/v1/players").await["items"].clone();
     let players = players.as_array().unwrap();
     assert_eq!(players.len(), 5);
     for (name, title, country, federation_id, birth_year) in PROFILES {
@@ -714,7 +714,7 @@ async fn exported_profiles_come_back_and_are_reused() {
     // the others get new ones.
     let imported = import_ok(&mut org, &original).await;
     let new_id = imported["id"].as_i64().unwrap();
-    let players = get_json(&mut org, "/api/v1/players").await;
+    let players = get_json(&mut org, "/api/v1/players").await["items"].clone();
     assert_eq!(
         players.as_array().unwrap().len(),
         PROFILES.len() + 3,

@@ -57,6 +57,8 @@ mod micro_match_pages;
 mod micro_match_swiss;
 mod micro_matches;
 mod openapi;
+mod paging;
+mod paging_people;
 mod processes;
 mod ratings_property;
 mod refusal_without_lock;

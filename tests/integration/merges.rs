@@ -200,7 +200,7 @@ async fn the_merged_id_answers_player_merged_and_its_page_leads_to_the_survivor(
 
     // Out of the lists and the search.
     let listed = app.client().get("/api/v1/players?q=Chizhov").await.json();
-    let listed: Vec<i64> = listed
+    let listed: Vec<i64> = listed["items"]
         .as_array()
         .unwrap()
         .iter()
@@ -325,7 +325,7 @@ async fn the_account_and_the_claims_move_and_two_accounts_are_refused() {
     // The claimed profile goes too: its open claim is on the survivor now...
     let done = merge(&mut organiser, claimed, plain).await;
     assert_eq!(done.status.as_u16(), 200, "{}", done.body);
-    let listed: Value = organiser.get("/api/v1/claims").await.json();
+    let listed: Value = organiser.get("/api/v1/claims").await.json()["items"].clone();
     assert_eq!(listed[0]["player_id"], plain);
     // ...which has an account, so it cannot be accepted.
     organiser

@@ -457,25 +457,19 @@ fn the_load_generator_signs_in_and_sends_writes() {
     let made = report["requests"].as_u64().unwrap();
     assert!(made > 1, "{report}");
     assert_eq!(report["statuses"]["201"].as_u64(), Some(made), "{report}");
-    let players = http(
-        server.port,
-        "GET",
-        "/api/v1/players",
-        &BTreeMap::new(),
-        None,
-    )
-    .unwrap();
-    let listed: serde_json::Value = serde_json::from_str(&players.body).unwrap();
-    let names: Vec<&str> = listed
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["name"].as_str().unwrap())
-        .collect();
-    assert!(
-        names.contains(&"Load A") && names.contains(&"Load B"),
-        "{names:?}"
-    );
+    // Both bodies made profiles (the list is by name: each is searched for).
+    for name in ["Load A", "Load B"] {
+        let players = http(
+            server.port,
+            "GET",
+            &format!("/api/v1/players?limit=1&q={}", name.replace(' ', "%20")),
+            &BTreeMap::new(),
+            None,
+        )
+        .unwrap();
+        let listed: serde_json::Value = serde_json::from_str(&players.body).unwrap();
+        assert_eq!(listed["items"][0]["name"], name, "{listed}");
+    }
 }
 
 /// `damka-load --play-games` plays real games through the API: every move it counts is

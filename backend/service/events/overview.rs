@@ -73,7 +73,7 @@ pub fn overview(
         (None, None)
     };
     let candidates = if can_manage {
-        players::list(conn, None, None)?
+        players::every(conn)?
             .into_iter()
             .filter(|p| !entries.iter().any(|e| e.player_id == p.id))
             .collect()

@@ -5,7 +5,9 @@ use actix_web::{HttpResponse, http::StatusCode};
 use crate::service::AppResult;
 use crate::service::claims::{self, ClaimView};
 use crate::service::merges::{self, MergeInput};
+use crate::service::paging::Page;
 use crate::service::players::PlayerView;
+use crate::web::api::page_query::PageQuery;
 use crate::web::signed_in::SignedIn;
 use crate::web::state::AppState;
 
@@ -31,17 +33,21 @@ pub async fn claim(
 }
 
 /// The open claims the signed-in account decides: on profiles of clubs it organises, on
-/// profiles it made as an organiser, or all of them for an administrator. Oldest first.
-#[utoipa::path(get, path = "/api/v1/claims", tag = "players",
-    responses((status = 200, body = Vec<ClaimView>), (status = 401, body = crate::web::error::Problem)),
+/// profiles it made as an organiser, or all of them for an administrator. Oldest first, a
+/// page at a time.
+#[utoipa::path(get, path = "/api/v1/claims", tag = "players", params(PageQuery),
+    responses((status = 200, body = Page<ClaimView>), (status = 401, body = crate::web::error::Problem),
+        (status = 422, body = crate::web::error::Problem, description = "`limit` or `cursor` refused")),
     security(("token" = [])))]
 pub async fn pending(
     SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
-) -> AppResult<Json<Vec<ClaimView>>> {
+    query: web::Query<PageQuery>,
+) -> AppResult<Json<Page<ClaimView>>> {
+    let asked = query.request()?;
     Ok(Json(
         state
-            .db(move |conn| claims::pending_for(conn, &actor))
+            .db(move |conn| claims::pending_for(conn, &actor, None, &asked))
             .await?,
     ))
 }

@@ -3,13 +3,21 @@ use actix_web::{HttpResponse, http::StatusCode};
 
 use crate::service::AppResult;
 use crate::service::clubs::{self, ClubInput, ClubView, JoinRequestView, MemberInput, MemberView};
+use crate::service::paging::Page;
+use crate::web::api::page_query::PageQuery;
 use crate::web::signed_in::SignedIn;
 use crate::web::state::AppState;
 
-/// Clubs, by name.
-#[utoipa::path(get, path = "/api/v1/clubs", tag = "clubs", responses((status = 200, body = Vec<ClubView>)))]
-pub async fn list(state: web::Data<AppState>) -> AppResult<Json<Vec<ClubView>>> {
-    Ok(Json(state.db(clubs::list).await?))
+/// Clubs, by name, a page at a time.
+#[utoipa::path(get, path = "/api/v1/clubs", tag = "clubs", params(PageQuery),
+    responses((status = 200, body = Page<ClubView>),
+        (status = 422, body = crate::web::error::Problem, description = "`limit` or `cursor` refused")))]
+pub async fn list(
+    state: web::Data<AppState>,
+    query: web::Query<PageQuery>,
+) -> AppResult<Json<Page<ClubView>>> {
+    let asked = query.request()?;
+    Ok(Json(state.db(move |conn| clubs::page(conn, &asked)).await?))
 }
 
 /// One club.
@@ -59,20 +67,21 @@ pub async fn update(
     ))
 }
 
-/// A club's organisers and members.
-#[utoipa::path(get, path = "/api/v1/clubs/{id}/members", tag = "clubs", params(("id" = i64, Path, description = "club id")),
-    responses((status = 200, body = Vec<MemberView>), (status = 404, body = crate::web::error::Problem)))]
+/// A club's organisers and members, by display name, a page at a time.
+#[utoipa::path(get, path = "/api/v1/clubs/{id}/members", tag = "clubs",
+    params(("id" = i64, Path, description = "club id"), PageQuery),
+    responses((status = 200, body = Page<MemberView>), (status = 404, body = crate::web::error::Problem),
+        (status = 422, body = crate::web::error::Problem, description = "`limit` or `cursor` refused")))]
 pub async fn members(
     state: web::Data<AppState>,
     path: web::Path<i64>,
-) -> AppResult<Json<Vec<MemberView>>> {
+    query: web::Query<PageQuery>,
+) -> AppResult<Json<Page<MemberView>>> {
     let id = path.into_inner();
+    let asked = query.request()?;
     Ok(Json(
         state
-            .db(move |conn| {
-                clubs::get(conn, id)?;
-                clubs::members(conn, id)
-            })
+            .db(move |conn| clubs::members(conn, id, &asked))
             .await?,
     ))
 }
@@ -98,20 +107,25 @@ pub async fn add_member(
     Ok(HttpResponse::NoContent().finish())
 }
 
-/// The club's open requests to join, oldest first (the club's organisers and administrators).
-#[utoipa::path(get, path = "/api/v1/clubs/{id}/requests", tag = "clubs", params(("id" = i64, Path, description = "club id")),
-    responses((status = 200, body = Vec<JoinRequestView>), (status = 401, body = crate::web::error::Problem),
-        (status = 403, body = crate::web::error::Problem), (status = 404, body = crate::web::error::Problem)),
+/// The club's open requests to join, oldest first, a page at a time (the club's organisers
+/// and administrators).
+#[utoipa::path(get, path = "/api/v1/clubs/{id}/requests", tag = "clubs",
+    params(("id" = i64, Path, description = "club id"), PageQuery),
+    responses((status = 200, body = Page<JoinRequestView>), (status = 401, body = crate::web::error::Problem),
+        (status = 403, body = crate::web::error::Problem), (status = 404, body = crate::web::error::Problem),
+        (status = 422, body = crate::web::error::Problem, description = "`limit` or `cursor` refused")),
     security(("token" = [])))]
 pub async fn requests(
     SignedIn(actor): SignedIn,
     state: web::Data<AppState>,
     path: web::Path<i64>,
-) -> AppResult<Json<Vec<JoinRequestView>>> {
+    query: web::Query<PageQuery>,
+) -> AppResult<Json<Page<JoinRequestView>>> {
     let id = path.into_inner();
+    let asked = query.request()?;
     Ok(Json(
         state
-            .db(move |conn| clubs::join_requests(conn, &actor, id))
+            .db(move |conn| clubs::join_requests(conn, &actor, id, &asked))
             .await?,
     ))
 }

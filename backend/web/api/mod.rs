@@ -14,6 +14,7 @@ pub(crate) mod games;
 pub(crate) mod live;
 pub(crate) mod me;
 pub mod openapi;
+pub(crate) mod page_query;
 pub(crate) mod players;
 pub(crate) mod ratings;
 pub(crate) mod tokens;

@@ -3,7 +3,8 @@ use actix_web::{HttpResponse, http::StatusCode};
 use serde::Deserialize;
 
 use crate::service::AppResult;
-use crate::service::players::{self, PlayerInput, PlayerView};
+use crate::service::paging::{Page, PageRequest};
+use crate::service::players::{self, PlayerFilter, PlayerInput, PlayerView};
 use crate::web::signed_in::SignedIn;
 use crate::web::state::AppState;
 
@@ -13,19 +14,31 @@ pub struct ListQuery {
     club: Option<i64>,
     /// Only players whose name contains this text.
     q: Option<String>,
+    /// Players on a page: 1 to 200, 50 if not given.
+    limit: Option<i64>,
+    /// Where the page starts: `next_cursor` of the page before; none for the first page.
+    cursor: Option<String>,
 }
 
-/// Player profiles, by name.
+/// Player profiles, by name, a page at a time.
 #[utoipa::path(get, path = "/api/v1/players", tag = "players", params(ListQuery),
-    responses((status = 200, body = Vec<PlayerView>)))]
+    responses((status = 200, body = Page<PlayerView>),
+        (status = 422, body = crate::web::error::Problem, description = "`limit` or `cursor` refused")))]
 pub async fn list(
     state: web::Data<AppState>,
     query: web::Query<ListQuery>,
-) -> AppResult<Json<Vec<PlayerView>>> {
-    let ListQuery { club, q } = query.into_inner();
+) -> AppResult<Json<Page<PlayerView>>> {
+    let ListQuery {
+        club,
+        q,
+        limit,
+        cursor,
+    } = query.into_inner();
+    let asked = PageRequest::parse(limit, cursor.as_deref())?;
+    let filter = PlayerFilter { club, search: q };
     Ok(Json(
         state
-            .db(move |conn| players::list(conn, club, q.as_deref()))
+            .db(move |conn| players::page(conn, &filter, &asked))
             .await?,
     ))
 }

@@ -5,12 +5,14 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
 
-use crate::service::claims::{self, LinkTarget};
+use crate::service::claims::{self, ClaimView, LinkTarget};
 use crate::service::merges::{self, MergeInput};
-use crate::service::players::{self, PlayerView};
+use crate::service::paging::PageRequest;
+use crate::service::players::{self, PlayerFilter, PlayerView};
 use crate::service::{AppError, AppResult, Refusal};
 use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
+use crate::web::pager::Pager;
 use crate::web::render;
 use crate::web::signed_in::SignedInPage;
 use crate::web::state::AppState;
@@ -88,6 +90,60 @@ pub async fn decline(
     CsrfForm(form): CsrfForm<DecisionForm>,
 ) -> AppResult<HttpResponse> {
     decide(req, ctx, state, path.into_inner(), &form.back, false).await
+}
+
+#[derive(Template)]
+#[template(path = "claims.html")]
+struct PendingPage {
+    ctx: Ctx,
+    pending_claims: Vec<ClaimView>,
+    /// This page itself: a decision comes back to it.
+    claims_back: String,
+    /// Always `None`: the pager leads on.
+    claims_more: Option<String>,
+    pager: Pager,
+}
+
+#[derive(Deserialize)]
+pub struct PendingQuery {
+    /// Only the claims on this club's profiles (the club page's "more" link).
+    club: Option<i64>,
+    limit: Option<i64>,
+    cursor: Option<String>,
+}
+
+/// `GET /claims`: every open claim the reader decides, a page at a time (the start page and
+/// the club page show the oldest few).
+pub async fn pending(
+    req: HttpRequest,
+    SignedInPage(ctx): SignedInPage,
+    state: web::Data<AppState>,
+    query: web::Query<PendingQuery>,
+) -> AppResult<HttpResponse> {
+    let PendingQuery {
+        club,
+        limit,
+        cursor,
+    } = query.into_inner();
+    let asked = PageRequest::parse(limit, cursor.as_deref())?;
+    let actor = ctx.actor();
+    let page = state
+        .db(move |conn| claims::pending_for(conn, &actor, club, &asked))
+        .await?;
+    let claims_back = match req.query_string() {
+        "" => req.path().to_string(),
+        query => format!("{}?{query}", req.path()),
+    };
+    render::page(
+        StatusCode::OK,
+        &PendingPage {
+            ctx,
+            pager: Pager::new(&req, page.next_cursor.as_deref()),
+            pending_claims: page.items,
+            claims_back,
+            claims_more: None,
+        },
+    )
 }
 
 #[derive(Template)]
@@ -211,6 +267,9 @@ pub struct MergeQuery {
     into: String,
 }
 
+/// Profiles a merge search offers; a longer name narrows them.
+const MERGE_CHOICES: usize = 50;
+
 /// `GET /players/{id}/merge`: choose the profile that stays (by name or id), then confirm.
 pub async fn merge_form(
     SignedInPage(ctx): SignedInPage,
@@ -231,13 +290,27 @@ pub async fn merge_form(
             }
             let found = match search.trim() {
                 "" => Vec::new(),
-                text => {
-                    let by_id = text.parse::<i64>().ok();
-                    players::list(conn, None, by_id.is_none().then_some(text))?
-                        .into_iter()
-                        .filter(|p| p.id != id && by_id.is_none_or(|wanted| p.id == wanted))
-                        .collect()
-                }
+                text => match text.parse::<i64>() {
+                    Ok(wanted) if wanted == id => Vec::new(),
+                    Ok(wanted) => match players::get(conn, wanted) {
+                        Ok(found) => vec![found],
+                        Err(AppError::NotFound { .. } | AppError::NotFoundBecause { .. }) => {
+                            Vec::new()
+                        }
+                        Err(other) => return Err(other),
+                    },
+                    Err(_) => {
+                        let filter = PlayerFilter {
+                            club: None,
+                            search: Some(text.to_string()),
+                        };
+                        players::page(conn, &filter, &PageRequest::first(MERGE_CHOICES))?
+                            .items
+                            .into_iter()
+                            .filter(|p| p.id != id)
+                            .collect()
+                    }
+                },
             };
             let into = match into_id {
                 Some(other) if other != id => Some(players::get(conn, other)?),

@@ -6,13 +6,16 @@ use askama::Template;
 use damka_engine::Variant;
 use serde::Deserialize;
 
+use crate::service::claims::{self, ClaimView};
 use crate::service::clubs::{
     self, ClubInput, ClubView, JoinRequestView, MemberInput, MemberView, OwnMembership,
 };
-use crate::service::players::{self, PlayerView};
-use crate::service::{AppError, AppResult, Refusal};
+use crate::service::paging::{DEFAULT_LIMIT, Page, PageRequest};
+use crate::service::players::{self, PlayerFilter, PlayerView};
+use crate::service::{Actor, AppError, AppResult, DbConn, Refusal};
 use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
+use crate::web::pager::Pager;
 use crate::web::render::{self, FormErrors};
 use crate::web::signed_in::SignedInPage;
 use crate::web::state::AppState;
@@ -22,11 +25,38 @@ use crate::web::state::AppState;
 struct ListPage {
     ctx: Ctx,
     clubs: Vec<ClubView>,
+    pager: Pager,
 }
 
-pub async fn list(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HttpResponse> {
-    let clubs = state.db(clubs::list).await?;
-    render::page(StatusCode::OK, &ListPage { ctx, clubs })
+/// `?limit=` and `?cursor=` of a paged list on a page.
+#[derive(Deserialize)]
+pub struct PageQuery {
+    limit: Option<i64>,
+    cursor: Option<String>,
+}
+
+impl PageQuery {
+    fn request<K: serde::de::DeserializeOwned>(&self) -> AppResult<PageRequest<K>> {
+        PageRequest::parse(self.limit, self.cursor.as_deref())
+    }
+}
+
+pub async fn list(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    query: web::Query<PageQuery>,
+) -> AppResult<HttpResponse> {
+    let asked = query.request()?;
+    let page = state.db(move |conn| clubs::page(conn, &asked)).await?;
+    render::page(
+        StatusCode::OK,
+        &ListPage {
+            ctx,
+            pager: Pager::new(&req, page.next_cursor.as_deref()),
+            clubs: page.items,
+        },
+    )
 }
 
 #[derive(Template)]
@@ -34,19 +64,28 @@ pub async fn list(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HttpRespons
 struct ShowPage {
     ctx: Ctx,
     club: ClubView,
+    /// A page of the members (the page's `?cursor=` pages them), with its links.
     members: Vec<MemberView>,
+    pager: Pager,
+    /// The first players of the club by name; `all_players` leads to the rest.
     players: Vec<PlayerView>,
+    player_count: i64,
+    all_players: Option<String>,
     can_edit: bool,
-    /// Open requests to join, shown to those who answer them.
+    /// The oldest open requests to join, shown to those who answer them; `more_requests`
+    /// when more wait behind them.
     requests: Vec<JoinRequestView>,
+    more_requests: bool,
     membership: OwnMembership,
     member_email: String,
     errors: FormErrors,
     /// The club's events, newest first.
     events: Vec<crate::service::events::Event>,
-    /// Open claims on the club's profiles, shown to those who decide them.
-    pending_claims: Vec<crate::service::claims::ClaimView>,
+    /// The oldest open claims on the club's profiles, shown to those who decide them;
+    /// `claims_more` leads to all of them.
+    pending_claims: Vec<ClaimView>,
     claims_back: String,
+    claims_more: Option<String>,
 }
 
 impl ShowPage {
@@ -59,67 +98,124 @@ impl ShowPage {
     }
 }
 
+/// Players of a club its page lists; the players page lists them all.
+const CLUB_PLAYERS: usize = 50;
+/// Open claims the club page shows; the claims page shows them all.
+pub(super) const CLAIMS_SHOWN: usize = 10;
+
+/// What the club page shows that only the club's organisers see.
+struct OrganiserLists {
+    requests: Page<JoinRequestView>,
+    claims: Page<ClaimView>,
+}
+
+fn organiser_lists(conn: &mut DbConn, actor: &Actor, id: i64) -> AppResult<OrganiserLists> {
+    if !clubs::can_edit(conn, actor, id)? {
+        return Ok(OrganiserLists {
+            requests: Page {
+                items: Vec::new(),
+                next_cursor: None,
+            },
+            claims: Page {
+                items: Vec::new(),
+                next_cursor: None,
+            },
+        });
+    }
+    Ok(OrganiserLists {
+        requests: clubs::join_requests(conn, actor, id, &PageRequest::first(DEFAULT_LIMIT))?,
+        claims: claims::pending_for(conn, actor, Some(id), &PageRequest::first(CLAIMS_SHOWN))?,
+    })
+}
+
+/// The club page with the members' page `members_page` (its links built from `req` when
+/// it is the page's own GET, else from the club's path).
 async fn show_page(
     ctx: Ctx,
     state: &AppState,
     id: i64,
+    members_page: Option<(&HttpRequest, PageRequest<clubs::NameKey>)>,
     status: StatusCode,
     member_email: String,
     errors: FormErrors,
 ) -> AppResult<HttpResponse> {
     let actor = ctx.actor();
-    let (club, members, players, can_edit, requests, membership, events, pending_claims) = state
+    let members_asked = members_page
+        .as_ref()
+        .map(|(_, asked)| asked.clone())
+        .unwrap_or_else(|| PageRequest::first(DEFAULT_LIMIT));
+    let club_players = PlayerFilter {
+        club: Some(id),
+        search: None,
+    };
+    let (club, members, players, player_count, can_edit, lists, membership, events) = state
         .db(move |conn| {
-            let club = clubs::get(conn, id)?;
-            let can_edit = clubs::can_edit(conn, &actor, id)?;
-            let (requests, pending_claims) = if can_edit {
-                (
-                    clubs::join_requests(conn, &actor, id)?,
-                    crate::service::claims::pending_for_club(conn, &actor, id)?,
-                )
-            } else {
-                (Vec::new(), Vec::new())
-            };
             Ok((
-                club,
-                clubs::members(conn, id)?,
-                players::list(conn, Some(id), None)?,
-                can_edit,
-                requests,
+                clubs::get(conn, id)?,
+                clubs::members(conn, id, &members_asked)?,
+                players::page(conn, &club_players, &PageRequest::first(CLUB_PLAYERS))?,
+                players::count(conn, Some(id))?,
+                clubs::can_edit(conn, &actor, id)?,
+                organiser_lists(conn, &actor, id)?,
                 clubs::own_membership(conn, &actor, id)?,
                 crate::service::events::settings::of_club(conn, id)?,
-                pending_claims,
             ))
         })
         .await?;
+    let pager = match members_page {
+        Some((req, _)) => Pager::new(req, members.next_cursor.as_deref()),
+        None => Pager {
+            first: None,
+            next: members
+                .next_cursor
+                .as_deref()
+                .map(|cursor| format!("/clubs/{id}?cursor={cursor}")),
+        },
+    };
     render::page(
         status,
         &ShowPage {
             ctx,
             club,
-            members,
-            players,
+            members: members.items,
+            pager,
+            all_players: players
+                .next_cursor
+                .as_ref()
+                .map(|_| format!("/players?club={id}")),
+            players: players.items,
+            player_count,
             can_edit,
-            requests,
+            more_requests: lists.requests.next_cursor.is_some(),
+            requests: lists.requests.items,
             membership,
             member_email,
             errors,
             events,
-            pending_claims,
+            claims_more: lists
+                .claims
+                .next_cursor
+                .as_ref()
+                .map(|_| format!("/claims?club={id}")),
+            pending_claims: lists.claims.items,
             claims_back: format!("/clubs/{id}"),
         },
     )
 }
 
 pub async fn show(
+    req: HttpRequest,
     ctx: Ctx,
     state: web::Data<AppState>,
     path: web::Path<i64>,
+    query: web::Query<PageQuery>,
 ) -> AppResult<HttpResponse> {
+    let asked = query.request()?;
     show_page(
         ctx,
         &state,
         path.into_inner(),
+        Some((&req, asked)),
         StatusCode::OK,
         String::new(),
         FormErrors::none(),
@@ -310,6 +406,7 @@ pub async fn add_member(
                 ctx,
                 &state,
                 id,
+                None,
                 StatusCode::UNPROCESSABLE_ENTITY,
                 form.email,
                 errors,
@@ -342,6 +439,7 @@ async fn after_request_action(
                 ctx,
                 state,
                 id,
+                None,
                 StatusCode::UNPROCESSABLE_ENTITY,
                 String::new(),
                 errors,

@@ -7,6 +7,7 @@ use crate::service::claims::{self, ClaimView};
 use crate::service::events::Event;
 use crate::service::games::GameFilter;
 use crate::service::games::view::{self as games, GameInProgress, GameSummary};
+use crate::service::paging::PageRequest;
 use crate::service::players::{self, SiteSummary, TopPlayer};
 use crate::web::ctx::Ctx;
 use crate::web::i18n::{Lang, SUPPORTED};
@@ -32,6 +33,8 @@ pub struct HomePage {
     /// Open claims on profiles the reader manages (an organiser's start page).
     pending_claims: Vec<ClaimView>,
     claims_back: &'static str,
+    /// The page of all of them, when more wait than the start page shows.
+    claims_more: Option<&'static str>,
 }
 
 /// How many events of each kind and finished games the home page lists.
@@ -82,7 +85,12 @@ pub async fn home(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HomePage> {
                         ..GameFilter::default()
                     },
                 )?,
-                claims::pending_for(conn, &actor)?,
+                claims::pending_for(
+                    conn,
+                    &actor,
+                    None,
+                    &PageRequest::first(super::clubs::CLAIMS_SHOWN),
+                )?,
             ))
         })
         .await?;
@@ -107,7 +115,8 @@ pub async fn home(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HomePage> {
         running,
         upcoming,
         latest,
-        pending_claims,
+        claims_more: pending_claims.next_cursor.as_ref().map(|_| "/claims"),
+        pending_claims: pending_claims.items,
         claims_back: "/",
     })
 }

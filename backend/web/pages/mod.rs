@@ -57,6 +57,7 @@ pub fn routes() -> Routes {
         .post("/players/{id}/claim-link", claims::create_link)
         .get("/players/{id}/merge", claims::merge_form)
         .post("/players/{id}/merge", claims::merge)
+        .get("/claims", claims::pending)
         .post("/claims/{id}/accept", claims::accept)
         .post("/claims/{id}/decline", claims::decline)
         .get("/claim/{code}", claims::open_link)

@@ -9,11 +9,13 @@ use crate::service::claims::{self, ChangeView, ClaimView};
 use crate::service::clubs::ClubView;
 use crate::service::games::GameFilter;
 use crate::service::games::{self, GameSummary};
-use crate::service::players::{self, PlayerInput, PlayerView};
+use crate::service::paging::PageRequest;
+use crate::service::players::{self, PlayerFilter, PlayerInput, PlayerView};
 use crate::service::ratings::views::{self as rating_views, StepView, VariantRatings};
 use crate::service::{AppError, AppResult, DbConn, Refusal, clubs};
 use crate::web::ctx::Ctx;
 use crate::web::form::{CsrfForm, optional_number};
+use crate::web::pager::Pager;
 use crate::web::rating_chart::{self, Series};
 use crate::web::render::{self, FormErrors};
 use crate::web::signed_in::SignedInPage;
@@ -25,6 +27,10 @@ use damka_domain::vocabulary::{PlayerChangeAction, RatingSystem, Spelling};
 struct ListPage {
     ctx: Ctx,
     players: Vec<PlayerView>,
+    /// How many profiles the club filter leaves (none while a name is searched: counting
+    /// the matches would fold every name).
+    count: Option<i64>,
+    pager: Pager,
     clubs: Vec<ClubView>,
     search: String,
     club: Option<i64>,
@@ -47,20 +53,39 @@ pub struct ListQuery {
     q: String,
     #[serde(default)]
     club: String,
+    limit: Option<i64>,
+    cursor: Option<String>,
 }
 
 pub async fn list(
+    req: HttpRequest,
     ctx: Ctx,
     state: web::Data<AppState>,
     query: web::Query<ListQuery>,
 ) -> AppResult<HttpResponse> {
-    let ListQuery { q, club } = query.into_inner();
+    let ListQuery {
+        q,
+        club,
+        limit,
+        cursor,
+    } = query.into_inner();
     let club = club.trim().parse::<i64>().ok();
-    let search = q.clone();
-    let (players, clubs) = state
+    let asked = PageRequest::parse(limit, cursor.as_deref())?;
+    let searching = !q.trim().is_empty();
+    let filter = PlayerFilter {
+        club,
+        search: Some(q.clone()),
+    };
+    let (page, count, clubs) = state
         .db(move |conn| {
+            let count = if searching {
+                None
+            } else {
+                Some(players::count(conn, club)?)
+            };
             Ok((
-                players::list(conn, club, Some(&search))?,
+                players::page(conn, &filter, &asked)?,
+                count,
                 clubs::list(conn)?,
             ))
         })
@@ -69,7 +94,9 @@ pub async fn list(
         StatusCode::OK,
         &ListPage {
             ctx,
-            players,
+            pager: Pager::new(&req, page.next_cursor.as_deref()),
+            players: page.items,
+            count,
             clubs,
             search: q,
             club,
