@@ -57,6 +57,7 @@ mod micro_match_pages;
 mod micro_match_swiss;
 mod micro_matches;
 mod openapi;
+mod paging_records;
 mod processes;
 mod ratings_property;
 mod refusal_without_lock;
