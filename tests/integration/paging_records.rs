@@ -216,6 +216,23 @@ async fn games_come_a_page_at_a_time_newest_first() {
     );
     refuses_bad_paging(&mut org, "/api/v1/games?").await;
 
+    // The page of games, five at a time, by its next links.
+    let mut public = app.client();
+    let pages = follow_pages(&mut public, &format!("/games?event_id={event}&limit=5")).await;
+    assert_eq!(pages.len(), 3);
+    let shown: Vec<i64> = pages
+        .iter()
+        .flat_map(|p| linked_ids(p, "href=\"/games/"))
+        .collect();
+    assert_eq!(shown, whole);
+    for bad in [
+        "/games?player_id=x",
+        "/games?status=paused",
+        "/games?limit=201",
+    ] {
+        assert_eq!(public.get(bad).await.status.as_u16(), 422, "{bad}");
+    }
+
     // Games played between two pages come before the cursor: the pages after it go on with
     // exactly the games that were there, none twice, none skipped.
     let first = org.get(&format!("{path}&limit=5")).await.json();

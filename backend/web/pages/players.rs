@@ -201,6 +201,11 @@ impl ShowPage {
         }
     }
 
+    /// The profile lists the latest games only: there may be more on the list of games.
+    fn more_games(&self) -> bool {
+        self.games.len() as i64 >= PROFILE_GAMES
+    }
+
     fn result_text(&self, game: &GameSummary) -> String {
         match game.result {
             Some(result) => result.to_string(),
