@@ -2,6 +2,7 @@
 //! Each is read a few items at a time, over the API and on its page: every item exactly
 //! once, in the whole list's order, the last page without a next cursor; a bad `limit` or
 //! `cursor` is refused with its code.
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 use actix_web::http::Method;
 use serde_json::{Value, json};
 
