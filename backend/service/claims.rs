@@ -296,13 +296,18 @@ pub struct ChangeView {
     pub account: Option<String>,
 }
 
-/// The profile's audit, newest first, for those who manage it (empty for others).
+/// The most changes of a profile's audit its page shows (merges and account links: a
+/// profile rarely has more than a few).
+pub const AUDIT_SHOWN: usize = 50;
+
+/// The profile's audit, the latest [`AUDIT_SHOWN`] changes, newest first, for those who
+/// manage it (empty for others).
 pub fn audit(conn: &mut DbConn, actor: &Actor, player_id: i64) -> AppResult<Vec<ChangeView>> {
     if !players::can_manage(conn, actor, player_id)? {
         return Ok(Vec::new());
     }
     let mut found = Vec::new();
-    for (change, by) in stored::changes_of(conn, player_id)? {
+    for (change, by) in stored::changes_of(conn, player_id, AUDIT_SHOWN)? {
         let action = PlayerChangeAction::from_spelling(&change.action).ok_or_else(|| {
             AppError::internal(format!(
                 "profile change {} has the stored action `{}`, of no known kind",

@@ -254,12 +254,18 @@ pub fn record_change(
         .map(|_| ())
 }
 
-/// A profile's audit, newest first, with the display name of who acted.
-pub fn changes_of(conn: &mut DbConn, player_id: i64) -> QueryResult<Vec<(PlayerChange, String)>> {
+/// A profile's audit, the latest `limit` changes, newest first, with the display name of
+/// who acted.
+pub fn changes_of(
+    conn: &mut DbConn,
+    player_id: i64,
+    limit: usize,
+) -> QueryResult<Vec<(PlayerChange, String)>> {
     player_changes::table
         .inner_join(users::table)
         .filter(player_changes::player_id.eq(player_id))
         .order((player_changes::changed_at.desc(), player_changes::id.desc()))
+        .limit(limit as i64)
         .select((PlayerChange::as_select(), users::display_name))
         .load(conn)
 }

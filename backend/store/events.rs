@@ -1,6 +1,6 @@
 //! Events: the event row, arbiters, entries, absences, forbidden pairs, rounds, pairings
 //! and the audit trail of results.
-use chrono::NaiveDateTime;
+use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
 use damka_domain::tournament::ByeKind;
@@ -76,10 +76,44 @@ pub fn by_id(conn: &mut DbConn, id: i64) -> QueryResult<Option<Event>> {
         .optional()
 }
 
-pub fn list(conn: &mut DbConn) -> QueryResult<Vec<Event>> {
-    events::table
-        .order((events::starts_on.desc(), events::id.desc()))
-        .select(Event::as_select())
+/// Where a list of events stands: the start day (none for an undated event) and id of the
+/// last event a page showed.
+pub type ListKey = (Option<NaiveDate>, i64);
+
+/// Up to `fetch` events (of one status, or all), newest first: by start day descending,
+/// undated events last, then by id descending; only those after `after` in that order.
+/// NULLs are placed by hand because SQLite and PostgreSQL sort them at opposite ends.
+pub fn page(
+    conn: &mut DbConn,
+    status: Option<EventStatus>,
+    after: Option<ListKey>,
+    fetch: usize,
+) -> QueryResult<Vec<Event>> {
+    let mut query = events::table.select(Event::as_select()).into_boxed();
+    if let Some(status) = status {
+        query = query.filter(events::status.eq(Spelled(status)));
+    }
+    match after {
+        None => {}
+        Some((Some(day), id)) => {
+            query = query.filter(
+                events::starts_on
+                    .lt(day)
+                    .or(events::starts_on.eq(day).and(events::id.lt(id)))
+                    .or(events::starts_on.is_null()),
+            )
+        }
+        Some((None, id)) => {
+            query = query.filter(events::starts_on.is_null().and(events::id.lt(id)))
+        }
+    }
+    query
+        .order((
+            events::starts_on.is_null(),
+            events::starts_on.desc(),
+            events::id.desc(),
+        ))
+        .limit(fetch as i64)
         .load(conn)
 }
 

@@ -473,6 +473,8 @@ pub struct GameFilter {
     pub player_id: Option<i64>,
     pub event_id: Option<i64>,
     pub status: Option<GameStatus>,
+    /// Only games older than this one (a smaller id): the list after a page's last game.
+    pub older_than: Option<i64>,
     /// At most this many, newest first.
     pub limit: i64,
 }
@@ -491,6 +493,9 @@ pub fn list(conn: &mut DbConn, filter: &GameFilter) -> QueryResult<Vec<GameRow>>
     }
     if let Some(status) = filter.status {
         query = query.filter(games::status.eq(Spelled(status)));
+    }
+    if let Some(id) = filter.older_than {
+        query = query.filter(games::id.lt(id));
     }
     query.order(games::id.desc()).limit(filter.limit).load(conn)
 }

@@ -476,14 +476,21 @@ pub fn any_rated(conn: &mut DbConn, variant: Variant, system: RatingSystem) -> Q
     .get_result(conn)
 }
 
-/// The rated players of a variant in one system, best first (then by name), optionally
-/// one club's or one country's.
+/// Where a rating list stands: the (stored, unrounded) rating, name and id of the last
+/// player a page showed.
+pub type ListKey = (f64, String, i64);
+
+/// The rated players of a variant in one system, best first (then by name, then by id),
+/// optionally one club's or one country's; only those after `after` in that order, at most
+/// `fetch` of them (all without).
 pub fn list(
     conn: &mut DbConn,
     variant: Variant,
     system: RatingSystem,
     club: Option<i64>,
     country: Option<&str>,
+    after: Option<&ListKey>,
+    fetch: Option<usize>,
 ) -> QueryResult<Vec<ListedRow>> {
     let mut query = ratings::table
         .inner_join(players::table.left_join(clubs::table))
@@ -503,6 +510,20 @@ pub fn list(
     }
     if let Some(country) = country {
         query = query.filter(players::country.eq(country.to_string()));
+    }
+    if let Some((rating, name, id)) = after {
+        query = query.filter(
+            ratings::rating
+                .lt(*rating)
+                .or(ratings::rating.eq(*rating).and(
+                    players::name
+                        .gt(name.clone())
+                        .or(players::name.eq(name.clone()).and(players::id.gt(*id))),
+                )),
+        );
+    }
+    if let Some(fetch) = fetch {
+        query = query.limit(fetch as i64);
     }
     query
         .order((ratings::rating.desc(), players::name, players::id))

@@ -1054,6 +1054,7 @@ fn page_rows(fx: &Fixture) -> Vec<Row> {
             ClubOrganisers,
         ),
         get("/events", "/events".into(), Public),
+        get("/games", "/games".into(), Public),
         get("/events/new", "/events/new".into(), Organisers),
         get("/events/import", "/events/import".into(), Organisers),
         get("/events/{id}", format!("/events/{event}"), Public),

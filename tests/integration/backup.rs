@@ -1,7 +1,7 @@
 //! `damka backup --to FILE` while games are being played: the copy holds every move
 //! acknowledged before the backup began, replays, and serves as a fresh server's database.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
-use crate::processes::{Server, create_admin, http};
+use crate::processes::{Server, all_games, create_admin, http};
 
 use std::collections::{BTreeMap, HashMap};
 use std::process::{Command, Stdio};
@@ -9,12 +9,7 @@ use std::time::Duration;
 
 /// Every game's ply as the API reports it.
 fn plies(port: u16) -> HashMap<i64, u64> {
-    let listed = http(port, "GET", "/api/v1/games", &BTreeMap::new(), None).unwrap();
-    assert_eq!(listed.status, 200, "{}", listed.body);
-    let games: serde_json::Value = serde_json::from_str(&listed.body).unwrap();
-    games
-        .as_array()
-        .unwrap()
+    all_games(port)
         .iter()
         .map(|g| {
             let id = g["id"].as_i64().unwrap();

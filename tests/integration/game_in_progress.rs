@@ -251,8 +251,7 @@ async fn board_result(api: &mut Client<'_>, event: i64) -> Value {
 async fn result_audit(api: &mut Client<'_>, event: i64) -> Vec<(Value, Value, String)> {
     let changes = api.get(&format!("/api/v1/events/{event}/changes")).await;
     assert_eq!(changes.status.as_u16(), 200, "{}", changes.body);
-    let mut out: Vec<(Value, Value, String)> = changes
-        .json()
+    let mut out: Vec<(Value, Value, String)> = changes.json()["items"]
         .as_array()
         .unwrap()
         .iter()

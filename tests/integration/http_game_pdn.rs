@@ -120,7 +120,7 @@ async fn a_russian_game_and_the_events_games_are_written_as_pdn() {
         .get(&format!("/api/v1/games?event_id={id}"))
         .await
         .json();
-    let created = listed
+    let created = listed["items"]
         .as_array()
         .unwrap()
         .iter()

@@ -507,9 +507,9 @@ async fn a_whole_game_is_played_to_a_win_by_the_rules() {
         ))
         .await
         .json();
-    assert_eq!(list.as_array().unwrap().len(), 1, "{list}");
-    assert_eq!(list[0]["id"], id);
-    assert_eq!(list[0]["result"], "1-0");
+    assert_eq!(list["items"].as_array().unwrap().len(), 1, "{list}");
+    assert_eq!(list["items"][0]["id"], id);
+    assert_eq!(list["items"][0]["result"], "1-0");
     let ongoing = sides
         .white
         .get(&format!(
@@ -517,7 +517,7 @@ async fn a_whole_game_is_played_to_a_win_by_the_rules() {
         ))
         .await
         .json();
-    assert_eq!(ongoing, json!([]));
+    assert_eq!(ongoing, json!({"items": [], "next_cursor": null}));
 }
 
 /// Each automatic draw of the russian preset ends a game from a set-up ending on the move
@@ -840,8 +840,7 @@ async fn half_points(api: &mut Client<'_>, event: i64) -> Vec<(i64, u64)> {
 async fn result_audit(api: &mut Client<'_>, event: i64) -> Vec<(i64, Value, Value, String)> {
     let changes = api.get(&format!("/api/v1/events/{event}/changes")).await;
     assert_eq!(changes.status.as_u16(), 200, "{}", changes.body);
-    let mut out: Vec<(i64, Value, Value, String)> = changes
-        .json()
+    let mut out: Vec<(i64, Value, Value, String)> = changes.json()["items"]
         .as_array()
         .unwrap()
         .iter()
@@ -929,7 +928,7 @@ async fn event_games_carry_their_results_to_the_boards_and_the_standings() {
         .get(&format!("/api/v1/games?event_id={event}"))
         .await
         .json();
-    assert_eq!(listed.as_array().unwrap().len(), 2, "{listed}");
+    assert_eq!(listed["items"].as_array().unwrap().len(), 2, "{listed}");
     let nobody = vec![(white_id, 0), (black_id, 0), (third, 0), (fourth, 0)];
     let mut nobody = nobody;
     nobody.sort_unstable();
@@ -1008,7 +1007,7 @@ async fn event_games_carry_their_results_to_the_boards_and_the_standings() {
         .get(&format!("/api/v1/events/{event}/changes"))
         .await
         .json();
-    let takebacks: Vec<&Value> = changes
+    let takebacks: Vec<&Value> = changes["items"]
         .as_array()
         .unwrap()
         .iter()
@@ -1110,7 +1109,7 @@ async fn repairing_a_round_replaces_its_games_until_one_has_a_move() {
         .await
         .json();
     assert_eq!(
-        listed.as_array().unwrap().len(),
+        listed["items"].as_array().unwrap().len(),
         2,
         "only the new round's games: {listed}"
     );

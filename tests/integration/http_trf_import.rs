@@ -515,7 +515,7 @@ async fn bad_files_are_422_naming_the_line_and_nothing_is_stored() {
         .to_string();
     assert!(detail.contains("same federation id"), "{detail}");
     let events = get_json(&mut org, "/api/v1/events").await;
-    assert_eq!(events.as_array().unwrap().len(), 0, "{events}");
+    assert_eq!(events["items"].as_array().unwrap().len(), 0, "{events}");
     let players = get_json(&mut org, "/api/v1/players").await["items"].clone();
     assert_eq!(players.as_array().unwrap().len(), 0, "{players}");
 }
@@ -892,7 +892,7 @@ async fn hostile_files_cost_their_length_and_are_refused_over_the_limits() {
         "{detail}"
     );
     let events = get_json(&mut org, "/api/v1/events").await;
-    assert_eq!(events.as_array().unwrap().len(), 1, "{events}");
+    assert_eq!(events["items"].as_array().unwrap().len(), 1, "{events}");
 }
 
 #[actix_web::test]
@@ -935,7 +935,7 @@ async fn a_file_over_the_size_limit_is_413_on_the_api_and_the_page() {
         Some("запрещённых пар в файле: 19900, а допускается не более 10000")
     );
     let events = get_json(&mut org, "/api/v1/events").await;
-    assert_eq!(events.as_array().unwrap().len(), 0, "{events}");
+    assert_eq!(events["items"].as_array().unwrap().len(), 0, "{events}");
 }
 
 #[actix_web::test]

@@ -59,6 +59,7 @@ mod micro_matches;
 mod openapi;
 mod paging;
 mod paging_people;
+mod paging_records;
 mod processes;
 mod ratings_property;
 mod refusal_without_lock;

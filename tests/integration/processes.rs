@@ -105,6 +105,22 @@ pub(crate) struct Res {
 
 /// A minimal HTTP/1.1 client (one request per connection) so the test drives the real
 /// server over a real socket.
+/// Every game the server at `port` lists, page after page (newest first).
+pub(crate) fn all_games(port: u16) -> Vec<serde_json::Value> {
+    let mut games = Vec::new();
+    let mut path = "/api/v1/games?limit=200".to_string();
+    loop {
+        let listed = http(port, "GET", &path, &BTreeMap::new(), None).unwrap();
+        assert_eq!(listed.status, 200, "{}", listed.body);
+        let page: serde_json::Value = serde_json::from_str(&listed.body).unwrap();
+        games.extend(page["items"].as_array().unwrap().iter().cloned());
+        match page["next_cursor"].as_str() {
+            Some(next) => path = format!("/api/v1/games?limit=200&cursor={next}"),
+            None => return games,
+        }
+    }
+}
+
 pub(crate) fn http(
     port: u16,
     method: &str,
@@ -510,10 +526,7 @@ fn the_load_generator_plays_games_move_by_move() {
         "{report}"
     );
 
-    let listed = http(server.port, "GET", "/api/v1/games", &BTreeMap::new(), None).unwrap();
-    assert_eq!(listed.status, 200, "{}", listed.body);
-    let games: serde_json::Value = serde_json::from_str(&listed.body).unwrap();
-    let games = games.as_array().unwrap();
+    let games = all_games(server.port);
     let finished = report["games_finished"].as_u64().unwrap();
     // The two first games, and one more for every game the tool saw finish.
     assert_eq!(games.len() as u64, 2 + finished, "{report}");

@@ -6,6 +6,7 @@ use damka_engine::Variant;
 pub use super::EventInput;
 use super::{load, require_manager};
 use crate::service::effects::{self, Effects};
+use crate::service::paging::{Page, PageRequest};
 use crate::service::{Actor, AppError, AppResult, Refusal, validate};
 use crate::store::models::Event;
 pub use crate::store::models::LocalRules;
@@ -262,8 +263,23 @@ pub fn get(conn: &mut DbConn, event_id: i64) -> AppResult<Event> {
     load(conn, event_id)
 }
 
-pub fn list(conn: &mut DbConn) -> AppResult<Vec<Event>> {
-    Ok(events::list(conn)?)
+/// A page of the events (of one status, or all), newest first: by start day, undated
+/// events last, then the latest created first.
+pub fn list(
+    conn: &mut DbConn,
+    status: Option<EventStatus>,
+    page: &PageRequest<events::ListKey>,
+) -> AppResult<Page<Event>> {
+    let rows = events::page(conn, status, page.after, page.fetch())?;
+    Ok(Page::from_rows(rows, page.limit, |e| (e.starts_on, e.id)))
+}
+
+/// Reads a list's `status` filter as typed: empty is every status.
+pub fn status_filter(text: Option<&str>) -> AppResult<Option<EventStatus>> {
+    match text.map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(text) => one_of::<EventStatus>("status", text).map(Some),
+    }
 }
 
 /// A club's events, newest first (public, as every event is).

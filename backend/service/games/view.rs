@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::clock::ClockView;
 use super::{Loaded, utc};
+use crate::service::paging::{Page, PageRequest};
 use crate::service::{Actor, AppError, AppResult};
 use crate::store::DbConn;
 use crate::store::games::{self as stored, GameFilter, GameRow};
@@ -347,6 +348,26 @@ pub fn list(conn: &mut DbConn, filter: &GameFilter) -> AppResult<Vec<GameSummary
         },
     )?;
     summaries(conn, rows)
+}
+
+/// A page of the games by player, event and status, newest first (the id is the order: a
+/// later game has a larger one).
+pub fn page(
+    conn: &mut DbConn,
+    filter: &GameFilter,
+    page: &PageRequest<i64>,
+) -> AppResult<Page<GameSummary>> {
+    let rows = stored::list(
+        conn,
+        &GameFilter {
+            older_than: page.after,
+            limit: page.fetch() as i64,
+            ..filter.clone()
+        },
+    )?;
+    Ok(Page::from_rows(summaries(conn, rows)?, page.limit, |g| {
+        g.id
+    }))
 }
 
 /// Summaries of stored rows (one query for all the names).

@@ -8,8 +8,9 @@ use serde::Serialize;
 
 use super::system_choice;
 use crate::service::events::settings::one_of;
+use crate::service::paging::{Page, PageRequest};
 use crate::service::{AppError, AppResult, validate};
-use crate::store::ratings::{self as stored, ChangeRow};
+use crate::store::ratings::{self as stored, ChangeRow, ListedRow};
 use crate::store::{DbConn, events, players};
 use damka_domain::vocabulary::{RatingSystem, Spelling};
 
@@ -102,7 +103,7 @@ pub struct RatingListItem {
     pub last_played: Option<DateTime<Utc>>,
 }
 
-/// A rating list with what it is a list of.
+/// A rating list (or a page of it) with what it is a list of.
 #[derive(Debug, Clone)]
 pub struct RatingList {
     pub variant: Variant,
@@ -112,10 +113,37 @@ pub struct RatingList {
     pub club_id: Option<i64>,
     pub country: Option<String>,
     pub items: Vec<RatingListItem>,
+    /// The next page's cursor (`None` on the last page, and for the whole list).
+    pub next_cursor: Option<String>,
 }
 
-/// The rated players of a variant in one system, best first.
+/// Where a page of a rating list ends: the stored (unrounded) rating, name and id of its
+/// last player, then that player's rank and position in the whole list, so that the next
+/// page goes on counting ranks where this one stopped.
+pub type PageKey = (f64, String, i64, u32, u32);
+
+/// The whole list of rated players of a variant in one system, best first (the CSV).
 pub fn list(conn: &mut DbConn, filter: &ListFilter) -> AppResult<RatingList> {
+    read(conn, filter, None, None)
+}
+
+/// A page of the list: ranks are those in the whole (filtered) list, equal ratings sharing
+/// one across pages.
+pub fn page(
+    conn: &mut DbConn,
+    filter: &ListFilter,
+    page: &PageRequest<PageKey>,
+) -> AppResult<RatingList> {
+    read(conn, filter, page.after.as_ref(), Some(page.limit))
+}
+
+/// The rows after `after`, `limit` of them (with the next page's cursor) or all.
+fn read(
+    conn: &mut DbConn,
+    filter: &ListFilter,
+    after: Option<&PageKey>,
+    limit: Option<usize>,
+) -> AppResult<RatingList> {
     let Choice {
         variant,
         system,
@@ -125,35 +153,85 @@ pub fn list(conn: &mut DbConn, filter: &ListFilter) -> AppResult<RatingList> {
         Some(text) if !text.is_empty() => Some(validate::country(text)?),
         _ => None,
     };
-    let rows = stored::list(conn, variant, system, filter.club_id, country.as_deref())?;
-    let mut items: Vec<RatingListItem> = Vec::with_capacity(rows.len());
-    for (position, row) in (1u32..).zip(rows) {
-        let rating = shown(row.rating.rating.unwrap_or_default());
-        let rank = match items.last() {
-            Some(previous) if previous.rating == rating => previous.rank,
-            _ => position,
-        };
-        items.push(RatingListItem {
-            rank,
-            player_id: row.rating.player_id,
-            name: row.name,
-            club_name: row.club_name,
-            country: row.country,
-            rating,
-            rd: row.rating.deviation.map(shown),
-            games: row.rating.games,
-            provisional: row.rating.provisional,
-            last_played: row.rating.last_played.map(utc),
-        });
-    }
+    let stored_after = after.map(|(rating, name, id, _, _)| (*rating, name.clone(), *id));
+    let rows = stored::list(
+        conn,
+        variant,
+        system,
+        filter.club_id,
+        country.as_deref(),
+        stored_after.as_ref(),
+        limit.map(|limit| limit + 1),
+    )?;
+    let ranked = ranked(rows, after);
+    let (items, next_cursor) = match limit {
+        Some(limit) => {
+            let page = Page::from_rows(ranked, limit, |r| {
+                (
+                    r.stored,
+                    r.item.name.clone(),
+                    r.item.player_id,
+                    r.item.rank,
+                    r.position,
+                )
+            });
+            (page.items, page.next_cursor)
+        }
+        None => (ranked, None),
+    };
     Ok(RatingList {
         variant,
         system,
         preferred_empty,
         club_id: filter.club_id,
         country,
-        items,
+        items: items.into_iter().map(|r| r.item).collect(),
+        next_cursor,
     })
+}
+
+/// A list row with what the next page's cursor needs of it.
+struct Ranked {
+    item: RatingListItem,
+    /// The stored rating, unrounded (the list's order).
+    stored: f64,
+    /// 1 for the first row of the whole list.
+    position: u32,
+}
+
+/// Numbers the rows, going on from the previous page's last row: a row's rank is its
+/// position, or the rank of the row before when both show the same (rounded) rating.
+fn ranked(rows: Vec<ListedRow>, after: Option<&PageKey>) -> Vec<Ranked> {
+    let mut previous =
+        after.map(|(stored, _, _, rank, position)| (shown(*stored), *rank, *position));
+    let mut out = Vec::with_capacity(rows.len());
+    for row in rows {
+        let stored = row.rating.rating.unwrap_or_default();
+        let rating = shown(stored);
+        let position = previous.map_or(1, |(_, _, p)| p + 1);
+        let rank = match previous {
+            Some((shown_before, rank_before, _)) if shown_before == rating => rank_before,
+            _ => position,
+        };
+        previous = Some((rating, rank, position));
+        out.push(Ranked {
+            item: RatingListItem {
+                rank,
+                player_id: row.rating.player_id,
+                name: row.name,
+                club_name: row.club_name,
+                country: row.country,
+                rating,
+                rd: row.rating.deviation.map(shown),
+                games: row.rating.games,
+                provisional: row.rating.provisional,
+                last_played: row.rating.last_played.map(utc),
+            },
+            stored,
+            position,
+        });
+    }
+    out
 }
 
 /// The list as CSV: the API's item fields as columns, one player a line.

@@ -1,10 +1,12 @@
 //! Manual pairing changes and the audit trail over the API.
 use actix_web::web::{self, Json};
+use serde::Deserialize;
 
 use super::ApiActor;
 use crate::service::AppResult;
 use crate::service::events::audit::{self, ChangeView};
 use crate::service::events::manual::{self, PairingChangeOutcome, PairingCheck, PairingInput};
+use crate::service::paging::{Page, PageRequest};
 use crate::web::error::Problem;
 use crate::web::signed_in::SignedIn;
 use crate::web::state::AppState;
@@ -50,19 +52,31 @@ pub async fn change(
     ))
 }
 
-/// Results entered or corrected and pairings changed by hand, newest first (rounds the
-/// caller may see).
-#[utoipa::path(get, path = "/api/v1/events/{id}/changes", tag = "events", params(("id" = i64, Path, description = "event id")),
-    responses((status = 200, body = Vec<ChangeView>), (status = 404, body = Problem)))]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+pub struct ChangesQuery {
+    /// Changes on the page: 1 to 200, 50 when left out.
+    limit: Option<i64>,
+    /// The `next_cursor` of the previous page; left out for the first page.
+    cursor: Option<String>,
+}
+
+/// A page of the results entered or corrected, pairings changed by hand and moves taken
+/// back, newest first (rounds the caller may see).
+#[utoipa::path(get, path = "/api/v1/events/{id}/changes", tag = "events",
+    params(("id" = i64, Path, description = "event id"), ChangesQuery),
+    responses((status = 200, body = Page<ChangeView>), (status = 404, body = Problem), (status = 422, body = Problem)))]
 pub async fn changes(
     ApiActor(actor): ApiActor,
     state: web::Data<AppState>,
     path: web::Path<i64>,
-) -> AppResult<Json<Vec<ChangeView>>> {
+    query: web::Query<ChangesQuery>,
+) -> AppResult<Json<Page<ChangeView>>> {
     let id = path.into_inner();
+    let query = query.into_inner();
+    let page = PageRequest::parse(query.limit, query.cursor.as_deref())?;
     Ok(Json(
         state
-            .db(move |conn| audit::changes(conn, &actor, id))
+            .db(move |conn| audit::changes(conn, &actor, id, &page))
             .await?,
     ))
 }

@@ -12,15 +12,36 @@ use crate::service::events::presence::{self, PresenceInput, PresenceList};
 use crate::service::events::reports::{self, StandingsView};
 use crate::service::events::rounds::{self, ResultInput, RoundView};
 use crate::service::events::{EventInput, EventView, settings};
+use crate::service::paging::{Page, PageRequest};
 use crate::web::error::Problem;
 use crate::web::signed_in::SignedIn;
 use crate::web::state::AppState;
 
-/// All events, newest first.
-#[utoipa::path(get, path = "/api/v1/events", tag = "events", responses((status = 200, body = Vec<EventView>)))]
-pub async fn list(state: web::Data<AppState>) -> AppResult<Json<Vec<EventView>>> {
-    let events = state.db(settings::list).await?;
-    Ok(Json(events.into_iter().map(EventView::from).collect()))
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+pub struct ListQuery {
+    /// Only events of this status: `registration`, `running` or `finished`.
+    status: Option<String>,
+    /// Events on the page: 1 to 200, 50 when left out.
+    limit: Option<i64>,
+    /// The `next_cursor` of the previous page; left out for the first page.
+    cursor: Option<String>,
+}
+
+/// A page of the events, newest first (by start day, undated events last, then the latest
+/// created first).
+#[utoipa::path(get, path = "/api/v1/events", tag = "events", params(ListQuery),
+    responses((status = 200, body = Page<EventView>), (status = 422, body = Problem)))]
+pub async fn list(
+    state: web::Data<AppState>,
+    query: web::Query<ListQuery>,
+) -> AppResult<Json<Page<EventView>>> {
+    let query = query.into_inner();
+    let status = settings::status_filter(query.status.as_deref())?;
+    let page = PageRequest::parse(query.limit, query.cursor.as_deref())?;
+    let events = state
+        .db(move |conn| settings::list(conn, status, &page))
+        .await?;
+    Ok(Json(events.map(EventView::from)))
 }
 
 /// One event's settings.

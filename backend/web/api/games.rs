@@ -11,6 +11,7 @@ use crate::service::games::create::{self, NewGameInput};
 use crate::service::games::play::{self, MoveInput, Submitted};
 use crate::service::games::view::{GameSummary, GameView};
 use crate::service::games::{clock_start, offers, view};
+use crate::service::paging::{Page, PageRequest};
 use crate::service::{AppError, AppResult, Refusal};
 use crate::web::error::Problem;
 use crate::web::signed_in::SignedIn;
@@ -25,20 +26,27 @@ pub struct ListQuery {
     event_id: Option<i64>,
     /// `ongoing` or `finished`.
     status: Option<String>,
+    /// Games on the page: 1 to 200, 50 when left out.
+    limit: Option<i64>,
+    /// The `next_cursor` of the previous page; left out for the first page.
+    cursor: Option<String>,
 }
 
-/// Games, newest first (at most 500).
+/// A page of the games, newest first.
 #[utoipa::path(get, path = "/api/v1/games", tag = "games", params(ListQuery),
-    responses((status = 200, body = Vec<GameSummary>), (status = 422, body = Problem)))]
+    responses((status = 200, body = Page<GameSummary>), (status = 422, body = Problem)))]
 pub async fn list(
     state: web::Data<AppState>,
     query: web::Query<ListQuery>,
-) -> AppResult<Json<Vec<GameSummary>>> {
+) -> AppResult<Json<Page<GameSummary>>> {
     let ListQuery {
         player_id,
         event_id,
         status,
+        limit,
+        cursor,
     } = query.into_inner();
+    let page = PageRequest::parse(limit, cursor.as_deref())?;
     let status = match status.as_deref().map(str::trim) {
         None | Some("") => None,
         Some(text) => Some(GameStatus::from_spelling(text).ok_or_else(|| {
@@ -49,9 +57,13 @@ pub async fn list(
         player_id,
         event_id,
         status,
-        limit: view::LIST_LIMIT,
+        ..GameFilter::default()
     };
-    Ok(Json(state.db(move |conn| view::list(conn, &filter)).await?))
+    Ok(Json(
+        state
+            .db(move |conn| view::page(conn, &filter, &page))
+            .await?,
+    ))
 }
 
 /// Creates a standalone game (outside any event): by one of its players or an organiser.

@@ -5,6 +5,7 @@ use actix_web::{HttpRequest, HttpResponse, http::StatusCode};
 use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 
+use crate::service::paging::PageRequest;
 use crate::service::ratings::import::{self, ImportedRatings};
 use crate::service::ratings::views::{self, HistoryItem, ListFilter, RatingListItem};
 use crate::service::{AppError, AppResult, Refusal};
@@ -23,18 +24,25 @@ pub struct ListQuery {
     club_id: Option<i64>,
     /// Only players of this federation/country code (`RUS`).
     country: Option<String>,
+    /// Players on the page: 1 to 200, 50 when left out.
+    limit: Option<i64>,
+    /// The `next_cursor` of the previous page; left out for the first page.
+    cursor: Option<String>,
 }
 
-/// A rating list.
+/// A page of a rating list.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct RatingListView {
     pub variant: String,
     pub system: String,
     pub items: Vec<RatingListItem>,
+    /// Pass it back as `cursor` for the next page; `null` on the last page.
+    pub next_cursor: Option<String>,
 }
 
-/// The rated players of a variant in one system, best first, with rank, club, country,
-/// rating, RD (Glicko-2), games, the provisional mark and the last game's time.
+/// A page of the rated players of a variant in one system, best first (equal ratings by
+/// name), with rank in the whole list, club, country, rating, RD (Glicko-2), games, the
+/// provisional mark and the last game's time.
 #[utoipa::path(get, path = "/api/v1/ratings", tag = "ratings", params(ListQuery),
     responses((status = 200, body = RatingListView), (status = 400, body = Problem),
         (status = 422, body = Problem, description = "an unknown variant or system, or a country that is no code")))]
@@ -47,18 +55,24 @@ pub async fn list(
         system,
         club_id,
         country,
+        limit,
+        cursor,
     } = query.into_inner();
+    let page = PageRequest::parse(limit, cursor.as_deref())?;
     let filter = ListFilter {
         variant,
         system,
         club_id,
         country,
     };
-    let list = state.db(move |conn| views::list(conn, &filter)).await?;
+    let list = state
+        .db(move |conn| views::page(conn, &filter, &page))
+        .await?;
     Ok(Json(RatingListView {
         variant: list.variant.spelling().into(),
         system: list.system.spelling().into(),
         items: list.items,
+        next_cursor: list.next_cursor,
     }))
 }
 

@@ -5,15 +5,18 @@ use std::collections::HashMap;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
+use serde::Deserialize;
 
 use crate::service::events::audit::{self, ChangeView};
 use crate::service::events::manual::{
     self, BoardInput, PairingForm, PairingInput, PairingWarning, RoundPlayer,
 };
 use crate::service::events::{self as ev, Event};
+use crate::service::paging::PageRequest;
 use crate::service::{AppError, AppResult, Refusal};
 use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
+use crate::web::pager::Pager;
 use crate::web::render::{self, FormErrors};
 use crate::web::signed_in::SignedInPage;
 use crate::web::state::AppState;
@@ -281,7 +284,16 @@ pub async fn submit(
 struct ChangesPage {
     ctx: Ctx,
     event: Event,
+    /// One page of the trail.
     changes: Vec<ChangeView>,
+    pager: Pager,
+}
+
+/// The trail's page as asked: `?limit=` changes after `cursor`.
+#[derive(Debug, Deserialize)]
+pub struct ChangesQuery {
+    limit: Option<i64>,
+    cursor: Option<String>,
 }
 
 impl ChangesPage {
@@ -312,24 +324,30 @@ impl ChangesPage {
 }
 
 pub async fn changes(
+    req: HttpRequest,
     ctx: Ctx,
     state: web::Data<AppState>,
     path: web::Path<i64>,
+    query: web::Query<ChangesQuery>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let actor = ctx.actor();
+    let query = query.into_inner();
+    let page = PageRequest::parse(query.limit, query.cursor.as_deref())?;
     let (event, changes) = state
         .db(move |conn| {
             let event = ev::load(conn, id)?;
-            Ok((event, audit::changes(conn, &actor, id)?))
+            Ok((event, audit::changes(conn, &actor, id, &page)?))
         })
         .await?;
+    let pager = Pager::new(&req, changes.next_cursor.as_deref());
     render::page(
         StatusCode::OK,
         &ChangesPage {
             ctx,
             event,
-            changes,
+            changes: changes.items,
+            pager,
         },
     )
 }

@@ -2,13 +2,13 @@ use actix_web::web;
 use askama::Template;
 use askama_web::WebTemplate;
 
-use crate::service::AppResult;
 use crate::service::claims::{self, ClaimView};
-use crate::service::events::Event;
+use crate::service::events::{Event, settings};
 use crate::service::games::GameFilter;
 use crate::service::games::view::{self as games, GameInProgress, GameSummary};
 use crate::service::paging::PageRequest;
 use crate::service::players::{self, SiteSummary, TopPlayer};
+use crate::service::{AppResult, DbConn};
 use crate::web::ctx::Ctx;
 use crate::web::i18n::{Lang, SUPPORTED};
 use crate::web::state::AppState;
@@ -76,7 +76,10 @@ pub async fn home(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HomePage> {
             Ok((
                 players::site_summary(conn, 10)?,
                 games::in_progress_of(conn, &actor)?,
-                crate::service::events::settings::list(conn)?,
+                (
+                    of_status(conn, EventStatus::Running)?,
+                    of_status(conn, EventStatus::Registration)?,
+                ),
                 games::list(
                     conn,
                     &GameFilter {
@@ -94,16 +97,7 @@ pub async fn home(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HomePage> {
             ))
         })
         .await?;
-    let of_status = |status: EventStatus| -> Vec<Event> {
-        events
-            .iter()
-            .filter(|e| e.status == status)
-            .take(HOME_LIST)
-            .cloned()
-            .collect()
-    };
-    let running = of_status(EventStatus::Running);
-    let upcoming = of_status(EventStatus::Registration);
+    let (running, upcoming) = events;
     let board_svg = start_board(ctx.lang);
     Ok(HomePage {
         ctx,
@@ -119,6 +113,12 @@ pub async fn home(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HomePage> {
         pending_claims: pending_claims.items,
         claims_back: "/",
     })
+}
+
+/// The first few events of a status, newest first.
+fn of_status(conn: &mut DbConn, status: EventStatus) -> AppResult<Vec<Event>> {
+    let first = PageRequest::first(HOME_LIST);
+    Ok(settings::list(conn, Some(status), &first)?.items)
 }
 
 /// The decorative start position, drawn once per language (it never changes).

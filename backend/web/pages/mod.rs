@@ -8,6 +8,7 @@ mod event_import;
 mod event_pairing;
 mod event_print;
 mod events;
+mod game_list;
 mod game_pdn;
 mod games;
 mod home;
@@ -125,6 +126,7 @@ pub fn routes() -> Routes {
         .post("/events/{id}/finish", events::finish)
         .get("/events/{id}/reopen", confirm::reopen)
         .post("/events/{id}/reopen", events::reopen)
+        .get("/games", game_list::list)
         .get("/games/{id}", games::show)
         .get("/games/{id}/pdn", game_pdn::game)
         .post("/games/{id}/moves", games::play_move)

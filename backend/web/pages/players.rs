@@ -228,6 +228,16 @@ impl ShowPage {
         }
     }
 
+    /// The audit shows its latest changes only: there may be older ones.
+    fn audit_cut(&self) -> bool {
+        self.claims.audit.len() >= claims::AUDIT_SHOWN
+    }
+
+    /// The profile lists the latest games only: there may be more on the list of games.
+    fn more_games(&self) -> bool {
+        self.games.len() as i64 >= PROFILE_GAMES
+    }
+
     fn result_text(&self, game: &GameSummary) -> String {
         match game.result {
             Some(result) => result.to_string(),

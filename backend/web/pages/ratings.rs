@@ -8,11 +8,13 @@ use damka_engine::Variant;
 use serde::Deserialize;
 
 use crate::service::clubs::{self, ClubView};
+use crate::service::paging::PageRequest;
 use crate::service::ratings::import;
-use crate::service::ratings::views::{self, ListFilter, RatingList};
+use crate::service::ratings::views::{self, ListFilter, PageKey, RatingList};
 use crate::service::{AppError, AppResult, Refusal};
 use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
+use crate::web::pager::Pager;
 use crate::web::refusals;
 use crate::web::render::{self, FormErrors};
 use crate::web::signed_in::SignedInPage;
@@ -30,9 +32,15 @@ pub struct ListQuery {
     club_id: String,
     #[serde(default)]
     country: String,
+    limit: Option<i64>,
+    cursor: Option<String>,
 }
 
 impl ListQuery {
+    fn page(&self) -> AppResult<PageRequest<PageKey>> {
+        PageRequest::parse(self.limit, self.cursor.as_deref())
+    }
+
     fn filter(self) -> AppResult<ListFilter> {
         let club_id = match self.club_id.trim() {
             "" => None,
@@ -57,6 +65,7 @@ struct ListPage {
     ctx: Ctx,
     list: RatingList,
     clubs: Vec<ClubView>,
+    pager: Pager,
 }
 
 impl ListPage {
@@ -107,15 +116,27 @@ impl ListPage {
 }
 
 pub async fn list(
+    req: HttpRequest,
     ctx: Ctx,
     state: web::Data<AppState>,
     query: web::Query<ListQuery>,
 ) -> AppResult<HttpResponse> {
-    let filter = query.into_inner().filter()?;
+    let query = query.into_inner();
+    let page = query.page()?;
+    let filter = query.filter()?;
     let (list, clubs) = state
-        .db(move |conn| Ok((views::list(conn, &filter)?, clubs::list(conn)?)))
+        .db(move |conn| Ok((views::page(conn, &filter, &page)?, clubs::list(conn)?)))
         .await?;
-    render::page(StatusCode::OK, &ListPage { ctx, list, clubs })
+    let pager = Pager::new(&req, list.next_cursor.as_deref());
+    render::page(
+        StatusCode::OK,
+        &ListPage {
+            ctx,
+            list,
+            clubs,
+            pager,
+        },
+    )
 }
 
 /// The same list as a CSV file.
@@ -124,6 +145,7 @@ pub async fn csv(
     query: web::Query<ListQuery>,
 ) -> AppResult<HttpResponse> {
     let filter = query.into_inner().filter()?;
+    // The whole list, built in memory (as big as the rated players of the variant).
     let list = state.db(move |conn| views::list(conn, &filter)).await?;
     let name = format!(
         "ratings-{}-{}.csv",
