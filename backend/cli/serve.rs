@@ -149,6 +149,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
             .on_connect(move |connection, data| connections.on_connect(connection, data))
             .workers(workers)
             .worker_max_blocking_threads(blocking_threads)
+            // A client that closes its side has left: above all a live watcher, whose stream
+            // would otherwise be kept (and its memory held) until a keep-alive write failed.
+            .h1_allow_half_closed(false)
             .shutdown_signal(stop_signal(live))
             .bind(&args.bind)
             .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", args.bind))?;

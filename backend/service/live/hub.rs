@@ -49,14 +49,29 @@ impl LiveHub {
         self.closing.subscribe()
     }
 
-    /// The feed of a game, made if nobody watches it yet. It lives while someone holds it.
-    pub fn game(&self, game_id: i64) -> Arc<Feed<GameSnapshot>> {
-        self.games.get(game_id, GAME_READ_INTERVAL)
+    /// Watches a game: its feed, made if nobody watches it yet, held until the watcher goes.
+    pub fn watch_game(self: &Arc<Self>, game_id: i64) -> Watching<GameSnapshot> {
+        Watching {
+            feed: Some(self.games.get(game_id, GAME_READ_INTERVAL)),
+            id: game_id,
+            hub: Arc::clone(self),
+            forget: |hub, id| hub.games.forget_if_unwatched(id),
+        }
     }
 
-    /// The feed of an event's current round.
-    pub fn event(&self, event_id: i64) -> Arc<Feed<RoundSnapshot>> {
-        self.events.get(event_id, EVENT_READ_INTERVAL)
+    /// Watches an event's current round.
+    pub fn watch_event(self: &Arc<Self>, event_id: i64) -> Watching<RoundSnapshot> {
+        Watching {
+            feed: Some(self.events.get(event_id, EVENT_READ_INTERVAL)),
+            id: event_id,
+            hub: Arc::clone(self),
+            forget: |hub, id| hub.events.forget_if_unwatched(id),
+        }
+    }
+
+    /// How many games and events have a feed, watched or not yet forgotten (for tests).
+    pub fn feeds(&self) -> (usize, usize) {
+        (self.games.map().len(), self.events.map().len())
     }
 
     /// Wakes the watchers of what changed.
@@ -80,6 +95,37 @@ impl LiveHub {
     }
 }
 
+/// One watcher's hold on a feed. The hub keeps only weak handles, so a feed lives while
+/// someone watches; when the last watcher goes, the hub forgets it (and what it read).
+pub struct Watching<T> {
+    /// `None` only while dropping: the handle goes before the hub is asked to forget.
+    feed: Option<Arc<Feed<T>>>,
+    id: i64,
+    hub: Arc<LiveHub>,
+    forget: fn(&LiveHub, i64),
+}
+
+impl<T> Watching<T> {
+    pub fn feed(&self) -> &Feed<T> {
+        // Set from construction until `drop`, which nothing can observe.
+        self.feed
+            .as_deref()
+            .unwrap_or_else(|| unreachable!("a feed is held until dropped"))
+    }
+
+    /// The hub's signal that the server is stopping.
+    pub fn closing(&self) -> watch::Receiver<bool> {
+        self.hub.closing()
+    }
+}
+
+impl<T> Drop for Watching<T> {
+    fn drop(&mut self) {
+        drop(self.feed.take());
+        (self.forget)(&self.hub, self.id);
+    }
+}
+
 struct Feeds<T>(Mutex<HashMap<i64, Weak<Feed<T>>>>);
 
 impl<T> Default for Feeds<T> {
@@ -100,12 +146,24 @@ impl<T> Feeds<T> {
         if let Some(feed) = map.get(&id).and_then(Weak::upgrade) {
             return feed;
         }
-        // Feeds nobody holds any more are swept when a new one is made, so the map stays
-        // about as large as the number of things watched.
-        map.retain(|_, feed| feed.strong_count() > 0);
         let feed = Arc::new(Feed::new(min_interval));
         map.insert(id, Arc::downgrade(&feed));
         feed
+    }
+
+    /// Removes the feed of `id` if no watcher holds it any more (the watcher leaving has
+    /// dropped its own handle first), and gives back the map's memory once it is mostly
+    /// empty: a crowd of 15,000 watchers leaves no 15,000-slot table behind.
+    fn forget_if_unwatched(&self, id: i64) {
+        let mut map = self.map();
+        if map.get(&id).is_some_and(|feed| feed.strong_count() == 0) {
+            map.remove(&id);
+        }
+        // Halving at a quarter full keeps the work per departure constant on average.
+        let len = map.len();
+        if map.capacity() > 64 && map.capacity() > 4 * len {
+            map.shrink_to(2 * len);
+        }
     }
 
     fn changed(&self, id: i64) {
@@ -138,4 +196,42 @@ impl LiveHub {
 /// A weak handle, for the listener thread: it must not keep a dropped database's hub alive.
 pub(super) fn weak(hub: &Arc<LiveHub>) -> Weak<LiveHub> {
     Arc::downgrade(hub)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_feed_lives_while_watched_and_is_forgotten_when_the_last_watcher_goes() {
+        let hub = Arc::new(LiveHub::default());
+        let first = hub.watch_game(7);
+        let second = hub.watch_game(7);
+        assert!(
+            std::ptr::eq(first.feed(), second.feed()),
+            "watchers of one game share its feed"
+        );
+        let round = hub.watch_event(3);
+        assert_eq!(hub.feeds(), (1, 1));
+        drop(first);
+        assert_eq!(hub.feeds(), (1, 1), "one watcher of the game is left");
+        drop(second);
+        drop(round);
+        assert_eq!(hub.feeds(), (0, 0));
+    }
+
+    #[test]
+    fn the_table_of_feeds_shrinks_after_a_crowd_leaves() {
+        let hub = Arc::new(LiveHub::default());
+        let crowd: Vec<_> = (0..15_000).map(|id| hub.watch_game(id)).collect();
+        let grown = hub.games.map().capacity();
+        assert!(grown >= 15_000);
+        drop(crowd);
+        assert_eq!(hub.feeds(), (0, 0));
+        assert!(
+            hub.games.map().capacity() <= 64,
+            "capacity {} after everyone left",
+            hub.games.map().capacity()
+        );
+    }
 }

@@ -22,7 +22,7 @@ use diesel::connection::SimpleConnection;
 
 pub use change::{CHANNEL, Change};
 pub use feed::Feed;
-pub use hub::LiveHub;
+pub use hub::{LiveHub, Watching};
 pub use listener::APPLICATION_NAME as LISTENER_NAME;
 
 use crate::store::{Backend, DbConn};

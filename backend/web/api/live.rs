@@ -13,7 +13,7 @@ use tokio::sync::watch;
 use tokio::time::{Interval, MissedTickBehavior};
 
 use crate::service::live::snapshot::{GameSnapshot, RoundSnapshot};
-use crate::service::live::{self, Feed};
+use crate::service::live::{self, Watching};
 use crate::service::{AppError, AppResult, Refusal};
 use crate::web::client_address::client_address;
 use crate::web::client_limits::{RETRY_AFTER_SECS, Slot};
@@ -46,17 +46,21 @@ pub async fn game(
     let slot = stream_slot(&state, &req)?;
     let game_id = path.into_inner();
     let resume = last_event_id(&req);
-    let (feed, watch, first) = state
+    let (watching, watch) = state
         .db(move |conn| {
             let hub = live::hub(conn).ok_or_else(|| AppError::internal("no live hub"))?;
-            let feed = hub.game(game_id);
+            let watching = hub.watch_game(game_id);
             // Subscribed before reading: a change committed after the read wakes it.
-            let watch = Watch::new(feed.subscribe(), hub.closing());
-            let first = GameSnapshot::read(conn, game_id)?;
-            Ok((feed, watch, first))
+            let watch = Watch::new(watching.feed().subscribe(), watching.closing());
+            Ok((watching, watch))
         })
         .await?;
-    let first = Arc::new(first);
+    // The state is the feed's, read once for every watcher who arrives before it changes:
+    // a crowd arriving at one game holds one copy of it, not one each.
+    let first = watching
+        .feed()
+        .state(watch.seen, read_game(state.get_ref().clone(), game_id))
+        .await?;
     let mut out = retry_hint();
     // A client that had plies since taken back (beyond the game) gets the state alone.
     if let Some(had) = resume
@@ -68,7 +72,7 @@ pub async fn game(
     let known = first.plies.len();
     let stream = GameStream {
         watch,
-        feed,
+        watching,
         app: state.get_ref().clone(),
         game_id,
         sent: first,
@@ -94,23 +98,26 @@ pub async fn event(
 ) -> AppResult<HttpResponse> {
     let slot = stream_slot(&state, &req)?;
     let event_id = path.into_inner();
-    let (feed, watch, first) = state
+    let (watching, watch) = state
         .db(move |conn| {
             let hub = live::hub(conn).ok_or_else(|| AppError::internal("no live hub"))?;
-            let feed = hub.event(event_id);
-            let watch = Watch::new(feed.subscribe(), hub.closing());
-            let first = RoundSnapshot::read(conn, event_id, None)?;
-            Ok((feed, watch, first))
+            let watching = hub.watch_event(event_id);
+            let watch = Watch::new(watching.feed().subscribe(), watching.closing());
+            Ok((watching, watch))
         })
+        .await?;
+    let first = watching
+        .feed()
+        .state(watch.seen, read_round(state.get_ref().clone(), event_id))
         .await?;
     let mut out = retry_hint();
     push_event(&mut out, "round", None, &first.json);
     let stream = RoundStream {
         watch,
-        feed,
+        watching,
         app: state.get_ref().clone(),
         event_id,
-        sent: Arc::new(first),
+        sent: first,
     };
     Ok(event_stream(out, stream, slot))
 }
@@ -202,9 +209,34 @@ fn event_stream(
         .streaming(body)
 }
 
+/// Reads a game's state for its feed.
+fn read_game(
+    app: AppState,
+    game_id: i64,
+) -> impl FnOnce(Option<Arc<GameSnapshot>>) -> BoxedRead<GameSnapshot> {
+    move |_| Box::pin(async move { app.db(move |conn| GameSnapshot::read(conn, game_id)).await })
+}
+
+/// Reads an event's round for its feed (from the round read before, when there is one).
+fn read_round(
+    app: AppState,
+    event_id: i64,
+) -> impl FnOnce(Option<Arc<RoundSnapshot>>) -> BoxedRead<RoundSnapshot> {
+    move |previous| {
+        Box::pin(async move {
+            app.db(move |conn| RoundSnapshot::read(conn, event_id, previous.as_deref()))
+                .await
+        })
+    }
+}
+
+type BoxedRead<T> = std::pin::Pin<Box<dyn std::future::Future<Output = AppResult<T>>>>;
+
 /// Waits for the next change or keep-alive.
 struct Watch {
     changes: watch::Receiver<u64>,
+    /// The change count when the watch began: the first state must include these.
+    seen: u64,
     closing: watch::Receiver<bool>,
     keep_alive: Interval,
 }
@@ -219,12 +251,13 @@ enum Woken {
 impl Watch {
     /// Changes seen so far count as seen: the caller reads the state after this.
     fn new(mut changes: watch::Receiver<u64>, closing: watch::Receiver<bool>) -> Watch {
-        changes.borrow_and_update();
+        let seen = *changes.borrow_and_update();
         let mut keep_alive =
             tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
         keep_alive.set_missed_tick_behavior(MissedTickBehavior::Delay);
         Watch {
             changes,
+            seen,
             closing,
             keep_alive,
         }
@@ -246,7 +279,7 @@ const KEEP_ALIVE_LINE: &str = ": keep-alive\n\n";
 
 struct GameStream {
     watch: Watch,
-    feed: Arc<Feed<GameSnapshot>>,
+    watching: Watching<GameSnapshot>,
     app: AppState,
     game_id: i64,
     /// The last state sent; the client has its first `known` plies.
@@ -262,13 +295,10 @@ impl NextEvents for GameStream {
                 Woken::KeepAlive => return Some(KEEP_ALIVE_LINE.into()),
                 Woken::Closed => return None,
             };
-            let app = self.app.clone();
-            let game_id = self.game_id;
-            let read =
-                |_| async move { app.db(move |conn| GameSnapshot::read(conn, game_id)).await };
+            let read = read_game(self.app.clone(), self.game_id);
             // A game gone (a forfeit removed it) or a database away ends the stream; the
             // client reconnects and is told which.
-            let now = self.feed.state(changes, read).await.ok()?;
+            let now = self.watching.feed().state(changes, read).await.ok()?;
             // Woken without a change to this game (the listener reconnected, say).
             if Arc::ptr_eq(&now, &self.sent) || now.revision == self.sent.revision {
                 continue;
@@ -298,7 +328,7 @@ fn extends(before: &GameSnapshot, known: usize, now: &GameSnapshot) -> bool {
 
 struct RoundStream {
     watch: Watch,
-    feed: Arc<Feed<RoundSnapshot>>,
+    watching: Watching<RoundSnapshot>,
     app: AppState,
     event_id: i64,
     sent: Arc<RoundSnapshot>,
@@ -312,13 +342,8 @@ impl NextEvents for RoundStream {
                 Woken::KeepAlive => return Some(KEEP_ALIVE_LINE.into()),
                 Woken::Closed => return None,
             };
-            let app = self.app.clone();
-            let event_id = self.event_id;
-            let read = |previous: Option<Arc<RoundSnapshot>>| async move {
-                app.db(move |conn| RoundSnapshot::read(conn, event_id, previous.as_deref()))
-                    .await
-            };
-            let now = self.feed.state(changes, read).await.ok()?;
+            let read = read_round(self.app.clone(), self.event_id);
+            let now = self.watching.feed().state(changes, read).await.ok()?;
             if Arc::ptr_eq(&now, &self.sent) || now.json == self.sent.json {
                 continue;
             }
