@@ -234,12 +234,14 @@ fn ranked(rows: Vec<ListedRow>, after: Option<&PageKey>) -> Vec<Ranked> {
     out
 }
 
-/// The list as CSV: the API's item fields as columns, one player a line.
-pub fn list_csv(list: &RatingList) -> String {
-    let mut out = String::from(
-        "rank,player_id,name,club_name,country,rating,rd,games,provisional,last_played\n",
-    );
-    for item in &list.items {
+/// The CSV file's first line: the API's item fields as columns.
+pub const CSV_HEADER: &str =
+    "rank,player_id,name,club_name,country,rating,rd,games,provisional,last_played\n";
+
+/// Rows of the list as CSV lines, one player a line, text cells guarded against formulas.
+pub fn csv_rows(items: &[RatingListItem]) -> String {
+    let mut out = String::new();
+    for item in items {
         let fields = [
             item.rank.to_string(),
             item.player_id.to_string(),
