@@ -80,18 +80,40 @@ pub fn by_id(conn: &mut DbConn, id: i64) -> QueryResult<Option<Event>> {
 /// last event a page showed.
 pub type ListKey = (Option<NaiveDate>, i64);
 
-/// Up to `fetch` events (of one status, or all), newest first: by start day descending,
-/// undated events last, then by id descending; only those after `after` in that order.
+/// Which events a list shows: each field that is set narrows it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ListFilter {
+    pub status: Option<EventStatus>,
+    /// The club's events.
+    pub club_id: Option<i64>,
+    /// The events a player is entered in.
+    pub player_id: Option<i64>,
+}
+
+/// Up to `fetch` events of the filter, newest first: by start day descending, undated
+/// events last, then by id descending; only those after `after` in that order.
 /// NULLs are placed by hand because SQLite and PostgreSQL sort them at opposite ends.
 pub fn page(
     conn: &mut DbConn,
-    status: Option<EventStatus>,
+    filter: ListFilter,
     after: Option<ListKey>,
     fetch: usize,
 ) -> QueryResult<Vec<Event>> {
     let mut query = events::table.select(Event::as_select()).into_boxed();
-    if let Some(status) = status {
+    if let Some(status) = filter.status {
         query = query.filter(events::status.eq(Spelled(status)));
+    }
+    if let Some(club_id) = filter.club_id {
+        query = query.filter(events::club_id.eq(club_id));
+    }
+    if let Some(player_id) = filter.player_id {
+        query = query.filter(
+            events::id.eq_any(
+                entries::table
+                    .filter(entries::player_id.eq(player_id))
+                    .select(entries::event_id),
+            ),
+        );
     }
     match after {
         None => {}
@@ -114,30 +136,6 @@ pub fn page(
             events::id.desc(),
         ))
         .limit(fetch as i64)
-        .load(conn)
-}
-
-/// The events of a club, newest first.
-pub fn of_club(conn: &mut DbConn, club_id: i64) -> QueryResult<Vec<Event>> {
-    events::table
-        .filter(events::club_id.eq(club_id))
-        .order((events::starts_on.desc(), events::id.desc()))
-        .select(Event::as_select())
-        .load(conn)
-}
-
-/// The events a player is entered in, newest first.
-pub fn of_player(conn: &mut DbConn, player_id: i64) -> QueryResult<Vec<Event>> {
-    events::table
-        .filter(
-            events::id.eq_any(
-                entries::table
-                    .filter(entries::player_id.eq(player_id))
-                    .select(entries::event_id),
-            ),
-        )
-        .order((events::starts_on.desc(), events::id.desc()))
-        .select(Event::as_select())
         .load(conn)
 }
 

@@ -60,7 +60,7 @@ async fn the_demo_games_are_legal_and_agree_with_the_boards() {
             "the micro-match cup's games: {micro_games}"
         );
         // Every played board of the finished round-robin has its game.
-        let rr = events::page(conn, None, None, 1000)
+        let rr = events::page(conn, Default::default(), None, 1000)
             .unwrap()
             .into_iter()
             .find(|e| e.status == damka_domain::vocabulary::EventStatus::Finished)
@@ -75,7 +75,7 @@ async fn the_demo_games_are_legal_and_agree_with_the_boards() {
 
         // The club's Keizer season: six nights played, with absences of every kind, its
         // standings in Keizer order, the next night's absences announced.
-        let season = events::page(conn, None, None, 1000)
+        let season = events::page(conn, Default::default(), None, 1000)
             .unwrap()
             .into_iter()
             .find(|e| e.system == damka_domain::vocabulary::System::Keizer)

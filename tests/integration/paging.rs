@@ -30,7 +30,7 @@ fn fields(name: String) -> PlayerFields {
 /// Inserts profiles with these names, a few hundred rows a statement, in one transaction;
 /// their ids. Batch inserts need the backend's own connection (diesel's MultiConnection
 /// writes one row at a time, and 5,000 of those take seconds in a debug build).
-async fn insert(app: &TestApp, names: Vec<String>) -> Vec<i64> {
+pub(crate) async fn insert(app: &TestApp, names: Vec<String>) -> Vec<i64> {
     use damka::store::DbConn;
     use damka::store::schema::players;
     use diesel::prelude::*;

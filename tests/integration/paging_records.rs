@@ -357,3 +357,195 @@ async fn an_events_audit_trail_pages_newest_first() {
     let rows: usize = pages.iter().map(|p| p.matches("<tr><td>").count()).sum();
     assert_eq!(rows, whole.len());
 }
+
+/// The CSV download holds every player of the list, however long, read and sent in batches
+/// (a streamed body): 2,345 players cross two batch boundaries, and each appears
+/// once with the rank the API's pages give it.
+#[actix_web::test]
+async fn the_rating_list_download_streams_every_player_once() {
+    const PLAYERS: usize = 2_345;
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "csv-stream-org@t.org").await;
+    let names = (0..PLAYERS).map(|i| format!("Csv{i:05}")).collect();
+    let ids = crate::paging::insert(&app, names).await;
+    let mut csv = String::from("player_id,variant,system,rating,rd,volatility,games\n");
+    for (i, id) in ids.iter().enumerate() {
+        // Ties every seven players, so that shared ranks straddle the batches too.
+        csv.push_str(&format!(
+            "{id},russian,glicko2,{},60,0.06,20\n",
+            2400 - (i / 7) * 2
+        ));
+    }
+    let imported = org
+        .request(
+            Method::POST,
+            "/api/v1/ratings/import",
+            Some(("text/csv", csv)),
+            &[],
+        )
+        .await;
+    assert_eq!(imported.status.as_u16(), 201, "{}", imported.body);
+
+    let mut public = app.client();
+    let path = "/api/v1/ratings?variant=russian&system=glicko2";
+    let pages = all_pages(&mut public, path, 200).await;
+    let expected: Vec<(i64, i64)> = pages
+        .iter()
+        .map(|p| {
+            (
+                p["rank"].as_i64().unwrap(),
+                p["player_id"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(expected.len(), PLAYERS);
+
+    let download = public
+        .get("/ratings.csv?variant=russian&system=glicko2")
+        .await;
+    assert_eq!(download.status.as_u16(), 200);
+    let mut lines = download.body.lines();
+    assert!(lines.next().unwrap().starts_with("rank,player_id,name,"));
+    let rows: Vec<(i64, i64)> = lines
+        .map(|line| {
+            let mut cells = line.split(',');
+            let rank = cells.next().unwrap().parse().unwrap();
+            (rank, cells.next().unwrap().parse().unwrap())
+        })
+        .collect();
+    assert_eq!(rows, expected);
+    assert_each_once(&rows.iter().map(|(_, id)| *id).collect::<Vec<_>>());
+}
+
+/// A club's and a player's events: the API's `club_id` and `player_id` filters page them;
+/// the club's and the player's pages show the latest 20 and lead to the rest on the events
+/// list narrowed to them, whose sections keep the filter.
+#[actix_web::test]
+async fn a_clubs_and_a_players_events_page_from_their_pages() {
+    const EVENTS: usize = 30;
+    let app = TestApp::new().await;
+    let mut org = organiser_api(&app, "scoped-org@t.org").await;
+    let club = common::create_club(&mut org, "Шашечный клуб «Дебют»").await;
+    let player = org
+        .json(
+            Method::POST,
+            "/api/v1/players",
+            json!({"name": "Пётр Иванов"}),
+        )
+        .await
+        .json()["id"]
+        .as_i64()
+        .unwrap();
+    let mut club_events = Vec::new();
+    let mut player_events = Vec::new();
+    for i in 0..EVENTS {
+        let day = format!("2026-{:02}-{:02}", 1 + i % 12, 1 + i);
+        let in_club = i % 5 != 0;
+        let mut body = json!({"name": format!("Scoped {i}"), "system": "swiss", "rounds": 3,
+            "starts_on": day});
+        if in_club {
+            body["club_id"] = json!(club);
+        }
+        let id = common::create_event(&mut org, body).await;
+        if in_club {
+            club_events.push((day.clone(), id));
+        }
+        if i % 7 != 3 {
+            let entered = org
+                .json(
+                    Method::POST,
+                    &format!("/api/v1/events/{id}/entries"),
+                    json!({"player_id": player}),
+                )
+                .await;
+            assert_eq!(entered.status.as_u16(), 201, "{}", entered.body);
+            player_events.push((day, id));
+        }
+    }
+    // One more event elsewhere, entered by nobody: in neither list.
+    common::create_event(
+        &mut org,
+        json!({"name": "Elsewhere", "system": "swiss", "rounds": 3}),
+    )
+    .await;
+    let newest_first = |mut events: Vec<(String, i64)>| {
+        events.sort_by(|a, b| b.cmp(a));
+        events.into_iter().map(|(_, id)| id).collect::<Vec<i64>>()
+    };
+    let club_events = newest_first(club_events);
+    let player_events = newest_first(player_events);
+
+    let mut public = app.client();
+    for (path, expected) in [
+        (format!("/api/v1/events?club_id={club}"), &club_events),
+        (format!("/api/v1/events?player_id={player}"), &player_events),
+    ] {
+        for limit in [4, 50] {
+            let paged = all_pages(&mut public, &path, limit).await;
+            assert_eq!(&ids(&paged, "id"), expected, "{path} by {limit}");
+        }
+    }
+    let both = all_pages(
+        &mut public,
+        &format!("/api/v1/events?club_id={club}&player_id={player}&status=registration"),
+        5,
+    )
+    .await;
+    let expected_both: Vec<i64> = club_events
+        .iter()
+        .copied()
+        .filter(|id| player_events.contains(id))
+        .collect();
+    assert_eq!(ids(&both, "id"), expected_both);
+
+    for (page, expected, all) in [
+        (
+            format!("/clubs/{club}"),
+            &club_events,
+            format!("/events?club_id={club}"),
+        ),
+        (
+            format!("/players/{player}"),
+            &player_events,
+            format!("/events?player_id={player}"),
+        ),
+    ] {
+        let body = public.get(&page).await.body;
+        let shown = linked_ids(&body, "href=\"/events/");
+        assert_eq!(shown, expected[..20], "{page}: the latest 20");
+        assert!(
+            body.contains(&format!("href=\"{all}\"")),
+            "{page}: a link to all"
+        );
+        // The narrowed list: its heading names the club or the player, its one section's
+        // "show all" keeps the filter, and its pages hold every event once.
+        let list = public.get(&all).await;
+        assert_eq!(list.status.as_u16(), 200, "{}", list.body);
+        assert!(
+            list.body.contains("«Дебют»") || list.body.contains("Пётр Иванов"),
+            "{}",
+            list.body
+        );
+        let section = format!("/events?status=registration&{}", &all["/events?".len()..]);
+        assert!(
+            list.body
+                .replace("&#38;", "&")
+                .contains(&format!("href=\"{section}\"")),
+            "{all}: show all keeps the filter"
+        );
+        let pages = follow_pages(&mut public, &format!("{section}&limit=10")).await;
+        let listed: Vec<i64> = pages
+            .iter()
+            .flat_map(|p| linked_ids(p, "href=\"/events/"))
+            .collect();
+        assert_eq!(&listed, expected, "{section}");
+    }
+    assert_eq!(
+        public.get("/events?club_id=seven").await.status.as_u16(),
+        422
+    );
+    assert_eq!(
+        public.get("/events?club_id=999999").await.status.as_u16(),
+        404
+    );
+}

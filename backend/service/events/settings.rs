@@ -8,6 +8,7 @@ use super::{load, require_manager};
 use crate::service::effects::{self, Effects};
 use crate::service::paging::{Page, PageRequest};
 use crate::service::{Actor, AppError, AppResult, Refusal, validate};
+pub use crate::store::events::ListFilter;
 use crate::store::models::Event;
 pub use crate::store::models::LocalRules;
 use crate::store::{self, DbConn, events};
@@ -263,14 +264,14 @@ pub fn get(conn: &mut DbConn, event_id: i64) -> AppResult<Event> {
     load(conn, event_id)
 }
 
-/// A page of the events (of one status, or all), newest first: by start day, undated
-/// events last, then the latest created first.
+/// A page of the events (of a status, a club, a player, or all), newest first: by start
+/// day, undated events last, then the latest created first.
 pub fn list(
     conn: &mut DbConn,
-    status: Option<EventStatus>,
+    filter: events::ListFilter,
     page: &PageRequest<events::ListKey>,
 ) -> AppResult<Page<Event>> {
-    let rows = events::page(conn, status, page.after, page.fetch())?;
+    let rows = events::page(conn, filter, page.after, page.fetch())?;
     Ok(Page::from_rows(rows, page.limit, |e| (e.starts_on, e.id)))
 }
 
@@ -280,16 +281,6 @@ pub fn status_filter(text: Option<&str>) -> AppResult<Option<EventStatus>> {
         None | Some("") => Ok(None),
         Some(text) => one_of::<EventStatus>("status", text).map(Some),
     }
-}
-
-/// A club's events, newest first (public, as every event is).
-pub fn of_club(conn: &mut DbConn, club_id: i64) -> AppResult<Vec<Event>> {
-    Ok(events::of_club(conn, club_id)?)
-}
-
-/// The events a player is entered in, newest first.
-pub fn of_player(conn: &mut DbConn, player_id: i64) -> AppResult<Vec<Event>> {
-    Ok(events::of_player(conn, player_id)?)
 }
 
 /// Names an arbiter (by e-mail of their account).

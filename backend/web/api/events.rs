@@ -21,14 +21,18 @@ use crate::web::state::AppState;
 pub struct ListQuery {
     /// Only events of this status: `registration`, `running` or `finished`.
     status: Option<String>,
+    /// Only the events of this club.
+    club_id: Option<i64>,
+    /// Only the events this player profile is entered in.
+    player_id: Option<i64>,
     /// Events on the page: 1 to 200, 50 when left out.
     limit: Option<i64>,
     /// The `next_cursor` of the previous page; left out for the first page.
     cursor: Option<String>,
 }
 
-/// A page of the events, newest first (by start day, undated events last, then the latest
-/// created first).
+/// A page of the events (of a status, a club, a player), newest first (by start day,
+/// undated events last, then the latest created first).
 #[utoipa::path(get, path = "/api/v1/events", tag = "events", params(ListQuery),
     responses((status = 200, body = Page<EventView>), (status = 422, body = Problem)))]
 pub async fn list(
@@ -36,10 +40,14 @@ pub async fn list(
     query: web::Query<ListQuery>,
 ) -> AppResult<Json<Page<EventView>>> {
     let query = query.into_inner();
-    let status = settings::status_filter(query.status.as_deref())?;
+    let filter = settings::ListFilter {
+        status: settings::status_filter(query.status.as_deref())?,
+        club_id: query.club_id,
+        player_id: query.player_id,
+    };
     let page = PageRequest::parse(query.limit, query.cursor.as_deref())?;
     let events = state
-        .db(move |conn| settings::list(conn, status, &page))
+        .db(move |conn| settings::list(conn, filter, &page))
         .await?;
     Ok(Json(events.map(EventView::from)))
 }

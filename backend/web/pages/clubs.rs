@@ -80,7 +80,9 @@ struct ShowPage {
     member_email: String,
     errors: FormErrors,
     /// The club's events, newest first.
+    /// The club's latest events; `all_events` leads to the rest.
     events: Vec<crate::service::events::Event>,
+    all_events: Option<String>,
     /// The oldest open claims on the club's profiles, shown to those who decide them;
     /// `claims_more` leads to all of them.
     pending_claims: Vec<ClaimView>,
@@ -100,6 +102,8 @@ impl ShowPage {
 
 /// Players of a club its page lists; the players page lists them all.
 const CLUB_PLAYERS: usize = 50;
+/// The club's latest events shown on its page.
+const CLUB_EVENTS: usize = 20;
 /// Open claims the club page shows; the claims page shows them all.
 pub(super) const CLAIMS_SHOWN: usize = 10;
 
@@ -158,7 +162,14 @@ async fn show_page(
                 clubs::can_edit(conn, &actor, id)?,
                 organiser_lists(conn, &actor, id)?,
                 clubs::own_membership(conn, &actor, id)?,
-                crate::service::events::settings::of_club(conn, id)?,
+                crate::service::events::settings::list(
+                    conn,
+                    crate::service::events::settings::ListFilter {
+                        club_id: Some(id),
+                        ..Default::default()
+                    },
+                    &PageRequest::first(CLUB_EVENTS),
+                )?,
             ))
         })
         .await?;
@@ -191,7 +202,11 @@ async fn show_page(
             membership,
             member_email,
             errors,
-            events,
+            all_events: events
+                .next_cursor
+                .as_ref()
+                .map(|_| format!("/events?club_id={id}")),
+            events: events.items,
             claims_more: lists
                 .claims
                 .next_cursor

@@ -118,7 +118,11 @@ pub async fn home(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HomePage> {
 /// The first few events of a status, newest first.
 fn of_status(conn: &mut DbConn, status: EventStatus) -> AppResult<Vec<Event>> {
     let first = PageRequest::first(HOME_LIST);
-    Ok(settings::list(conn, Some(status), &first)?.items)
+    let filter = settings::ListFilter {
+        status: Some(status),
+        ..Default::default()
+    };
+    Ok(settings::list(conn, filter, &first)?.items)
 }
 
 /// The decorative start position, drawn once per language (it never changes).

@@ -114,8 +114,9 @@ struct ShowPage {
     ratings: Vec<RatingsCard>,
     /// The player's latest games, newest first.
     games: Vec<GameSummary>,
-    /// The events the player is entered in, newest first.
+    /// The latest events the player is entered in; `all_events` leads to the rest.
     events: Vec<crate::service::events::Event>,
+    all_events: Option<String>,
     claims: ProfileClaims,
 }
 
@@ -285,6 +286,8 @@ impl ShowPage {
 
 /// How many of a player's games the profile lists.
 const PROFILE_GAMES: i64 = 20;
+/// The latest events shown on a player's page.
+const PROFILE_EVENTS: usize = 20;
 
 pub async fn show(
     ctx: Ctx,
@@ -310,7 +313,14 @@ pub async fn show(
                     },
                 )?,
                 rating_views::of_player(conn, id)?,
-                crate::service::events::settings::of_player(conn, id)?,
+                crate::service::events::settings::list(
+                    conn,
+                    crate::service::events::settings::ListFilter {
+                        player_id: Some(id),
+                        ..Default::default()
+                    },
+                    &crate::service::paging::PageRequest::first(PROFILE_EVENTS),
+                )?,
             ))
         })
         .await;
@@ -340,7 +350,11 @@ pub async fn show(
             can_edit,
             ratings,
             games,
-            events,
+            all_events: events
+                .next_cursor
+                .as_ref()
+                .map(|_| format!("/events?player_id={id}")),
+            events: events.items,
             claims,
         },
     )

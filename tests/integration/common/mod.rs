@@ -676,7 +676,6 @@ pub async fn enter_named(api: &mut Client<'_>, event_id: i64, names: &[&str]) ->
     ids
 }
 
-/// Creates an event over the API (it must succeed) and returns its id.
 /// Creates a club over the API (its creator becomes its organiser); returns its id.
 pub async fn create_club(api: &mut Client<'_>, name: &str) -> i64 {
     let created = api
@@ -702,6 +701,7 @@ pub fn created_event_id(created: &Response) -> i64 {
         .unwrap_or_else(|| panic!("not an event's address: {location}"))
 }
 
+/// Creates an event over the API (it must succeed) and returns its id.
 pub async fn create_event(api: &mut Client<'_>, body: serde_json::Value) -> i64 {
     let created = api.json(Method::POST, "/api/v1/events", body).await;
     assert_eq!(created.status.as_u16(), 201, "{}", created.body);

@@ -23,9 +23,9 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
 
-use crate::service::AppResult;
 use crate::service::events::{self as ev, Event};
 use crate::service::paging::{Page, PageRequest};
+use crate::service::{AppError, AppResult, Refusal};
 use crate::web::ctx::Ctx;
 use crate::web::pager::Pager;
 use crate::web::render;
@@ -35,13 +35,71 @@ use damka_domain::vocabulary::{EventStatus, Spelling};
 /// How many events of each status the list shows before its "show all" link.
 const SECTION_LIMIT: usize = 10;
 
-/// The list's query: a status shows that status alone, a page at a time.
+/// The list's query: a status shows that status alone, a page at a time; a club or a
+/// player narrows the list to their events (empty fields mean "no filter").
 #[derive(Debug, Deserialize, Default)]
 pub struct ListQuery {
     #[serde(default)]
     status: String,
+    #[serde(default)]
+    club_id: String,
+    #[serde(default)]
+    player_id: String,
     limit: Option<i64>,
     cursor: Option<String>,
+}
+
+/// A whole-number id typed in the query, or none when empty.
+fn id_filter(field: &'static str, text: &str) -> AppResult<Option<i64>> {
+    match text.trim() {
+        "" => Ok(None),
+        text => text
+            .parse()
+            .map(Some)
+            .map_err(|_| AppError::invalid(field, Refusal::NotAWholeNumber)),
+    }
+}
+
+/// Whose events the list shows, as its heading and its links say.
+#[derive(Default)]
+struct Scope {
+    /// "Events of the club X" or "Events of player Y"; none for every event.
+    heading: Option<String>,
+    /// The filter's query pairs, kept by the list's links (empty for every event).
+    query: String,
+}
+
+impl Scope {
+    /// Reads the club's or the player's name (an unknown one is not found).
+    fn of(
+        conn: &mut crate::store::DbConn,
+        ctx: &Ctx,
+        filter: &ev::settings::ListFilter,
+    ) -> AppResult<Scope> {
+        if let Some(id) = filter.club_id {
+            let club = crate::service::clubs::get(conn, id)?;
+            return Ok(Scope {
+                heading: Some(ctx.tf1("events.of_club", &club.name)),
+                query: format!("club_id={id}"),
+            });
+        }
+        if let Some(id) = filter.player_id {
+            let player = crate::service::players::get(conn, id)?;
+            return Ok(Scope {
+                heading: Some(ctx.tf1("events.of_player", &player.name)),
+                query: format!("player_id={id}"),
+            });
+        }
+        Ok(Scope::default())
+    }
+
+    /// The link to every event of this scope of one status.
+    fn status_link(&self, status: &EventStatus) -> String {
+        match self.query.as_str() {
+            "" => format!("/events?status={}", status.spelling()),
+            query => format!("/events?status={}&{query}", status.spelling()),
+        }
+    }
 }
 
 /// The events of one status: the first few of it, or a page of it.
@@ -58,6 +116,7 @@ struct ListPage {
     sections: Vec<Section>,
     /// Under a list of one status: its pages.
     pager: Option<Pager>,
+    scope: Scope,
 }
 
 impl ListPage {
@@ -80,9 +139,16 @@ pub async fn list(
 ) -> AppResult<HttpResponse> {
     let query = query.into_inner();
     let status = ev::settings::status_filter(Some(&query.status))?;
+    let filter = ev::settings::ListFilter {
+        status,
+        club_id: id_filter("club_id", &query.club_id)?,
+        player_id: id_filter("player_id", &query.player_id)?,
+    };
     let page = PageRequest::parse(query.limit, query.cursor.as_deref())?;
-    let sections = state
+    let lang_ctx = ctx.clone();
+    let (scope, sections) = state
         .db(move |conn| {
+            let scope = Scope::of(conn, &lang_ctx, &filter)?;
             let (statuses, page) = match status {
                 Some(status) => (vec![status], page),
                 None => (
@@ -94,13 +160,18 @@ pub async fn list(
                     PageRequest::first(SECTION_LIMIT),
                 ),
             };
-            statuses
+            let sections = statuses
                 .into_iter()
                 .map(|status| {
-                    let page = ev::settings::list(conn, Some(status), &page)?;
+                    let filter = ev::settings::ListFilter {
+                        status: Some(status),
+                        ..filter
+                    };
+                    let page = ev::settings::list(conn, filter, &page)?;
                     Ok(Section { status, page })
                 })
-                .collect::<AppResult<Vec<_>>>()
+                .collect::<AppResult<Vec<_>>>()?;
+            Ok((scope, sections))
         })
         .await?;
     let pager = status.map(|_| {
@@ -113,6 +184,7 @@ pub async fn list(
             ctx,
             sections,
             pager,
+            scope,
         },
     )
 }
