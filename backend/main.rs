@@ -3,11 +3,13 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use damka::cli;
 
-/// mimalloc rather than the system allocator: glibc's keeps what thousands of live
-/// watchers used long after they left (per-thread arenas it rarely trims), mimalloc gives it
-/// back (README, Benchmarks: "Live watchers' memory").
+/// jemalloc with its background threads rather than the system allocator: glibc's keeps
+/// what thousands of live watchers used long after they left (per-thread arenas it rarely
+/// trims), and mimalloc returns freed pages only when the thread that freed them allocates
+/// again, so an idle server kept its peak. jemalloc's background threads return unused pages
+/// within seconds, busy or idle (README, Benchmarks: "Live watchers' memory").
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 /// damka: a self-hosted service for draughts clubs. Without a subcommand it serves.
 #[derive(Debug, Parser)]
