@@ -30,13 +30,7 @@ pub struct ListQuery {
 
 impl ListQuery {
     fn filter(&self) -> AppResult<GameFilter> {
-        let id = |field: &'static str, text: &str| match text.trim() {
-            "" => Ok(None),
-            text => text
-                .parse::<i64>()
-                .map(Some)
-                .map_err(|_| AppError::invalid(field, Refusal::NotAWholeNumber)),
-        };
+        let id = crate::web::form::optional_number::<i64>;
         let status = match self.status.trim() {
             "" => None,
             text => Some(GameStatus::from_spelling(text).ok_or_else(|| {

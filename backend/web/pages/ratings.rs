@@ -42,13 +42,7 @@ impl ListQuery {
     }
 
     fn filter(self) -> AppResult<ListFilter> {
-        let club_id = match self.club_id.trim() {
-            "" => None,
-            text => Some(
-                text.parse::<i64>()
-                    .map_err(|_| AppError::invalid("club_id", Refusal::NotAWholeNumber))?,
-            ),
-        };
+        let club_id = crate::web::form::optional_number("club_id", &self.club_id)?;
         let some = |text: String| Some(text).filter(|t| !t.trim().is_empty());
         Ok(ListFilter {
             variant: some(self.variant),

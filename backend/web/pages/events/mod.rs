@@ -23,10 +23,11 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
 
+use crate::service::AppResult;
 use crate::service::events::{self as ev, Event};
 use crate::service::paging::{Page, PageRequest};
-use crate::service::{AppError, AppResult, Refusal};
 use crate::web::ctx::Ctx;
+use crate::web::form::optional_number;
 use crate::web::pager::Pager;
 use crate::web::render;
 use crate::web::state::AppState;
@@ -47,17 +48,6 @@ pub struct ListQuery {
     player_id: String,
     limit: Option<i64>,
     cursor: Option<String>,
-}
-
-/// A whole-number id typed in the query, or none when empty.
-fn id_filter(field: &'static str, text: &str) -> AppResult<Option<i64>> {
-    match text.trim() {
-        "" => Ok(None),
-        text => text
-            .parse()
-            .map(Some)
-            .map_err(|_| AppError::invalid(field, Refusal::NotAWholeNumber)),
-    }
 }
 
 /// Whose events the list shows, as its heading and its links say.
@@ -141,8 +131,8 @@ pub async fn list(
     let status = ev::settings::status_filter(Some(&query.status))?;
     let filter = ev::settings::ListFilter {
         status,
-        club_id: id_filter("club_id", &query.club_id)?,
-        player_id: id_filter("player_id", &query.player_id)?,
+        club_id: optional_number("club_id", &query.club_id)?,
+        player_id: optional_number("player_id", &query.player_id)?,
     };
     let page = PageRequest::parse(query.limit, query.cursor.as_deref())?;
     let lang_ctx = ctx.clone();
