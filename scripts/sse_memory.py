@@ -17,21 +17,16 @@ last round exceeds the memory after the first round by more than this: a leak ch
 """
 
 import asyncio
-import json
 import os
 import resource
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
-import urllib.request
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from demo_server import PROFILE, DemoServer
+
 SUBSCRIBERS = int(os.environ.get("SUBSCRIBERS", "15000"))
 ROUNDS = int(os.environ.get("ROUNDS", "3"))
 PORT = int(os.environ.get("PORT", "18451"))
-PROFILE = os.environ.get("PROFILE", "release")
 # Connections opened at once: enough to fill a round in seconds, few enough that the
 # listen backlog never overflows.
 OPENING_AT_ONCE = 200
@@ -42,20 +37,6 @@ DEADLINE_S = 300
 def fail(message):
     print(f"sse_memory: {message}", file=sys.stderr)
     sys.exit(1)
-
-
-def binary():
-    target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
-    flags = {"release": ["--release"], "debug": [], "quick-release": ["--profile", "quick-release"]}
-    if PROFILE not in flags:
-        fail("PROFILE must be release, quick-release or debug")
-    if not os.environ.get("NO_BUILD"):
-        print(f"== building the {PROFILE} binary", flush=True)
-        subprocess.run(["cargo", "build", *flags[PROFILE], "--bin", "damka"], cwd=ROOT, check=True)
-    path = os.path.join(target, PROFILE, "damka")
-    if not os.access(path, os.X_OK):
-        fail(f"{path} is missing (build it or drop NO_BUILD)")
-    return path
 
 
 def raise_descriptor_limit(needed):
@@ -91,28 +72,10 @@ def server_connections():
     return count
 
 
-def get_json(path):
-    with urllib.request.urlopen(f"http://127.0.0.1:{PORT}{path}", timeout=30) as answer:
-        return json.load(answer)
-
-
-def wait_healthy(server):
-    deadline = time.monotonic() + DEADLINE_S
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            fail("the server exited at start (its log is below)")
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{PORT}/healthz", timeout=2)
-            return
-        except OSError:
-            time.sleep(0.2)
-    fail("the server did not become healthy")
-
-
-def stream_paths():
+def stream_paths(server):
     """Every demo game's stream and every event's, watched in turn."""
-    games = get_json("/api/v1/games?limit=200")["items"]
-    events = get_json("/api/v1/events?limit=200")["items"]
+    games = server.every_item("/api/v1/games")
+    events = server.every_item("/api/v1/events")
     paths = [f"/api/v1/games/{g['id']}/stream" for g in games]
     paths += [f"/api/v1/events/{e['id']}/stream" for e in events]
     if not paths:
@@ -167,20 +130,14 @@ def settle(pid):
 
 
 def main():
-    damka = binary()
     raise_descriptor_limit(SUBSCRIBERS + 1024)
-    work = tempfile.mkdtemp(prefix="damka-sse-memory.")
-    env = dict(os.environ)
     # Every subscriber here is 127.0.0.1: lift the per-address caps for this server.
-    env.setdefault("DAMKA_MAX_CONNECTIONS_PER_ADDRESS", str(SUBSCRIBERS + 1000))
-    env.setdefault("DAMKA_MAX_STREAMS_PER_ADDRESS", str(SUBSCRIBERS + 1000))
-    log = open(os.path.join(work, "server.log"), "w")
-    server = subprocess.Popen(
-        [damka, "demo", "--bind", f"127.0.0.1:{PORT}"], cwd=work, env=env, stdout=log, stderr=log
-    )
-    try:
-        wait_healthy(server)
-        paths = stream_paths()
+    caps = {
+        "DAMKA_MAX_CONNECTIONS_PER_ADDRESS": str(SUBSCRIBERS + 1000),
+        "DAMKA_MAX_STREAMS_PER_ADDRESS": str(SUBSCRIBERS + 1000),
+    }
+    with DemoServer("sse_memory", PORT, caps) as server:
+        paths = stream_paths(server)
         # One stream first, so that what every process sets up once (the hub, the runtime's
         # buffers) is in the "before" figure.
         asyncio.run(warm_up(paths[0]))
@@ -203,18 +160,6 @@ def main():
         allowed = os.environ.get("MAX_AFTER_GROWTH_MB")
         if allowed is not None and growth > float(allowed):
             fail(f"memory after the rounds grew by {growth:.1f} MB (at most {allowed})")
-    except BaseException:
-        log.flush()
-        with open(os.path.join(work, "server.log")) as text:
-            sys.stderr.write(text.read()[-4000:])
-        raise
-    finally:
-        server.terminate()
-        try:
-            server.wait(30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        shutil.rmtree(work, ignore_errors=True)
 
 
 async def warm_up(path):

@@ -459,6 +459,13 @@ fn escape(value: &str) -> String {
     value.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
+/// A move as PDN 3.0 writes it: captures joined by `x` (`21x14`, `c3xe5xg3`), whatever the
+/// variant's own notation uses (Russian writes `c3:e5` on boards and pages); every reader
+/// takes `x`, not every reader takes `:`. Our parser reads both.
+fn pdn_move_text(text: &str) -> String {
+    text.replace([':', '×'], "x")
+}
+
 /// Writes one game as PDN: tags, a blank line, then the numbered move text and the result.
 pub fn write_game(game: &PdnGame, first_mover_is_second: bool) -> String {
     let mut out = String::new();
@@ -479,7 +486,7 @@ pub fn write_game(game: &PdnGame, first_mover_is_second: bool) -> String {
         } else if index == 0 {
             words.push(format!("{}...", ply / 2 + 1));
         }
-        words.push(mv.text.clone());
+        words.push(pdn_move_text(&mv.text));
         if let Some(comment) = &mv.comment {
             words.push(format!("{{{comment}}}"));
         }

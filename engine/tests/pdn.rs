@@ -130,3 +130,33 @@ fn written_games_read_back() {
         .unwrap();
     assert_eq!(replayed.position(), game.position());
 }
+
+/// PDN 3.0 joins a capture's squares with `x`: a Russian game, whose own notation writes
+/// `d4:f6`, is written `d4xf6` (every reader takes `x`; not every one takes `:`), and reads
+/// back to the same position; the move list itself keeps the variant's `:`.
+#[test]
+fn captures_are_written_with_x_in_every_variant() {
+    let mut russian = Game::new(Variant::Russian);
+    for mv in [
+        "c3-d4", "f6-e5", "d4:f6", "g7:e5", "g3-f4", "e5:g3", "h2:f4",
+    ] {
+        russian.play_str(mv).unwrap();
+    }
+    assert_eq!(russian.history()[2].notation(), "d4:f6");
+    let pdn = russian.to_pdn(&[]);
+    assert!(
+        pdn.contains("1. c3-d4 f6-e5 2. d4xf6 g7xe5 3. g3-f4 e5xg3 4. h2xf4 *"),
+        "{pdn}"
+    );
+    assert!(!pdn.contains(':'), "{pdn}");
+    let replayed = parse_games(&pdn).unwrap()[0]
+        .replay(Rules::default())
+        .unwrap();
+    assert_eq!(replayed.position(), russian.position());
+
+    // A multiple capture keeps every square it passes, joined by `x` (international).
+    let start = Position::from_fen(Variant::International, "W:W28:B23,13").unwrap();
+    let mut international = Game::from_position(start);
+    international.play_str("28x19x8").unwrap();
+    assert!(international.to_pdn(&[]).contains("1. 28x19x8"));
+}
