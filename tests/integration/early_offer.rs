@@ -98,6 +98,26 @@ async fn a_move_with_an_early_draw_offer_is_stored_without_the_offer() {
         "{text}"
     );
     assert!(page.body.contains(&format!(">{mv}</a>")), "{text}");
+
+    // A plain move through the form: the board comes back as it is, with no "Saved."
+    // banner over it (the move list shows the move; a banner after every move is noise).
+    let (ply, mv) = next_move(&mut board, id).await;
+    let posted = board
+        .black
+        .browser
+        .post_form(
+            &format!("/games/{id}/moves"),
+            &[("ply", &ply.to_string()), ("move", &mv)],
+        )
+        .await;
+    assert_eq!(posted.status, StatusCode::SEE_OTHER, "{}", posted.body);
+    let page = board.black.browser.get(&format!("/games/{id}")).await;
+    assert!(page.body.contains(&format!(">{mv}</a>")), "{}", page.body);
+    assert!(
+        !page.body.contains("class=\"flash"),
+        "{}",
+        page_text(&page.body)
+    );
 }
 
 #[actix_web::test]

@@ -464,17 +464,13 @@ pub async fn play_move(
                 play::Submitted::Stored(view) => view.draw_offer_refused.is_some(),
                 play::Submitted::AlreadyStored(_) => false,
             };
-            let (kind, key) = if offer_refused {
-                ("error", "game.move_played_offer_refused")
+            let board = format!("/games/{id}#board");
+            // The board shows the move played; only a refused offer needs words.
+            Ok(if offer_refused {
+                render::redirect_with_flash(&req, &board, "error", "game.move_played_offer_refused")
             } else {
-                ("ok", "flash.saved")
-            };
-            Ok(render::redirect_with_flash(
-                &req,
-                &format!("/games/{id}#board"),
-                kind,
-                key,
-            ))
+                render::redirect(&board)
+            })
         }
         Err(err) => refused(ctx, &state, id, err).await,
     }
