@@ -52,20 +52,37 @@ pub fn play_plies(
     Ok(())
 }
 
-/// Plays a whole game: up to `plies` plies, then, if the rules have not ended it, the
-/// arbiter records `result` as the players' own ending (a resignation or an agreed draw).
+/// How many plies past `plies` a game goes on looking for a position that fits its
+/// intended result.
+const EXTRA_PLIES: u32 = 60;
+
+/// Plays a whole game: at least `plies` plies, then on until the position fits `intended`
+/// (a draw agreed with material level within a man, a resignation by the side at least two
+/// men behind, a king counting three), for at most [`EXTRA_PLIES`] more. If the rules end it
+/// first, that is its result; if no fitting position came, the players end it as its
+/// material says (no agreed draw with 3 men against 10).
 pub fn play_to_result(
     conn: &mut DbConn,
     arbiter: &Actor,
     game_id: i64,
     plies: u32,
-    result: ResultCode,
+    intended: ResultCode,
     roll: &mut dyn FnMut() -> u64,
 ) -> Result<(), AppError> {
     play_plies(conn, arbiter, game_id, plies, roll)?;
-    if games::load(conn, game_id)?.row.status == GameStatus::Finished {
-        return Ok(());
-    }
+    let mut extra = 0;
+    let result = loop {
+        let loaded = games::load(conn, game_id)?;
+        if loaded.row.status == GameStatus::Finished {
+            return Ok(());
+        }
+        let said = material_says(loaded.game.position());
+        if said == intended || extra >= EXTRA_PLIES {
+            break said;
+        }
+        play_plies(conn, arbiter, game_id, 2, roll)?;
+        extra += 2;
+    };
     let reason = if result == ResultCode::Draw {
         "agreement"
     } else {
@@ -81,6 +98,16 @@ pub fn play_to_result(
         },
     )?;
     Ok(())
+}
+
+/// The result players would agree on in this position: the side two men (or a king) ahead
+/// wins by the other's resignation; otherwise a draw.
+fn material_says(position: &Position) -> ResultCode {
+    match balance(position, Color::White) {
+        lead if lead >= 2 => ResultCode::WhiteWins,
+        lead if lead <= -2 => ResultCode::BlackWins,
+        _ => ResultCode::Draw,
+    }
 }
 
 /// The mover's best move by material after the opponent's best reply; ties broken at

@@ -7,7 +7,7 @@ use chrono::Datelike;
 use damka::service::games;
 use damka::store::games::{GameFilter, list};
 use damka::store::{events, games as stored};
-use damka_domain::vocabulary::GameStatus;
+use damka_domain::vocabulary::{GameEnd, GameStatus, ResultCode};
 
 #[actix_web::test]
 async fn the_demo_games_are_legal_and_agree_with_the_boards() {
@@ -42,6 +42,33 @@ async fn the_demo_games_are_legal_and_agree_with_the_boards() {
             assert_eq!(game.moves.len() as i32, game.row.ply);
             if row.status == GameStatus::Ongoing {
                 assert!(games::verdict(&game.game).is_none());
+            }
+            // The players' own endings fit the board: an agreed draw with material level
+            // within a man, a resignation by the side two men (or a king) behind.
+            if matches!(
+                game.row.reason,
+                Some(GameEnd::Agreement | GameEnd::Resignation)
+            ) {
+                let position = game.game.position();
+                let worth = |colour: damka_engine::Color| {
+                    let m = position.material(colour);
+                    (m.men + 3 * m.kings) as i32
+                };
+                let lead = worth(damka_engine::Color::White) - worth(damka_engine::Color::Black);
+                let fits = match game.row.result.unwrap() {
+                    ResultCode::Draw => lead.abs() <= 1,
+                    ResultCode::WhiteWins => lead >= 2,
+                    ResultCode::BlackWins => lead <= -2,
+                    other => panic!("game {}: {other:?} by the players", row.id),
+                };
+                assert!(
+                    fits,
+                    "game {} ended {:?} by {:?} at {}",
+                    row.id,
+                    game.row.result,
+                    game.row.reason,
+                    position.to_fen()
+                );
             }
             let pairing = row.pairing_id.expect("demo games are event games");
             let (board, _) = events::pairing_with_event(conn, pairing).unwrap().unwrap();
