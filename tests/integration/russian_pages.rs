@@ -34,7 +34,7 @@ async fn a_swiss_event_speaks_russian_draughts() {
 
     let info = text(&browser.get(&format!("/events/{id}")).await.body);
     assert!(info.contains("Русские шашки"), "{info}");
-    for tab in ["О турнире", "Места", "Турнирная таблица"] {
+    for tab in ["О турнире", "Положение", "Турнирная таблица"] {
         assert!(info.contains(tab), "{tab}: {info}");
     }
     assert!(!info.contains("Таблица "), "no bare «Таблица» tab: {info}");

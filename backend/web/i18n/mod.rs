@@ -212,6 +212,94 @@ mod tests {
         assert_eq!(served, crate::service::accounts::LOCALES);
     }
 
+    /// Latin words the Russian interface may show: names of formats, fields and tags that
+    /// other programs read as they are, and the codes users type. Everything else a Russian
+    /// reader sees is Russian (`docs/glossary-ru.md` has the words to use).
+    const LATIN_IN_RUSSIAN: &[&str] = &[
+        // Field and column names of files and APIs, typed as they are.
+        "player_id",
+        "federation_id",
+        "variant",
+        "system",
+        "rating",
+        "rd",
+        "volatility",
+        "games",
+        "russian",
+        "english",
+        "international",
+        "brazilian",
+        "elo",
+        "glicko2",
+        "application",
+        "x-www-form-urlencoded",
+        "Authorization",
+        "Bearer",
+        "GameType",
+        "White",
+        "Black",
+        "Board",
+        "Cut",
+        "Median",
+        "UTF-8",
+        // The site's name and a key on the keyboard.
+        "damka",
+        "Ctrl",
+    ];
+
+    /// Whether a Latin token of the Russian catalogue is a code rather than an English
+    /// word: an abbreviation in capitals or with digits (TRF, C.04.1, M2), a square or a
+    /// move (c3, f6-g5), a single letter (a colour `w`, an absence kind `H`), or one of the
+    /// names above.
+    fn is_code(token: &str) -> bool {
+        let token = token.trim_end_matches(['.', '-']);
+        let letters = token.chars().filter(char::is_ascii_alphabetic).count();
+        letters <= 1
+            || token.chars().any(|c| c.is_ascii_digit())
+            || token.chars().all(|c| !c.is_ascii_lowercase())
+            || LATIN_IN_RUSSIAN.contains(&token)
+    }
+
+    #[test]
+    fn the_russian_catalogue_has_no_english_words() {
+        let mut english = Vec::new();
+        for (key, text) in Lang::Ru.catalogue() {
+            // Placeholders (`{0}`, `{n}`) are filled in, not shown.
+            let mut shown = String::new();
+            let mut depth = 0;
+            for c in text.chars() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    _ if depth == 0 => shown.push(c),
+                    _ => {}
+                }
+            }
+            let tokens =
+                shown.split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')));
+            for token in tokens {
+                if token.chars().any(|c| c.is_ascii_alphabetic()) && !is_code(token) {
+                    english.push(format!("{key}: {token:?} in {text:?}"));
+                }
+            }
+        }
+        english.sort();
+        assert!(
+            english.is_empty(),
+            "English in the Russian interface:\n{}",
+            english.join("\n")
+        );
+    }
+
+    #[test]
+    fn a_latin_word_that_is_no_code_is_caught() {
+        assert!(!is_code("Filter"));
+        assert!(!is_code("bye"));
+        assert!(is_code("TRF"));
+        assert!(is_code("c3-d4"));
+        assert!(is_code("C.04.1"));
+    }
+
     #[test]
     fn both_catalogues_have_the_same_keys() {
         let en: std::collections::BTreeSet<_> = Lang::En.catalogue().keys().collect();

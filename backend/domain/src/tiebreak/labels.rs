@@ -101,7 +101,7 @@ pub const LABELS: &[LabelEntry] = &[
     LabelEntry {
         key: "tiebreak.tpr",
         en: "Performance rating",
-        ru: "Турнирный перфоманс",
+        ru: "Турнирный рейтинг (перфоманс)",
     },
     LabelEntry {
         key: "tiebreak.solkoff",
