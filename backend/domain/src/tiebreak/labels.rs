@@ -61,17 +61,22 @@ pub const LABELS: &[LabelEntry] = &[
     LabelEntry {
         key: "tiebreak.sb",
         en: "Sonneborn-Berger",
-        ru: "Зонненборн-Бергер",
+        ru: "коэффициент Бергера",
+    },
+    LabelEntry {
+        key: "tiebreak.sb.cut1",
+        en: "Sonneborn-Berger Cut-1",
+        ru: "коэффициент Бергера без худшего результата",
     },
     LabelEntry {
         key: "tiebreak.sb.cut",
         en: "Sonneborn-Berger Cut-{n}",
-        ru: "Зонненборн-Бергер без {n} худших",
+        ru: "коэффициент Бергера без {n} худших",
     },
     LabelEntry {
         key: "tiebreak.sb.median",
         en: "Sonneborn-Berger Median-{n}",
-        ru: "Медианный Зонненборн-Бергер-{n}",
+        ru: "медианный коэффициент Бергера-{n}",
     },
     LabelEntry {
         key: "tiebreak.de",
@@ -134,6 +139,11 @@ pub const LABELS: &[LabelEntry] = &[
         ru: "коэффициент Бергера",
     },
     LabelEntry {
+        key: "tiebreak.berger.cut1",
+        en: "Berger coefficient Cut-1",
+        ru: "коэффициент Бергера без худшего результата",
+    },
+    LabelEntry {
         key: "tiebreak.berger.cut",
         en: "Berger coefficient Cut-{n}",
         ru: "коэффициент Бергера без {n} худших",
@@ -165,9 +175,11 @@ pub fn label_key(tb: &TieBreak, naming: Naming, kind: EventKind) -> &'static str
             let berger = draughts && kind == EventKind::RoundRobin;
             match (berger, m) {
                 (false, Modifier::None) => "tiebreak.sb",
+                (false, Modifier::Cut(1)) => "tiebreak.sb.cut1",
                 (false, Modifier::Cut(_)) => "tiebreak.sb.cut",
                 (false, Modifier::Median(_)) => "tiebreak.sb.median",
                 (true, Modifier::None) => "tiebreak.berger",
+                (true, Modifier::Cut(1)) => "tiebreak.berger.cut1",
                 (true, Modifier::Cut(_)) => "tiebreak.berger.cut",
                 (true, Modifier::Median(_)) => "tiebreak.berger.median",
             }
@@ -214,6 +226,30 @@ mod tests {
 
     fn tb(code: &str) -> TieBreak {
         code.parse().expect("valid code")
+    }
+
+    /// One worst result is "без худшего результата", not "без 1 худших".
+    #[test]
+    fn one_cut_result_reads_in_the_singular() {
+        let sw = EventKind::Swiss;
+        let rr = EventKind::RoundRobin;
+        let ru = Language::Russian;
+        assert_eq!(
+            tiebreak_label(&tb("SB/C1"), Naming::Fide, sw, ru),
+            "коэффициент Бергера без худшего результата"
+        );
+        assert_eq!(
+            tiebreak_label(&tb("SB/C2"), Naming::Fide, sw, ru),
+            "коэффициент Бергера без 2 худших"
+        );
+        assert_eq!(
+            tiebreak_label(&tb("SB/C1"), Naming::RussianDraughts, rr, ru),
+            "коэффициент Бергера без худшего результата"
+        );
+        assert_eq!(
+            tiebreak_label(&tb("SB/C1"), Naming::Fide, sw, Language::English),
+            "Sonneborn-Berger Cut-1"
+        );
     }
 
     #[test]
