@@ -130,7 +130,7 @@ async fn a_round_robin_crosstable_has_its_own_legend() {
             .body,
     );
     assert!(
-        cross.contains("результат встречи с участником этой строки"),
+        cross.contains("результат участника строки во встрече с участником столбца"),
         "{cross}"
     );
     assert!(!cross.contains("место соперника"), "{cross}");
