@@ -136,3 +136,147 @@ async fn a_round_robin_crosstable_has_its_own_legend() {
     assert!(!cross.contains("место соперника"), "{cross}");
     assert!(cross.contains("Л. в.: Личная встреча"), "{cross}");
 }
+
+/// What a reader of `page` sees or hears: the text outside tags, scripts and styles, and
+/// the titles, labels, placeholders and alternative texts of its elements.
+fn seen_text(page: &str) -> String {
+    let mut page = page.to_string();
+    for (open, close) in [("<script", "</script>"), ("<style", "</style>")] {
+        while let Some(start) = page.find(open) {
+            let end = page[start..]
+                .find(close)
+                .map_or(page.len(), |e| start + e + close.len());
+            page.replace_range(start..end, " ");
+        }
+    }
+    let mut said = Vec::new();
+    for attribute in ["title=\"", "aria-label=\"", "placeholder=\"", "alt=\""] {
+        for rest in page.split(attribute).skip(1) {
+            said.push(rest.split('"').next().unwrap_or("").to_string());
+        }
+    }
+    format!("{} {}", text(&page), said.join(" "))
+        .replace("&#38;", "&")
+        .replace("&#34;", "\"")
+}
+
+/// Every page a club uses, drawn in Russian from the demo club and seen by its organiser
+/// (so the forms and the organiser's controls are there too): no English word anywhere a
+/// reader sees, only codes (TRF, FEN, squares, PDN tags).
+#[actix_web::test]
+async fn the_russian_pages_show_no_english() {
+    let app = TestApp::new().await;
+    let accounts = app
+        .with_db(|conn| damka::cli::demo::seed(conn).unwrap())
+        .await;
+    let organiser = accounts.iter().find(|a| a.role == "organiser").unwrap();
+    let mut browser = app.client();
+    browser
+        .headers
+        .push(("accept-language".into(), "ru-RU,ru;q=0.9".into()));
+    let signed_in = browser.sign_in(&organiser.email, &organiser.password).await;
+    assert_eq!(signed_in.status.as_u16(), 303, "{}", signed_in.body);
+
+    let (events, games, players, clubs, data) = app
+        .with_db(|conn| {
+            use damka::store::games::{GameFilter, list};
+            let events = damka::store::events::page(conn, Default::default(), None, 100).unwrap();
+            let games = list(
+                conn,
+                &GameFilter {
+                    limit: 10_000,
+                    ..GameFilter::default()
+                },
+            )
+            .unwrap();
+            let players = damka::service::players::every(conn).unwrap();
+            let clubs = damka::service::clubs::list(conn).unwrap();
+            // What the club typed (names, places, descriptions) is theirs, in any language.
+            let mut data: Vec<String> = Vec::new();
+            data.extend(
+                events
+                    .iter()
+                    .flat_map(|e| [e.name.clone(), e.place.clone()]),
+            );
+            data.extend(players.iter().map(|p| p.name.clone()));
+            data.extend(
+                clubs
+                    .iter()
+                    .flat_map(|c| [c.name.clone(), c.city.clone(), c.description.clone()]),
+            );
+            (
+                events.iter().map(|e| e.id).collect::<Vec<_>>(),
+                games.iter().map(|g| g.id).collect::<Vec<_>>(),
+                players.iter().map(|p| p.id).collect::<Vec<_>>(),
+                clubs.iter().map(|c| c.id).collect::<Vec<_>>(),
+                data,
+            )
+        })
+        .await;
+    let mut data: Vec<String> = data.into_iter().filter(|d| !d.trim().is_empty()).collect();
+    data.extend(accounts.iter().map(|a| a.email.clone()));
+    // Longest first, so that a name is not cut by a shorter one inside it.
+    data.sort_by_key(|d| std::cmp::Reverse(d.len()));
+    let mut paths: Vec<String> = [
+        "/",
+        "/events",
+        "/events/new",
+        "/players",
+        "/players/new",
+        "/clubs",
+        "/ratings",
+        "/ratings/import",
+        "/games",
+        "/claims",
+        "/account",
+    ]
+    .map(String::from)
+    .to_vec();
+    for id in &events {
+        for tab in [
+            "",
+            "?tab=entries",
+            "?tab=rounds",
+            "?tab=standings",
+            "?tab=crosstable",
+        ] {
+            paths.push(format!("/events/{id}{tab}"));
+        }
+        paths.push(format!("/events/{id}/edit"));
+        paths.push(format!("/events/{id}/standings/print"));
+        paths.push(format!("/events/{id}/crosstable/print"));
+        paths.push(format!("/events/{id}/rounds/1/print"));
+        paths.push(format!("/events/{id}/rounds/1/pairing"));
+    }
+    // A finished game and one in progress, and a few of each list.
+    paths.extend(games.iter().take(3).map(|id| format!("/games/{id}")));
+    paths.extend(games.iter().rev().take(3).map(|id| format!("/games/{id}")));
+    paths.extend(players.iter().take(3).map(|id| format!("/players/{id}")));
+    paths.extend(clubs.iter().map(|id| format!("/clubs/{id}")));
+
+    let mut english = Vec::new();
+    for path in &paths {
+        let page = browser.get(path).await;
+        // A print sheet an event does not have yet (404), a pairing no longer open to
+        // change (409): refusals, which must be Russian too.
+        assert!(
+            [200, 404, 409].contains(&page.status.as_u16()),
+            "{path}: {}",
+            page.body
+        );
+        let mut seen = seen_text(&page.body);
+        for typed in &data {
+            seen = seen.replace(typed.as_str(), " ");
+        }
+        for word in damka::web::i18n::latin::english_words(&seen) {
+            english.push(format!("{path}: {word:?}"));
+        }
+    }
+    english.sort();
+    english.dedup();
+    assert!(
+        english.is_empty(),
+        "English on Russian pages:\n{}",
+        english.join("\n")
+    );
+}
