@@ -268,15 +268,7 @@ async fn a_rating_list_pages_with_ranks_of_the_whole_list() {
         let id = made.json()["id"].as_i64().unwrap();
         csv.push_str(&format!("{id},russian,glicko2,{rating},60,0.06,20\n"));
     }
-    let imported = org
-        .request(
-            Method::POST,
-            "/api/v1/ratings/import",
-            Some(("text/csv", csv)),
-            &[],
-        )
-        .await;
-    assert_eq!(imported.status.as_u16(), 201, "{}", imported.body);
+    import_ratings(&mut org, csv).await;
 
     let mut public = app.client();
     let path = "/api/v1/ratings?variant=russian&system=glicko2";
@@ -320,6 +312,19 @@ async fn a_rating_list_pages_with_ranks_of_the_whole_list() {
         .await;
     assert_eq!(csv.status.as_u16(), 200);
     assert_eq!(csv.body.lines().count(), 1 + ratings.len(), "{}", csv.body);
+}
+
+/// Imports starting ratings from `csv` over the API (it must succeed).
+async fn import_ratings(org: &mut Client<'_>, csv: String) {
+    let imported = org
+        .request(
+            Method::POST,
+            "/api/v1/ratings/import",
+            Some(("text/csv", csv)),
+            &[],
+        )
+        .await;
+    assert_eq!(imported.status.as_u16(), 201, "{}", imported.body);
 }
 
 /// The ranks in a rating list page's rows (`<tr><td class="num">7</td>`).
@@ -376,15 +381,7 @@ async fn the_rating_list_download_streams_every_player_once() {
             2400 - (i / 7) * 2
         ));
     }
-    let imported = org
-        .request(
-            Method::POST,
-            "/api/v1/ratings/import",
-            Some(("text/csv", csv)),
-            &[],
-        )
-        .await;
-    assert_eq!(imported.status.as_u16(), 201, "{}", imported.body);
+    import_ratings(&mut org, csv).await;
 
     let mut public = app.client();
     let path = "/api/v1/ratings?variant=russian&system=glicko2";
