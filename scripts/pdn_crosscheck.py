@@ -8,7 +8,7 @@ finds illegal, or a different final position, fails the run.
     pip install pydraughts
     NO_BUILD=1 PROFILE=debug scripts/pdn_crosscheck.py
 
-Environment: PORT=18452, PROFILE and NO_BUILD as in scripts/demo_server.py.
+Environment: PORT=18471, PROFILE and NO_BUILD as in scripts/demo_server.py.
 """
 
 import os
@@ -16,7 +16,7 @@ import sys
 
 from demo_server import DemoServer
 
-PORT = int(os.environ.get("PORT", "18452"))
+PORT = int(os.environ.get("PORT", "18471"))
 
 try:
     from draughts import Board, Move
