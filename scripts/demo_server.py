@@ -55,6 +55,12 @@ class DemoServer:
 
     def __enter__(self):
         damka = binary(self.script)
+        # Another server on the port would answer for ours, which could not listen there.
+        try:
+            urllib.request.urlopen(self.url("/healthz"), timeout=2)
+            fail(self.script, f"port {self.port} is in use (set PORT)")
+        except OSError:
+            pass
         self.work = tempfile.mkdtemp(prefix=f"damka-{self.script}.")
         self.log = open(os.path.join(self.work, "server.log"), "w")
         self.process = subprocess.Popen(
