@@ -44,12 +44,18 @@ def replay(pdn):
     game = PDNReader(pdn_text=pdn).games[0]
     start = game.tags.get("FEN")
     board = Board(variant=game.variant, fen=start) if start else Board(variant=game.variant)
-    for ply, text in enumerate(game.moves, start=1):
+    moves = game.moves
+    # pydraughts' reader (0.6) lists the first move twice when Black starts (a FEN with
+    # "B", as a drawn opening of an odd number of moves leaves it): `1... b6-c5` reads as
+    # ['b6-c5', 'b6-c5', ...]. Its bug, not the file's; the copy is dropped.
+    if start and start.startswith("B") and len(moves) > 1 and moves[0] == moves[1]:
+        moves = moves[1:]
+    for ply, text in enumerate(moves, start=1):
         try:
             board.push(Move(board, pdn_move=text))
         except Exception as error:  # pydraughts raises KeyError/ValueError on a bad move
             raise ValueError(f"ply {ply} {text!r}: {error!r}") from error
-    return game.variant, len(game.moves), board.fen
+    return game.variant, len(moves), board.fen
 
 
 def main():
