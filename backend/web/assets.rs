@@ -10,6 +10,7 @@ const PRINT_CSS: &str = include_str!("../../static/print.css");
 const PRINT_JS: &str = include_str!("../../static/print.js");
 const GAME_JS: &str = include_str!("../../static/game.js");
 const LIVE_JS: &str = include_str!("../../static/live.js");
+const ADDRESS_JS: &str = include_str!("../../static/address.js");
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     routes().register(cfg);
@@ -24,6 +25,7 @@ pub fn routes() -> Routes {
         .get("/static/print.js", print_script)
         .get("/static/game.js", game_script)
         .get("/static/live.js", live_script)
+        .get("/static/address.js", address_script)
         .get("/favicon.svg", favicon);
     routes
 }
@@ -65,6 +67,14 @@ async fn live_script() -> HttpResponse {
         .content_type("text/javascript; charset=utf-8")
         .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
         .body(LIVE_JS)
+}
+
+/// Puts a page that answers a form at the form's address (`Ctx::form_page`).
+async fn address_script() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/javascript; charset=utf-8")
+        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
+        .body(ADDRESS_JS)
 }
 
 async fn favicon() -> HttpResponse {

@@ -10,6 +10,7 @@ use chrono::NaiveDateTime;
 use super::cookies;
 use super::i18n::{Lang, SUPPORTED};
 use super::middleware::{self, CsrfCookie};
+use super::render;
 use super::state::AppState;
 use crate::service::User;
 use crate::service::{Actor, AppError, accounts, auth};
@@ -50,6 +51,10 @@ pub struct Ctx {
     pub flash: Option<Flash>,
     /// The current path and query, for the language switch to come back to.
     pub here: String,
+    /// For a page that answers a form (a POST) sent from a page of this site: that page's
+    /// path and query, where the answer is shown (`static/address.js`), so a reload asks
+    /// for the form again instead of sending it again.
+    pub form_page: Option<String>,
     pub session_token: Option<String>,
 }
 
@@ -225,12 +230,16 @@ impl Ctx {
             .cookie(cookies::FLASH)
             .and_then(|c| Flash::decode(c.value()));
         let here = return_path(req);
+        let form_page = (req.method() != actix_web::http::Method::GET)
+            .then(|| referer_path(req))
+            .flatten();
         Ok(Ctx {
             lang,
             user,
             csrf: auth::csrf_token(&state.site_secret, &csrf_cookie, session_token.as_deref()),
             flash,
             here,
+            form_page,
             session_token,
         })
     }
@@ -243,6 +252,7 @@ impl Ctx {
             csrf: String::new(),
             flash: None,
             here: req.path().to_string(),
+            form_page: None,
             session_token: None,
         }
     }
@@ -258,17 +268,21 @@ fn return_path(req: &HttpRequest) -> String {
             query => format!("{}?{}", req.path(), query),
         };
     }
+    referer_path(req).unwrap_or_else(|| "/".to_string())
+}
+
+/// The path and query of the same-origin `Referer`: the page a form was sent from.
+fn referer_path(req: &HttpRequest) -> Option<String> {
     let referer = req
         .headers()
         .get(actix_web::http::header::REFERER)
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("");
+        .and_then(|h| h.to_str().ok())?;
     let host = req.connection_info().host().to_string();
     referer
         .split_once("://")
         .and_then(|(_, rest)| rest.strip_prefix(host.as_str()))
-        .filter(|path| path.starts_with('/'))
-        .map_or_else(|| "/".to_string(), str::to_string)
+        .filter(|path| path.starts_with('/') && render::safe_location(path) == *path)
+        .map(str::to_string)
 }
 
 impl FromRequest for Ctx {

@@ -1523,6 +1523,7 @@ fn asset_rows() -> Vec<Row> {
         "/static/print.js",
         "/static/game.js",
         "/static/live.js",
+        "/static/address.js",
         "/favicon.svg",
         "/healthz",
     ]
