@@ -59,6 +59,12 @@ pub struct Ctx {
 }
 
 impl Ctx {
+    /// A stored country code by its country's name in the reader's language, or the code
+    /// itself when the list does not know it (`web::countries`).
+    pub fn country(&self, code: &str) -> String {
+        super::countries::name(code, self.lang).map_or_else(|| code.to_string(), str::to_string)
+    }
+
     pub fn actor(&self) -> Actor {
         Actor {
             user: self.user.clone(),

@@ -7,6 +7,7 @@ pub mod client_address;
 pub mod client_limits;
 pub mod connection_cap;
 pub mod cookies;
+pub mod countries;
 pub mod cross_cells;
 pub mod ctx;
 pub mod error;

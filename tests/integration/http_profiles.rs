@@ -32,7 +32,7 @@ async fn a_player_creates_and_edits_their_own_profile() {
     let page = player.get(&path).await;
     assert!(
         page.body.contains("Иван Петров")
-            && page.body.contains("RUS")
+            && page.body.contains("Russia")
             && page.body.contains("1990")
     );
     assert!(
@@ -71,6 +71,70 @@ async fn a_player_creates_and_edits_their_own_profile() {
         403
     );
     assert!(!player.get(&path).await.body.contains("Hacked"));
+}
+
+/// The form offers countries by name in the reader's language and stores the ISO code;
+/// a federation's own code (`NED`, from the API or a TRF file) is shown by its country's
+/// name and selects that country in the form (issue 27 item 8).
+#[actix_web::test]
+async fn the_country_is_chosen_by_name_and_stored_as_its_code() {
+    let app = TestApp::new().await;
+    // An administrator, who may edit every profile.
+    let mut admin = app.user("admin@t.org", Role::Admin).await;
+    admin
+        .headers
+        .push(("accept-language".into(), "ru-RU,ru;q=0.9".into()));
+    let form = admin.get("/players/new").await;
+    assert!(
+        form.body.contains(r#"<option value="RUS">Россия</option>"#)
+            && form
+                .body
+                .contains(r#"<option value="NLD">Нидерланды</option>"#),
+        "the country list by Russian names: {}",
+        form.body
+    );
+    assert!(
+        !form.body.contains(r#"name="country" value"#),
+        "no text field"
+    );
+    let created = admin
+        .post_form("/players", &[("name", "Анна Лис"), ("country", "NLD")])
+        .await;
+    assert_eq!(created.status.as_u16(), 303, "{}", created.body);
+    let path = created.location();
+    let id: i64 = path.rsplit('/').next().unwrap().parse().unwrap();
+    let stored = admin.get(&format!("/api/v1/players/{id}")).await.json();
+    assert_eq!(stored["country"], "NLD");
+    assert!(admin.get(&path).await.body.contains("Нидерланды"));
+
+    // As the API, an import or an older form would send it.
+    let federation_code = admin
+        .post_form("/players", &[("name", "Jan de Vries"), ("country", "NED")])
+        .await;
+    assert_eq!(
+        federation_code.status.as_u16(),
+        303,
+        "{}",
+        federation_code.body
+    );
+    let location = federation_code.location();
+    let id: i64 = location.rsplit('/').next().unwrap().parse().unwrap();
+    assert!(
+        admin
+            .get(&format!("/players/{id}"))
+            .await
+            .body
+            .contains("Нидерланды")
+    );
+    let edit = admin.get(&format!("/players/{id}/edit")).await;
+    assert!(
+        edit.body
+            .contains(r#"<option value="NLD" selected>Нидерланды</option>"#),
+        "NED selects the Netherlands: {}",
+        edit.body
+    );
+    let list = admin.get("/players").await;
+    assert!(list.body.contains("<td>Нидерланды</td>"), "{}", list.body);
 }
 
 #[actix_web::test]

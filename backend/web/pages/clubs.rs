@@ -270,6 +270,13 @@ struct FormPage {
     errors: FormErrors,
 }
 
+impl FormPage {
+    /// The country list by name in the reader's language, the form's country selected.
+    fn countries(&self) -> Vec<crate::web::countries::CountryOption> {
+        crate::web::countries::options(self.ctx.lang, &self.form.country)
+    }
+}
+
 pub async fn new_form(SignedInPage(ctx): SignedInPage) -> AppResult<HttpResponse> {
     if !ctx.is_organiser() {
         return Err(AppError::forbidden(Refusal::OnlyOrganisersCreateClubs));

@@ -409,6 +409,8 @@ struct FormPage {
     player_id: Option<i64>,
     form: PlayerForm,
     clubs: Vec<ClubView>,
+    /// The country list by name in the reader's language, the form's country selected.
+    countries: Vec<crate::web::countries::CountryOption>,
     errors: FormErrors,
 }
 
@@ -421,6 +423,7 @@ async fn form_page(
     errors: FormErrors,
 ) -> AppResult<HttpResponse> {
     let clubs = state.db(clubs::list).await?;
+    let countries = crate::web::countries::options(ctx.lang, &form.country);
     render::page(
         status,
         &FormPage {
@@ -428,6 +431,7 @@ async fn form_page(
             player_id,
             form,
             clubs,
+            countries,
             errors,
         },
     )
