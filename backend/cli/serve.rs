@@ -132,6 +132,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         site_secret: site_secret.into_bytes(),
         trusted_proxies: trusted_proxies.clone(),
         limits,
+        site_zone: Default::default(),
     };
     let workers = args.workers.unwrap_or_else(|| {
         std::thread::available_parallelism()

@@ -142,6 +142,8 @@ refusals! {
     NotAnEmail => "not_an_email",
     /// A federation/country code that is not 2-3 letters.
     NotACountryCode => "not_a_country_code",
+    /// A time zone name the time zone database does not have.
+    UnknownTimeZone => "unknown_time_zone",
     NotAWholeNumber => "not_a_whole_number",
     /// A value that is not one of the accepted codes.
     NotOneOf { allowed: Vec<String> } => "not_one_of",
@@ -806,6 +808,7 @@ pub mod examples {
         },
         || Refusal::NotAnEmail,
         || Refusal::NotACountryCode,
+        || Refusal::UnknownTimeZone,
         || Refusal::NotAWholeNumber,
         || Refusal::not_one_of(&["1-0", "0-1"]),
         || Refusal::NotBetween { min: 0, max: 30 },

@@ -13,7 +13,8 @@ use super::middleware::{self, CsrfCookie};
 use super::render;
 use super::state::AppState;
 use crate::service::User;
-use crate::service::{Actor, AppError, accounts, auth};
+use crate::service::{Actor, AppError, accounts, auth, time_zone};
+use chrono_tz::Tz;
 
 /// A one-time message shown on the next page after a redirect.
 #[derive(Debug, Clone, PartialEq)]
@@ -55,6 +56,8 @@ pub struct Ctx {
     /// path and query, where the answer is shown (`static/address.js`), so a reload asks
     /// for the form again instead of sending it again.
     pub form_page: Option<String>,
+    /// The site's time zone, which pages show times in (`service::time_zone`).
+    pub zone: Tz,
     pub session_token: Option<String>,
 }
 
@@ -176,16 +179,20 @@ impl Ctx {
         self.lang.number(*n)
     }
 
+    /// The day of a stored (UTC) time on the site's clock.
     pub fn date(&self, at: &NaiveDateTime) -> String {
-        self.lang.date(at)
+        self.lang.date(&time_zone::local(self.zone, at).0)
     }
 
     pub fn day(&self, day: &chrono::NaiveDate) -> String {
         self.lang.day(day)
     }
 
+    /// A stored (UTC) time on the site's clock, with the zone's offset: `7 Dec 2026, 17:05
+    /// (UTC+3)`.
     pub fn date_time(&self, at: &NaiveDateTime) -> String {
-        self.lang.date_time(at)
+        let (wall, offset) = time_zone::local(self.zone, at);
+        format!("{} ({offset})", self.lang.date_time(&wall))
     }
 
     /// The language of this request, without touching the database: cookie, then
@@ -236,6 +243,7 @@ impl Ctx {
             .cookie(cookies::FLASH)
             .and_then(|c| Flash::decode(c.value()));
         let here = return_path(req);
+        let zone = state.site_zone.get(&state.pool).await?;
         let form_page = (req.method() != actix_web::http::Method::GET)
             .then(|| referer_path(req))
             .flatten();
@@ -246,6 +254,7 @@ impl Ctx {
             flash,
             here,
             form_page,
+            zone,
             session_token,
         })
     }
@@ -259,6 +268,7 @@ impl Ctx {
             flash: None,
             here: req.path().to_string(),
             form_page: None,
+            zone: Tz::UTC,
             session_token: None,
         }
     }

@@ -14,6 +14,8 @@ pub struct AppState {
     pub site_secret: Vec<u8>,
     pub trusted_proxies: TrustedProxies,
     pub limits: ClientLimits,
+    /// The site's time zone, read at most once a minute.
+    pub site_zone: super::site_zone::SiteZone,
 }
 
 impl AppState {

@@ -627,6 +627,7 @@ fn api_rows(fx: &Fixture) -> Vec<Row> {
         get("/tokens", a("/tokens"), SignedIn),
         get("/admin/users", a("/admin/users"), Admins),
         get("/admin/registration", a("/admin/registration"), Admins),
+        get("/admin/time-zone", a("/admin/time-zone"), Admins),
         // A player makes one profile, their own (the player has one); organisers make any.
         json_row(
             Method::POST,
@@ -994,6 +995,13 @@ fn api_rows(fx: &Fixture) -> Vec<Row> {
             "/admin/registration",
             a("/admin/registration"),
             json!({"mode": "open"}),
+            Admins,
+        ),
+        json_row(
+            Method::PUT,
+            "/admin/time-zone",
+            a("/admin/time-zone"),
+            json!({"time_zone": "UTC"}),
             Admins,
         ),
     ]
@@ -1447,6 +1455,12 @@ fn page_rows(fx: &Fixture) -> Vec<Row> {
             "/admin/registration",
             "/admin/registration".into(),
             &[("mode", "open")],
+            Admins,
+        ),
+        form(
+            "/admin/time-zone",
+            "/admin/time-zone".into(),
+            &[("time_zone", "UTC")],
             Admins,
         ),
         form(

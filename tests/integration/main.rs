@@ -65,6 +65,7 @@ mod processes;
 mod ratings_property;
 mod refusal_without_lock;
 mod russian_pages;
+mod site_time_zone;
 mod slow_clients;
 mod storage_faults;
 mod store_schema;

@@ -124,3 +124,47 @@ pub async fn set_registration(
         .await?;
     Ok(Json(RegistrationSetting { mode }))
 }
+
+/// The site's time zone: pages show times on its clock (an IANA name such as
+/// `Europe/Moscow`; `UTC` until an administrator sets one).
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct TimeZoneSetting {
+    pub time_zone: String,
+}
+
+/// The site's time zone (administrators, like the other site settings).
+#[utoipa::path(get, path = "/api/v1/admin/time-zone", tag = "admin",
+    responses((status = 200, body = TimeZoneSetting), (status = 401, body = crate::web::error::Problem),
+        (status = 403, body = crate::web::error::Problem)),
+    security(("token" = [])))]
+pub async fn time_zone(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+) -> AppResult<Json<TimeZoneSetting>> {
+    actor.require_admin()?;
+    let zone = state.site_zone.get(&state.pool).await?;
+    Ok(Json(TimeZoneSetting {
+        time_zone: zone.name().to_string(),
+    }))
+}
+
+/// Sets the site's time zone (administrators); 422 `invalid` for a name the time zone
+/// database does not have.
+#[utoipa::path(put, path = "/api/v1/admin/time-zone", tag = "admin", request_body = TimeZoneSetting,
+    responses((status = 200, body = TimeZoneSetting), (status = 401, body = crate::web::error::Problem),
+        (status = 403, body = crate::web::error::Problem), (status = 422, body = crate::web::error::Problem)),
+    security(("token" = [])))]
+pub async fn set_time_zone(
+    ApiActor(actor): ApiActor,
+    state: web::Data<AppState>,
+    input: Json<TimeZoneSetting>,
+) -> AppResult<Json<TimeZoneSetting>> {
+    let name = input.into_inner().time_zone;
+    let zone = state
+        .db(move |conn| crate::service::time_zone::set_time_zone(conn, &actor, &name))
+        .await?;
+    state.site_zone.remember(zone);
+    Ok(Json(TimeZoneSetting {
+        time_zone: zone.name().to_string(),
+    }))
+}

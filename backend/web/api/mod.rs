@@ -136,7 +136,9 @@ pub fn routes() -> Routes {
         .put("/admin/users/{id}/roles", admin::set_roles)
         .post("/admin/invitations", admin::invite)
         .get("/admin/registration", admin::registration)
-        .put("/admin/registration", admin::set_registration);
+        .put("/admin/registration", admin::set_registration)
+        .get("/admin/time-zone", admin::time_zone)
+        .put("/admin/time-zone", admin::set_time_zone);
     routes
 }
 

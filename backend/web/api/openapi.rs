@@ -36,7 +36,7 @@ use super::{
         event_pairing::check, event_pairing::change, event_pairing::changes,
         tokens::list, tokens::create, tokens::revoke,
         admin::users, admin::set_roles, admin::invite,
-        admin::registration, admin::set_registration,
+        admin::registration, admin::set_registration, admin::time_zone, admin::set_time_zone,
         ratings::list, ratings::history, ratings::import,
     ),
     components(schemas(crate::web::error::Problem, crate::service::live::snapshot::PlyEvent,

@@ -26,9 +26,18 @@ struct AdminPage {
     new_invitation: Option<CreatedInvitation>,
     errors: FormErrors,
     rating_systems: SystemChoice,
+    /// Every zone the site may choose, by name.
+    zones: Vec<chrono_tz::Tz>,
 }
 
 impl AdminPage {
+    /// A zone's name and its offset from UTC now: `Europe/Moscow (UTC+3)`.
+    fn zone_label(&self, zone: &chrono_tz::Tz) -> String {
+        let now = chrono::Utc::now().naive_utc();
+        let (_, offset) = crate::service::time_zone::local(*zone, &now);
+        format!("{} ({offset})", zone.name())
+    }
+
     fn systems(&self) -> &'static [RatingSystem] {
         RatingSystem::ALL
     }
@@ -66,6 +75,7 @@ async fn page(
             new_invitation,
             errors,
             rating_systems,
+            zones: crate::service::time_zone::choices(),
         },
     )
 }
@@ -122,6 +132,31 @@ pub async fn set_registration(
     state
         .db(move |conn| accounts::set_registration_mode(conn, &actor, mode))
         .await?;
+    Ok(render::redirect_with_flash(
+        &req,
+        "/admin",
+        "ok",
+        "flash.saved",
+    ))
+}
+
+#[derive(Deserialize)]
+pub struct TimeZoneForm {
+    time_zone: String,
+}
+
+/// The site's time zone, which pages show times in.
+pub async fn set_time_zone(
+    req: HttpRequest,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    CsrfForm(form): CsrfForm<TimeZoneForm>,
+) -> AppResult<HttpResponse> {
+    let actor = ctx.actor();
+    let zone = state
+        .db(move |conn| crate::service::time_zone::set_time_zone(conn, &actor, &form.time_zone))
+        .await?;
+    state.site_zone.remember(zone);
     Ok(render::redirect_with_flash(
         &req,
         "/admin",

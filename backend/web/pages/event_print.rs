@@ -20,9 +20,9 @@ use crate::web::state::AppState;
 use damka_domain::tournament::ByeKind;
 use damka_domain::vocabulary::{ResultCode, System};
 
-/// The date the sheet is printed on (UTC: the server does not know the reader's zone).
+/// The date the sheet is printed on, on the site's clock.
 fn printed_on(ctx: &Ctx) -> String {
-    ctx.lang.day(&chrono::Utc::now().date_naive())
+    ctx.date(&chrono::Utc::now().naive_utc())
 }
 
 #[derive(Template)]

@@ -57,6 +57,22 @@ pub struct GamePage {
 }
 
 impl GamePage {
+    /// When the first and the last move were played, on the site's clock with its offset.
+    fn move_times(&self) -> Option<String> {
+        let first = self.game.moves.first()?;
+        let last = self.game.moves.last()?;
+        let first_at = self.ctx.date_time(&first.played_at.naive_utc());
+        if self.game.moves.len() == 1 {
+            return Some(self.ctx.tf1("game.first_move_at", &first_at));
+        }
+        let last_at = self.ctx.date_time(&last.played_at.naive_utc());
+        Some(
+            self.ctx
+                .lang
+                .tf("game.moves_between", &[&first_at, &last_at]),
+        )
+    }
+
     /// A ply's page, from the side the board is shown from when one was asked for (the step
     /// links and the move list then never turn the board back).
     pub fn ply_link(&self, ply: impl std::fmt::Display) -> String {

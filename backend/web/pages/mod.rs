@@ -139,6 +139,7 @@ pub fn routes() -> Routes {
         .post("/games/{id}/clock/start", games::start_clock)
         .get("/admin", admin::show)
         .post("/admin/registration", admin::set_registration)
+        .post("/admin/time-zone", admin::set_time_zone)
         .post("/admin/ratings", admin::set_rating_systems)
         .post("/admin/invitations", admin::invite)
         .post("/admin/users/{id}/roles", admin::set_roles);

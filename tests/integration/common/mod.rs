@@ -262,6 +262,7 @@ impl TestApp {
                 site_secret: secret.into_bytes(),
                 trusted_proxies: Default::default(),
                 limits: Default::default(),
+                site_zone: Default::default(),
             },
             pool,
             service: OnceCell::new(),
