@@ -7,6 +7,7 @@ use serde::Deserialize;
 use crate::service::AppResult;
 use crate::service::events::audit::ChangeView;
 use crate::service::events::ballot::OpeningView;
+use crate::web::opening_diagram::{self, OpeningDiagram};
 use crate::service::events::entries::EntryView;
 use crate::service::events::overview::{self, EventOverview};
 use crate::service::events::reports::StandingView;
@@ -134,6 +135,11 @@ impl EventPage {
 
     fn round_opening_text(&self, opening: &OpeningView) -> String {
         micro_match::round_opening_text(self.ctx.lang, opening)
+    }
+
+    /// The opening's position as a small diagram, with its FEN.
+    fn opening_diagram(&self, opening: &OpeningView) -> Option<OpeningDiagram> {
+        opening_diagram::of_opening(self.ctx.lang, opening)
     }
 
     /// The micro-match's score, game 1's White first (`1½–½`); a dash before any result.
