@@ -14,6 +14,7 @@ pub mod games;
 pub mod live;
 pub mod merges;
 pub mod paging;
+pub mod player_games;
 pub mod password_limits;
 pub mod players;
 pub mod ratings;
