@@ -2,8 +2,8 @@
 //! opponent, colour and result from the player's side, with the round's games), and their
 //! games outside any event. Both lists are bounded; the page links to the full lists.
 use damka_domain::tournament::ByeKind;
-use damka_engine::Color;
 use damka_domain::vocabulary::ResultCode;
+use damka_engine::Color;
 
 use crate::service::events::history::{self, History};
 use crate::service::events::reports::game_symbol;

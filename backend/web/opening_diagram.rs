@@ -20,7 +20,11 @@ pub struct OpeningDiagram {
 /// The position after `moves` played from `start_fen` (or the variant's initial
 /// position); `None` if the engine refuses the set-up or a move (a table is checked when
 /// it is set, so this only happens to a table changed since).
-pub fn position_after(variant: Variant, start_fen: Option<&str>, moves: &[String]) -> Option<Position> {
+pub fn position_after(
+    variant: Variant,
+    start_fen: Option<&str>,
+    moves: &[String],
+) -> Option<Position> {
     let mut game = match start_fen {
         Some(fen) => Game::from_position(Position::from_fen(variant, fen).ok()?),
         None => Game::new(variant),
@@ -75,7 +79,11 @@ mod tests {
         let position = position_after(Variant::Russian, None, &moves).expect("legal moves");
         let diagram = of_position(Lang::Ru, "1-I", &position);
         assert_eq!(diagram.fen, position.to_fen());
-        assert!(diagram.svg.starts_with(r#"<svg class="game-board opening-board""#));
+        assert!(
+            diagram
+                .svg
+                .starts_with(r#"<svg class="game-board opening-board""#)
+        );
         assert_eq!(diagram.svg.matches("class=\"piece ").count(), 24);
         assert!(position_after(Variant::Russian, None, &["a1-a2".to_string()]).is_none());
     }

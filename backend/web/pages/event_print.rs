@@ -10,11 +10,11 @@ use serde::Deserialize;
 use crate::service::AppResult;
 use crate::service::events::Event;
 use crate::service::events::ballot::OpeningView;
-use crate::web::opening_diagram::{self, OpeningDiagram};
 use crate::service::events::sheets::{
     self, CrosstableSheet, PairingSheet, SheetStanding, StandingsSheet,
 };
 use crate::web::ctx::Ctx;
+use crate::web::opening_diagram::{self, OpeningDiagram};
 use crate::web::pages::keizer;
 use crate::web::render;
 use crate::web::state::AppState;

@@ -12,8 +12,8 @@ use crate::service::clubs::ClubView;
 use crate::service::events::Event;
 use crate::service::events::reports::game_symbol;
 use crate::service::games::view::{GamePlayer, GameSummary};
-use crate::service::player_games::{self, PlayerGames, RoundRow};
 use crate::service::paging::PageRequest;
+use crate::service::player_games::{self, PlayerGames, RoundRow};
 use crate::service::players::{self, PlayerFilter, PlayerInput, PlayerView};
 use crate::service::ratings::views::{self as rating_views, StepView, VariantRatings};
 use crate::service::{AppError, AppResult, DbConn, Refusal, clubs};
@@ -352,7 +352,6 @@ impl ShowPage {
     }
 }
 
-
 pub async fn show(
     ctx: Ctx,
     state: web::Data<AppState>,
@@ -398,9 +397,7 @@ pub async fn show(
             player,
             can_edit,
             ratings,
-            all_events: games
-                .more_events
-                .then(|| format!("/events?player_id={id}")),
+            all_events: games.more_events.then(|| format!("/events?player_id={id}")),
             events: games.events.iter().map(|e| e.event.clone()).collect(),
             games,
             claims,
