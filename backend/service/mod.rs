@@ -15,6 +15,7 @@ pub mod live;
 pub mod merges;
 pub mod paging;
 pub mod password_limits;
+pub mod player_games;
 pub mod players;
 pub mod ratings;
 pub mod refusal;

@@ -500,6 +500,25 @@ pub fn list(conn: &mut DbConn, filter: &GameFilter) -> QueryResult<Vec<GameRow>>
     query.order(games::id.desc()).limit(filter.limit).load(conn)
 }
 
+/// A player's games outside any event (casual games), newest first, at most `limit`.
+pub fn standalone_of_player(
+    conn: &mut DbConn,
+    player_id: i64,
+    limit: i64,
+) -> QueryResult<Vec<GameRow>> {
+    games::table
+        .select(GameRow::as_select())
+        .filter(games::event_id.is_null())
+        .filter(
+            games::white_player_id
+                .eq(player_id)
+                .or(games::black_player_id.eq(player_id)),
+        )
+        .order(games::id.desc())
+        .limit(limit)
+        .load(conn)
+}
+
 pub struct NewGameChange<'a> {
     pub game_id: i64,
     pub user_id: i64,

@@ -16,6 +16,7 @@ pub mod game_board;
 pub mod i18n;
 pub mod live_keys;
 pub mod middleware;
+pub mod opening_diagram;
 /// The OpenAPI document lives with the API it describes.
 pub use api::openapi;
 pub mod pager;

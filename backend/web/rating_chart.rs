@@ -1,7 +1,9 @@
 //! A player's ratings over time as a server-drawn SVG: one line per system on a shared
 //! time axis, each point with a tooltip (`<title>`), the lowest and highest rating and the
-//! first and last date written on the axes. No script, so it works without JavaScript;
-//! the `viewBox` lets it shrink to a 390 px phone.
+//! first and last date written on the axes. No script, so it works without JavaScript.
+//! The drawing has no size of its own: `width="100%"` and the `viewBox` make it as wide as
+//! the page (a 390 px phone to a desktop), and its type is sized so that it still reads at
+//! a phone's width.
 use std::fmt::Write;
 
 /// One system's line.
@@ -15,12 +17,14 @@ pub struct Series {
     pub dashed: bool,
 }
 
-const WIDTH: i64 = 480;
-const HEIGHT: i64 = 220;
-const LEFT: i64 = 46;
+const WIDTH: i64 = 600;
+const HEIGHT: i64 = 250;
+const LEFT: i64 = 54;
 const RIGHT: i64 = 14;
-const TOP: i64 = 28;
-const BOTTOM: i64 = 26;
+const TOP: i64 = 32;
+const BOTTOM: i64 = 30;
+/// Type size in drawing units: 9 px on a 390 px phone, where the drawing is ~360 px wide.
+const FONT: i64 = 15;
 
 /// The chart, or `None` when no series has a point.
 pub fn draw(series: &[Series], title: &str, first_date: &str, last_date: &str) -> Option<String> {
@@ -56,7 +60,7 @@ pub fn draw(series: &[Series], title: &str, first_date: &str, last_date: &str) -
     let mut out = String::new();
     let _ = write!(
         out,
-        r#"<svg class="chart rating-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{t}"><title>{t}</title>"#,
+        r#"<svg class="chart rating-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="100%" preserveAspectRatio="xMidYMid meet" role="img" aria-label="{t}"><title>{t}</title>"#,
         t = escape(title)
     );
     // Axes and their labels.
@@ -68,11 +72,11 @@ pub fn draw(series: &[Series], title: &str, first_date: &str, last_date: &str) -
     );
     let _ = write!(
         out,
-        r#"<g font-size="11" fill="currentColor"><text x="{lx}" y="{y_max}" text-anchor="end">{v_max}</text><text x="{lx}" y="{y_min}" text-anchor="end">{v_min}</text><text x="{LEFT}" y="{dy}">{first}</text><text x="{r}" y="{dy}" text-anchor="end">{last}</text></g>"#,
+        r#"<g font-size="{FONT}" fill="currentColor"><text x="{lx}" y="{y_max}" text-anchor="end">{v_max}</text><text x="{lx}" y="{y_min}" text-anchor="end">{v_min}</text><text x="{LEFT}" y="{dy}">{first}</text><text x="{r}" y="{dy}" text-anchor="end">{last}</text></g>"#,
         lx = LEFT - 4,
         y_max = y(v_max) + 4,
         y_min = y(v_min) + 4,
-        dy = HEIGHT - 8,
+        dy = HEIGHT - 9,
         r = WIDTH - RIGHT,
         first = escape(first_date),
         last = escape(last_date),
@@ -87,13 +91,13 @@ pub fn draw(series: &[Series], title: &str, first_date: &str, last_date: &str) -
         };
         let _ = write!(
             out,
-            r#"<line x1="{legend_x}" y1="12" x2="{x2}" y2="12" stroke="{c}" stroke-width="2.5"{dash}/><text x="{tx}" y="16" font-size="12" fill="currentColor">{label}</text>"#,
+            r#"<line x1="{legend_x}" y1="13" x2="{x2}" y2="13" stroke="{c}" stroke-width="2.5"{dash}/><text x="{tx}" y="18" font-size="{FONT}" fill="currentColor">{label}</text>"#,
             x2 = legend_x + 22,
             c = s.colour,
             tx = legend_x + 27,
             label = escape(&s.label)
         );
-        legend_x += 40 + 8 * s.label.chars().count() as i64;
+        legend_x += 44 + 10 * s.label.chars().count() as i64;
     }
     for s in series.iter().filter(|s| !s.points.is_empty()) {
         let dash = if s.dashed {
@@ -117,7 +121,7 @@ pub fn draw(series: &[Series], title: &str, first_date: &str, last_date: &str) -
         for (t, v, tip) in &s.points {
             let _ = write!(
                 out,
-                r#"<circle cx="{}" cy="{}" r="3.5" fill="{}"><title>{}</title></circle>"#,
+                r#"<circle cx="{}" cy="{}" r="4.5" fill="{}"><title>{}</title></circle>"#,
                 x(*t),
                 y(*v),
                 s.colour,
@@ -172,6 +176,9 @@ mod tests {
         // The first point is at the left edge of the plot, the last at the right.
         assert!(svg.contains(&format!("cx=\"{LEFT}\"")));
         assert!(svg.contains(&format!("cx=\"{}\"", WIDTH - RIGHT)));
+        // As wide as the page: no size in pixels, a viewBox to scale by.
+        assert!(svg.contains(r#"width="100%""#) && svg.contains("viewBox="));
+        assert!(!svg.contains("px"));
     }
 
     #[test]

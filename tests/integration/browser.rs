@@ -67,7 +67,7 @@ fn find_program(candidates: &[&str], name: &str) -> Option<PathBuf> {
 }
 
 /// One GET over a fresh connection; the status code and body, or `None` on any error.
-fn http_get(port: u16, path: &str) -> Option<(u16, String)> {
+pub(crate) fn http_get(port: u16, path: &str) -> Option<(u16, String)> {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
     stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
     let request = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
@@ -105,7 +105,7 @@ pub(crate) struct Process {
 }
 
 impl Process {
-    fn spawn(name: &'static str, command: &mut Command, log: PathBuf) -> Process {
+    pub(crate) fn spawn(name: &'static str, command: &mut Command, log: PathBuf) -> Process {
         let out = File::create(&log).unwrap();
         let child = command
             .stdin(Stdio::null())
@@ -118,7 +118,7 @@ impl Process {
 
     /// Polls until `ready` answers true; panics with the log after `WAIT` or if the
     /// process exits.
-    fn wait_until(&mut self, what: &str, ready: impl Fn() -> bool) {
+    pub(crate) fn wait_until(&mut self, what: &str, ready: impl Fn() -> bool) {
         let deadline = Instant::now() + WAIT;
         while Instant::now() < deadline {
             if ready() {

@@ -61,6 +61,7 @@ mod openapi;
 mod paging;
 mod paging_people;
 mod paging_records;
+mod player_page;
 mod processes;
 mod ratings_property;
 mod refusal_without_lock;

@@ -228,6 +228,12 @@ pub struct OpeningView {
     pub moves: Vec<String>,
     /// The position the players take over: after the moves.
     pub fen: String,
+    /// The event's variant and the table's set-up position (pages replay the moves from
+    /// it to draw the diagram).
+    #[serde(skip)]
+    pub variant: Variant,
+    #[serde(skip)]
+    pub start_fen: Option<String>,
 }
 
 impl OpeningView {
@@ -237,6 +243,8 @@ impl OpeningView {
             code: opening.code.clone(),
             moves: opening.moves.clone(),
             fen: opening.fen.clone(),
+            variant: history.event.variant,
+            start_fen: opening.start_fen.clone(),
         }
     }
 

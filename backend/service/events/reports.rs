@@ -579,7 +579,7 @@ pub fn micro_match_games(history: &History, start_no: u32, round: u32) -> Option
 }
 
 /// One game's result from one player's side (`as_white`: they had White in it).
-fn game_symbol(result: Option<ResultCode>, as_white: bool) -> &'static str {
+pub fn game_symbol(result: Option<ResultCode>, as_white: bool) -> &'static str {
     use ResultCode::*;
     match (result, as_white) {
         (None, _) => "*",

@@ -14,6 +14,7 @@ use crate::service::events::sheets::{
     self, CrosstableSheet, PairingSheet, SheetStanding, StandingsSheet,
 };
 use crate::web::ctx::Ctx;
+use crate::web::opening_diagram::{self, OpeningDiagram};
 use crate::web::pages::keizer;
 use crate::web::render;
 use crate::web::state::AppState;
@@ -53,6 +54,11 @@ impl PairingsPage {
 
     fn round_opening_text(&self, opening: &OpeningView) -> String {
         crate::web::pages::micro_match::round_opening_text(self.ctx.lang, opening)
+    }
+
+    /// The opening's position as a small diagram, with its FEN.
+    fn opening_diagram(&self, opening: &OpeningView) -> Option<OpeningDiagram> {
+        opening_diagram::of_opening(self.ctx.lang, opening)
     }
 
     /// Why a player has no game (a Keizer event's absences by their Keizer names).

@@ -17,6 +17,7 @@ use crate::service::{Actor, AppError, AppResult, DbConn};
 use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
 use crate::web::game_board::{self, BoardOptions};
+use crate::web::opening_diagram::{self, OpeningDiagram};
 use crate::web::render::{self, FormErrors};
 use crate::web::signed_in::SignedInPage;
 use crate::web::state::AppState;
@@ -54,6 +55,8 @@ pub struct GamePage {
     pub may_resign: bool,
     pub errors: FormErrors,
     pub result_words: String,
+    /// A game started from a drawn opening: the position after the opening's moves.
+    pub opening_diagram: Option<OpeningDiagram>,
 }
 
 impl GamePage {
@@ -127,6 +130,19 @@ impl GamePage {
         } else {
             self.ctx.tf1("micro.game_opening_position", &code)
         }
+    }
+
+    /// The drawn opening's moves, as the move list writes them (`c3-d4 f6-g5`).
+    pub fn opening_moves(&self) -> String {
+        let plies = usize::try_from(self.game.opening_plies).unwrap_or(0);
+        let moves: Vec<&str> = self
+            .game
+            .moves
+            .iter()
+            .take(plies)
+            .map(|m| m.notation.as_str())
+            .collect();
+        moves.join(" ")
     }
 
     pub fn opening_plies_text(&self) -> String {
@@ -334,6 +350,10 @@ fn build(
         "[]".to_string()
     };
     let result_words = result_words(&ctx, &view);
+    let opening_diagram = view.opening_code.as_deref().map(|code| {
+        let (after_opening, _) = game_at(&loaded, view.opening_plies.clamp(0, latest));
+        opening_diagram::of_position(ctx.lang, code, after_opening.position())
+    });
     GamePage {
         lines: move_lines(&view),
         fen_shown: position_game.position().to_fen(),
@@ -350,6 +370,7 @@ fn build(
         may_resign: ongoing && my_side.is_some(),
         errors,
         result_words,
+        opening_diagram,
         game: view,
         ctx,
     }

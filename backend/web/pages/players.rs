@@ -2,20 +2,25 @@
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
-use damka_engine::Variant;
+use damka_domain::tournament::ByeKind;
+use damka_domain::vocabulary::System;
+use damka_engine::{Color, Variant};
 use serde::Deserialize;
 
 use crate::service::claims::{self, ChangeView, ClaimView};
 use crate::service::clubs::ClubView;
-use crate::service::games::GameFilter;
-use crate::service::games::{self, GameSummary};
+use crate::service::events::Event;
+use crate::service::events::reports::game_symbol;
+use crate::service::games::view::{GamePlayer, GameSummary};
 use crate::service::paging::PageRequest;
+use crate::service::player_games::{self, PlayerGames, RoundRow};
 use crate::service::players::{self, PlayerFilter, PlayerInput, PlayerView};
 use crate::service::ratings::views::{self as rating_views, StepView, VariantRatings};
 use crate::service::{AppError, AppResult, DbConn, Refusal, clubs};
 use crate::web::ctx::Ctx;
 use crate::web::form::{CsrfForm, optional_number};
 use crate::web::pager::Pager;
+use crate::web::pages::{keizer, micro_match};
 use crate::web::rating_chart::{self, Series};
 use crate::web::render::{self, FormErrors};
 use crate::web::signed_in::SignedInPage;
@@ -112,8 +117,8 @@ struct ShowPage {
     can_edit: bool,
     /// Per variant the player has ratings in: both systems now, the chart, the steps.
     ratings: Vec<RatingsCard>,
-    /// The player's latest games, newest first.
-    games: Vec<GameSummary>,
+    /// The player's games by event (latest events) and outside events (latest games).
+    games: PlayerGames,
     /// The latest events the player is entered in; `all_events` leads to the rest.
     events: Vec<crate::service::events::Event>,
     all_events: Option<String>,
@@ -220,30 +225,93 @@ impl RatingsCard {
 }
 
 impl ShowPage {
-    /// The opponent's name and this player's colour in `game`.
-    fn opponent(&self, game: &GameSummary) -> String {
+    /// The player's colour in a standalone game, and the opponent.
+    fn standalone_side<'g>(&self, game: &'g GameSummary) -> (Color, &'g GamePlayer) {
         if game.white.player_id == self.player.id {
-            format!("{} ({})", game.black.name, self.ctx.t("game.side.white"))
+            (Color::White, &game.black)
         } else {
-            format!("{} ({})", game.white.name, self.ctx.t("game.side.black"))
+            (Color::Black, &game.white)
         }
+    }
+
+    /// "White" / «Белые».
+    fn colour_name(&self, colour: &Option<Color>) -> String {
+        colour.map(|c| self.side_word(&c)).unwrap_or_default()
+    }
+
+    fn side_word(&self, colour: &Color) -> String {
+        self.ctx.t(&format!("game.side.{}", colour.spelling()))
+    }
+
+    /// A standalone game's result from the player's side (`1`, `½`, `0`); none while
+    /// it goes on.
+    fn standalone_result(&self, game: &GameSummary) -> Option<&'static str> {
+        let (colour, _) = self.standalone_side(game);
+        game.result
+            .map(|_| game_symbol(game.result, colour == Color::White))
+    }
+
+    /// What a result mark means, for its `<abbr title>`.
+    fn result_meaning(&self, symbol: &&str) -> String {
+        let key = match *symbol {
+            "1" => "win",
+            "½" => "draw",
+            "0" => "loss",
+            "+" => "forfeit_win",
+            "-" => "forfeit_loss",
+            "--" => "double_forfeit",
+            _ => "unknown",
+        };
+        self.ctx.t(&format!("player.result_title.{key}"))
+    }
+
+    /// A micro-match's score, the player's points first (`1½–½`, or the 2-1-0 scale).
+    fn match_score(&self, event: &Event, points: &(u32, u32)) -> String {
+        micro_match::score_text(event, points.0, points.1)
+    }
+
+    /// Why the player had no opponent in a round (a Keizer event by its own names).
+    fn bye_text(&self, event: &Event, bye: &Option<ByeKind>) -> String {
+        match bye {
+            Some(kind) if event.system == System::Keizer => keizer::absence(self.ctx.lang, *kind),
+            Some(kind) => self.ctx.t(&format!("event.bye.{kind}")),
+            None => String::new(),
+        }
+    }
+
+    /// The link to a round's game: "game", or "game 2" in a micro-match.
+    fn game_link_text(&self, row: &RoundRow, number: &usize) -> String {
+        if row.games.len() > 1 {
+            self.ctx.tf1("micro.game_link", number)
+        } else {
+            self.ctx.t("event.game_link")
+        }
+    }
+
+    /// Some event lists a round of the player.
+    fn has_event_rounds(&self) -> bool {
+        self.games.events.iter().any(|e| !e.rounds.is_empty())
+    }
+
+    /// Some current rating is provisional (the table marks it `?`).
+    fn has_provisional(&self) -> bool {
+        self.ratings
+            .iter()
+            .flat_map(|card| card.ratings.current.iter())
+            .any(|r| r.rating.is_some() && r.provisional)
+    }
+
+    /// Some current rating has a deviation (the table writes it after `±`).
+    fn has_deviation(&self) -> bool {
+        self.ratings
+            .iter()
+            .flat_map(|card| card.ratings.current.iter())
+            .any(|r| r.rating.is_some() && r.rd.is_some())
     }
 
     /// The audit shows its latest changes only: there may be older ones.
     fn audit_cut(&self) -> bool {
         self.claims.audit.len() >= claims::AUDIT_SHOWN
-    }
-
-    /// The profile lists the latest games only: there may be more on the list of games.
-    fn more_games(&self) -> bool {
-        self.games.len() as i64 >= PROFILE_GAMES
-    }
-
-    fn result_text(&self, game: &GameSummary) -> String {
-        match game.result {
-            Some(result) => result.to_string(),
-            None => self.ctx.t("game.in_progress"),
-        }
     }
 
     fn system_name(&self, system: &RatingSystem) -> String {
@@ -284,11 +352,6 @@ impl ShowPage {
     }
 }
 
-/// How many of a player's games the profile lists.
-const PROFILE_GAMES: i64 = 20;
-/// The latest events shown on a player's page.
-const PROFILE_EVENTS: usize = 20;
-
 pub async fn show(
     ctx: Ctx,
     state: web::Data<AppState>,
@@ -304,27 +367,12 @@ pub async fn show(
                 player,
                 claims,
                 players::can_edit(conn, &actor, id)?,
-                games::view::list(
-                    conn,
-                    &GameFilter {
-                        player_id: Some(id),
-                        limit: PROFILE_GAMES,
-                        ..GameFilter::default()
-                    },
-                )?,
                 rating_views::of_player(conn, id)?,
-                crate::service::events::settings::list(
-                    conn,
-                    crate::service::events::settings::ListFilter {
-                        player_id: Some(id),
-                        ..Default::default()
-                    },
-                    &crate::service::paging::PageRequest::first(PROFILE_EVENTS),
-                )?,
+                player_games::of_player(conn, id)?,
             ))
         })
         .await;
-    let (player, claims, can_edit, games, ratings, events) = match loaded {
+    let (player, claims, can_edit, ratings, games) = match loaded {
         // A merged profile's page leads to the profile it was merged into, for good.
         Err(AppError::NotFoundBecause {
             reason: Refusal::PlayerMerged { into },
@@ -349,12 +397,9 @@ pub async fn show(
             player,
             can_edit,
             ratings,
+            all_events: games.more_events.then(|| format!("/events?player_id={id}")),
+            events: games.events.iter().map(|e| e.event.clone()).collect(),
             games,
-            all_events: events
-                .next_cursor
-                .as_ref()
-                .map(|_| format!("/events?player_id={id}")),
-            events: events.items,
             claims,
         },
     )

@@ -14,6 +14,7 @@ use crate::service::events::rounds::RoundView;
 use crate::service::events::rounds::{BoardGameView, BoardView};
 use crate::service::ratings::views::{self as rating_views, EventRatingRow};
 use crate::web::ctx::Ctx;
+use crate::web::opening_diagram::{self, OpeningDiagram};
 use crate::web::pages::{keizer, micro_match};
 use crate::web::render::{self, FormErrors};
 use crate::web::state::AppState;
@@ -134,6 +135,11 @@ impl EventPage {
 
     fn round_opening_text(&self, opening: &OpeningView) -> String {
         micro_match::round_opening_text(self.ctx.lang, opening)
+    }
+
+    /// The opening's position as a small diagram, with its FEN.
+    fn opening_diagram(&self, opening: &OpeningView) -> Option<OpeningDiagram> {
+        opening_diagram::of_opening(self.ctx.lang, opening)
     }
 
     /// The micro-match's score, game 1's White first (`1½–½`); a dash before any result.
