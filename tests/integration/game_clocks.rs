@@ -369,7 +369,7 @@ async fn the_event_form_offers_the_usual_controls_and_a_custom_one() {
     browser.cookies.insert("damka_lang".into(), "ru".into());
     let page = browser.get("/events/new").await;
     for label in [
-        "без часов",
+        "Без часов",
         "90 мин + 30 с за ход",
         "15 мин + 10 с за ход",
         "5 мин + 3 с за ход",
