@@ -460,6 +460,14 @@ refusals! {
     OnlyPlayersOfGame => "only_players_of_game",
     OnlyPlayersOrOrganisersCreateGames => "only_players_or_organisers_create_games",
     SamePlayerBothSides => "same_player_both_sides",
+    /// A casual game is offered by a player: the account needs its own profile.
+    NoProfileToPlay => "no_profile_to_play",
+    /// A challenge names no opponent (neither chosen from the list nor typed).
+    OpponentMissing => "opponent_missing",
+    /// No profile has this name.
+    NoPlayerNamed { name: String } => "no_player_named",
+    /// Several profiles have this name: the form asks for a choice from the list.
+    SeveralPlayersNamed { name: String, count: usize } => "several_players_named",
     GameOver => "game_over",
     /// The mover's time was over when the move arrived: the game is lost on time.
     FlagFallen => "flag_fallen",
@@ -1190,6 +1198,15 @@ pub mod examples {
         || Refusal::OnlyPlayersOfGame,
         || Refusal::OnlyPlayersOrOrganisersCreateGames,
         || Refusal::SamePlayerBothSides,
+        || Refusal::NoProfileToPlay,
+        || Refusal::OpponentMissing,
+        || Refusal::NoPlayerNamed {
+            name: text("Пётр Иванов"),
+        },
+        || Refusal::SeveralPlayersNamed {
+            name: text("Пётр Иванов"),
+            count: 2,
+        },
         || Refusal::GameOver,
         || Refusal::FlagFallen,
         || Refusal::NotTimed,

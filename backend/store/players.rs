@@ -235,3 +235,21 @@ pub fn unclaimed_named(conn: &mut DbConn, name: &str) -> QueryResult<Vec<Player>
         .filter(|p| damka_domain::names::fold(p.name.trim()) == wanted)
         .collect())
 }
+
+/// Profiles not merged away whose name is `name` once folded (as `unclaimed_named`), with
+/// or without an account: a name typed into a form (a challenge, a list of new members).
+pub fn live_named(conn: &mut DbConn, name: &str) -> QueryResult<Vec<Player>> {
+    let wanted = damka_domain::names::fold(name.trim());
+    if wanted.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rows: Vec<Player> = players::table
+        .filter(players::merged_into.is_null())
+        .order((players::name, players::id))
+        .select(Player::as_select())
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter(|p| damka_domain::names::fold(p.name.trim()) == wanted)
+        .collect())
+}

@@ -9,6 +9,7 @@ mod event_pairing;
 mod event_print;
 mod events;
 mod game_list;
+mod game_new;
 mod game_pdn;
 mod games;
 mod home;
@@ -127,6 +128,8 @@ pub fn routes() -> Routes {
         .get("/events/{id}/reopen", confirm::reopen)
         .post("/events/{id}/reopen", events::reopen)
         .get("/games", game_list::list)
+        .get("/games/new", game_new::new_form)
+        .post("/games", game_new::create)
         .get("/games/{id}", games::show)
         .get("/games/{id}/pdn", game_pdn::game)
         .post("/games/{id}/moves", games::play_move)
