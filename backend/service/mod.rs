@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod auth;
 pub mod claims;
+pub mod club_bulk;
 pub mod clubs;
 pub mod csv_cell;
 pub mod effects;

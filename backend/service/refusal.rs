@@ -205,6 +205,18 @@ refusals! {
     NoSuchPlayer => "no_such_player",
     AlreadyHasProfile => "already_has_profile",
     MayNotEditProfile => "may_not_edit_profile",
+    /// Adding many members at once: more lines than one submission takes.
+    BulkTooManyLines { found: usize, limit: usize } => "bulk_too_many_lines",
+    /// Adding many members at once: neither names nor a CSV were given.
+    BulkNothingGiven => "bulk_nothing_given",
+    /// The CSV's header has no `name` column.
+    BulkCsvNoName => "bulk_csv_no_name",
+    /// A column of the CSV's header that neither a profile nor the ratings import knows.
+    BulkCsvUnknownColumn { column: String } => "bulk_csv_unknown_column",
+    /// A profile of this name is in the club already.
+    NameAlreadyInClub => "name_already_in_club",
+    /// Several profiles without a club have this name: which one is meant is not clear.
+    SeveralClublessNamed { count: usize } => "several_clubless_named",
 
     // Claiming and merging profiles.
     /// The profile claimed already belongs to an account.
@@ -860,6 +872,17 @@ pub mod examples {
         || Refusal::NoSuchPlayer,
         || Refusal::AlreadyHasProfile,
         || Refusal::MayNotEditProfile,
+        || Refusal::BulkTooManyLines {
+            found: 501,
+            limit: 500,
+        },
+        || Refusal::BulkNothingGiven,
+        || Refusal::BulkCsvNoName,
+        || Refusal::BulkCsvUnknownColumn {
+            column: text("имя"),
+        },
+        || Refusal::NameAlreadyInClub,
+        || Refusal::SeveralClublessNamed { count: 2 },
         || Refusal::ProfileTaken,
         || Refusal::AccountHasProfile,
         || Refusal::OnlyProfileManagers,

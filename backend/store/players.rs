@@ -253,3 +253,26 @@ pub fn live_named(conn: &mut DbConn, name: &str) -> QueryResult<Vec<Player>> {
         .filter(|p| damka_domain::names::fold(p.name.trim()) == wanted)
         .collect())
 }
+
+/// Every live profile's id, name and club: what a list of names is matched against once,
+/// instead of a query per name.
+pub fn live_names(conn: &mut DbConn) -> QueryResult<Vec<(i64, String, Option<i64>)>> {
+    players::table
+        .filter(players::merged_into.is_null())
+        .order(players::id)
+        .select((players::id, players::name, players::club_id))
+        .load(conn)
+}
+
+/// Puts a profile that is in no club into `club`; 0 rows when it is in one by now (or
+/// was merged away).
+pub fn join_club(conn: &mut DbConn, player_id: i64, club: i64) -> QueryResult<usize> {
+    diesel::update(
+        players::table
+            .find(player_id)
+            .filter(players::club_id.is_null())
+            .filter(players::merged_into.is_null()),
+    )
+    .set(players::club_id.eq(Some(club)))
+    .execute(conn)
+}

@@ -1238,6 +1238,12 @@ fn page_rows(fx: &Fixture) -> Vec<Row> {
             ClubOrganisers,
         ),
         form(
+            "/clubs/{id}/members/bulk",
+            format!("/clubs/{club}/members/bulk"),
+            &[("names", "Bulk {who}")],
+            ClubOrganisers,
+        ),
+        form(
             "/clubs/{id}/requests",
             format!("/clubs/{club}/requests"),
             &[],

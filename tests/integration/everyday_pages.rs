@@ -262,3 +262,177 @@ async fn a_player_without_a_profile_cannot_start_a_game() {
     assert_eq!(refused.status.as_u16(), 401);
     assert_eq!(game_count(&app).await, 0);
 }
+
+async fn club_of(app: &TestApp, player: i64) -> Option<i64> {
+    app.with_db(move |conn| {
+        use damka::store::schema::players;
+        use diesel::prelude::*;
+        players::table
+            .find(player)
+            .select(players::club_id)
+            .get_result::<Option<i64>>(conn)
+            .unwrap()
+    })
+    .await
+}
+
+async fn player_count(app: &TestApp) -> i64 {
+    app.with_db(|conn| {
+        use damka::store::schema::players;
+        use diesel::prelude::*;
+        players::table.count().get_result::<i64>(conn).unwrap()
+    })
+    .await
+}
+
+#[actix_web::test]
+async fn an_organiser_adds_many_members_at_once_and_every_line_is_accounted_for() {
+    let app = TestApp::new().await;
+    let mut organiser = app.user("org@t.org", Role::Organiser).await;
+    let mut api = organiser.api_client().await;
+    let club = common::create_club(&mut api, "Ладья").await;
+    let other_club = common::create_club(&mut api, "Ферзь").await;
+    // A profile without a club joins; one in another club is not taken from it.
+    let (_, clubless) = player_browser(&app, "petr@t.org", "Пётр Иванов").await;
+    let (_, elsewhere) = player_browser(&app, "olga@t.org", "Ольга Смирнова").await;
+    put_in_club(&app, elsewhere, other_club).await;
+
+    let page = organiser.get(&format!("/clubs/{club}")).await;
+    assert!(
+        page.body
+            .contains(&format!("action=\"/clubs/{club}/members/bulk\"")),
+        "the club page offers the form to its organiser"
+    );
+    let before = player_count(&app).await;
+    let added = organiser
+        .post_form(
+            &format!("/clubs/{club}/members/bulk"),
+            &[(
+                "names",
+                "Анна Кузнецова\n\n  пётр иванов \nОльга Смирнова\nАнна Кузнецова\n",
+            )],
+        )
+        .await;
+    assert_eq!(added.status.as_u16(), 200, "{}", added.body);
+    let text = common::page_text(&added.body);
+    assert!(
+        text.contains("New profiles: 2; joined: 1; not added: 1."),
+        "{text}"
+    );
+    assert!(
+        text.contains("a player of this name is in the club already"),
+        "the repeated line says why: {text}"
+    );
+    for line in ["1", "3", "4", "5"] {
+        assert!(
+            added
+                .body
+                .contains(&format!("<td class=\"num\">{line}</td>")),
+            "line {line} is listed"
+        );
+    }
+    assert_eq!(club_of(&app, clubless).await, Some(club), "joined");
+    assert_eq!(
+        club_of(&app, elsewhere).await,
+        Some(other_club),
+        "left alone"
+    );
+    assert_eq!(player_count(&app).await, before + 2);
+
+    // A CSV with the profile columns and the ratings import's, in Russian.
+    organiser
+        .headers
+        .push(("accept-language".into(), "ru".into()));
+    let csv = "name,federation_id,birth_year,variant,rating\n\
+               Борис Орлов,RUS-1,1990,russian,1500\n\
+               Вера Лебедева,RUS-2,тысяча,russian,1500\n\
+               Глеб Соколов,RUS-3\n";
+    let added = organiser
+        .post_form(&format!("/clubs/{club}/members/bulk"), &[("csv", csv)])
+        .await;
+    assert_eq!(added.status.as_u16(), 200, "{}", added.body);
+    let text = common::page_text(&added.body);
+    assert!(
+        text.contains("Новых профилей: 1; вступили в клуб: 0; не добавлены: 2."),
+        "{text}"
+    );
+    assert!(text.contains("должно быть целым числом"), "{text}");
+    assert!(text.contains("полей: 2, а в заголовке 5"), "{text}");
+    assert!(added.body.contains("id=\"bulk-ratings-ignored\""));
+}
+
+#[actix_web::test]
+async fn a_bulk_submission_is_bounded_and_only_for_the_clubs_organisers() {
+    let app = TestApp::new().await;
+    let mut organiser = app.user("org@t.org", Role::Organiser).await;
+    let mut api = organiser.api_client().await;
+    let club = common::create_club(&mut api, "Ладья").await;
+    let mut rival = app.user("rival@t.org", Role::Organiser).await;
+    let mut rival_api = rival.api_client().await;
+    common::create_club(&mut rival_api, "Ферзь").await;
+    let before = player_count(&app).await;
+
+    let refused = rival
+        .post_form(
+            &format!("/clubs/{club}/members/bulk"),
+            &[("names", "Анна Кузнецова")],
+        )
+        .await;
+    assert_eq!(refused.status.as_u16(), 403, "{}", refused.body);
+    let (mut member, _) = player_browser(&app, "ivan@t.org", "Иван Петров").await;
+    let refused = member
+        .post_form(
+            &format!("/clubs/{club}/members/bulk"),
+            &[("names", "Анна Кузнецова")],
+        )
+        .await;
+    assert_eq!(refused.status.as_u16(), 403);
+    let mut anonymous = app.client();
+    let refused = anonymous
+        .post_form(
+            &format!("/clubs/{club}/members/bulk"),
+            &[("names", "Анна Кузнецова")],
+        )
+        .await;
+    assert_eq!(refused.status.as_u16(), 401);
+    assert_eq!(
+        player_count(&app).await,
+        before + 1,
+        "only Иван's own profile"
+    );
+
+    let many: String = (1..=501).map(|i| format!("Игрок {i}\n")).collect();
+    let too_many = organiser
+        .post_form(&format!("/clubs/{club}/members/bulk"), &[("names", &many)])
+        .await;
+    assert_eq!(too_many.status.as_u16(), 422, "{}", too_many.body);
+    assert!(
+        too_many
+            .body
+            .contains("501 lines: at most 500 are taken at once"),
+        "{}",
+        too_many.body
+    );
+    assert!(too_many.body.contains("Игрок 501"), "the text is kept");
+    let empty = organiser
+        .post_form(&format!("/clubs/{club}/members/bulk"), &[("names", " \n")])
+        .await;
+    assert_eq!(empty.status.as_u16(), 422);
+    let unknown = organiser
+        .post_form(
+            &format!("/clubs/{club}/members/bulk"),
+            &[("csv", "name,colour\nАнна,white\n")],
+        )
+        .await;
+    assert_eq!(unknown.status.as_u16(), 422);
+    assert!(unknown.body.contains("unknown column"), "{}", unknown.body);
+    assert_eq!(player_count(&app).await, before + 1, "nothing was added");
+
+    // 500 lines are taken.
+    let most: String = (1..=500).map(|i| format!("Игрок {i}\n")).collect();
+    let taken = organiser
+        .post_form(&format!("/clubs/{club}/members/bulk"), &[("names", &most)])
+        .await;
+    assert_eq!(taken.status.as_u16(), 200, "{}", taken.body);
+    assert_eq!(player_count(&app).await, before + 501);
+}

@@ -2,6 +2,7 @@
 mod account;
 mod admin;
 mod claims;
+mod club_bulk;
 mod clubs;
 mod confirm;
 mod event_import;
@@ -75,6 +76,7 @@ pub fn routes() -> Routes {
         .get("/clubs/{id}/edit", clubs::edit_form)
         .post("/clubs/{id}", clubs::update)
         .post("/clubs/{id}/members", clubs::add_member)
+        .post("/clubs/{id}/members/bulk", club_bulk::add_many)
         .post("/clubs/{id}/requests", clubs::request_to_join)
         .post(
             "/clubs/{id}/requests/{request_id}/accept",
