@@ -20,6 +20,7 @@ pub mod players;
 pub mod ratings;
 pub mod refusal;
 pub mod results;
+pub mod start_here;
 pub mod token;
 pub mod utc_json;
 pub mod validate;

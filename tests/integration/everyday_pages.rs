@@ -436,3 +436,98 @@ async fn a_bulk_submission_is_bounded_and_only_for_the_clubs_organisers() {
     assert_eq!(taken.status.as_u16(), 200, "{}", taken.body);
     assert_eq!(player_count(&app).await, before + 501);
 }
+
+/// The steps of the "start here" list that are ticked, in order.
+fn ticked(home: &str) -> Vec<bool> {
+    let Some(start) = home.find("id=\"start-here\"") else {
+        return Vec::new();
+    };
+    let end = start + home[start..].find("</section>").unwrap();
+    home[start..end]
+        .split("<li")
+        .skip(1)
+        .map(|item| item.starts_with(" class=\"done\""))
+        .collect()
+}
+
+#[actix_web::test]
+async fn visitors_are_offered_to_register_as_the_site_registers_them() {
+    let app = TestApp::new().await;
+    let mut visitor = app.client();
+    let home = visitor.get("/").await;
+    assert_eq!(
+        home.element_text("home-register").as_deref(),
+        Some("Register")
+    );
+    let mut admin = app.user("admin@t.org", Role::Admin).await;
+    let set = admin
+        .post_form("/admin/registration", &[("mode", "invitation")])
+        .await;
+    assert_eq!(set.status.as_u16(), 303, "{}", set.body);
+    let home = visitor.get("/").await;
+    assert_eq!(
+        home.element_text("home-register").as_deref(),
+        Some("Register with an invitation code")
+    );
+    assert!(
+        home.body
+            .contains("href=\"/register\" id=\"home-register\"")
+    );
+    visitor
+        .headers
+        .push(("accept-language".into(), "ru".into()));
+    let home = visitor.get("/").await;
+    assert_eq!(
+        home.element_text("home-register").as_deref(),
+        Some("Зарегистрироваться по приглашению")
+    );
+    let signed_in = admin.get("/").await;
+    assert!(!signed_in.body.contains("id=\"home-register\""));
+}
+
+#[actix_web::test]
+async fn the_administrator_start_here_list_ticks_each_step_and_goes_away() {
+    let app = TestApp::new().await;
+    let mut admin = app.user("admin@t.org", Role::Admin).await;
+    let mut organiser = app.user("org@t.org", Role::Organiser).await;
+    let home = admin.get("/").await;
+    assert_eq!(ticked(&home.body), [false, false, false, false]);
+    for link in ["/clubs/new", "/players/new", "/events/new", "/events"] {
+        assert!(
+            home.body.contains(&format!("<a href=\"{link}\">")),
+            "links {link}"
+        );
+    }
+    assert!(
+        ticked(&organiser.get("/").await.body).is_empty(),
+        "only administrators get the list"
+    );
+
+    let mut api = admin.api_client().await;
+    common::create_club(&mut api, "Ладья").await;
+    assert_eq!(
+        ticked(&admin.get("/").await.body),
+        [true, false, false, false]
+    );
+    let event = common::create_event(
+        &mut api,
+        json!({"name": "Первенство клуба", "system": "swiss", "rounds": 3}),
+    )
+    .await;
+    assert_eq!(
+        ticked(&admin.get("/").await.body),
+        [true, false, true, false]
+    );
+    common::enter_players(&mut api, event, 4).await;
+    assert_eq!(
+        ticked(&admin.get("/").await.body),
+        [true, true, true, false]
+    );
+    let round = api.post(&format!("/api/v1/events/{event}/rounds")).await;
+    assert_eq!(round.status.as_u16(), 201, "{}", round.body);
+    let home = admin.get("/").await;
+    assert!(
+        !home.body.contains("id=\"start-here\""),
+        "all done: the list is gone"
+    );
+}
