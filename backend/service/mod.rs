@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod auth;
 pub mod claims;
+pub mod club_bulk;
 pub mod clubs;
 pub mod csv_cell;
 pub mod effects;
@@ -20,6 +21,7 @@ pub mod players;
 pub mod ratings;
 pub mod refusal;
 pub mod results;
+pub mod start_here;
 pub mod time_zone;
 pub mod token;
 pub mod utc_json;

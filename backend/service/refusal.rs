@@ -207,6 +207,18 @@ refusals! {
     NoSuchPlayer => "no_such_player",
     AlreadyHasProfile => "already_has_profile",
     MayNotEditProfile => "may_not_edit_profile",
+    /// Adding many members at once: more lines than one submission takes.
+    BulkTooManyLines { found: usize, limit: usize } => "bulk_too_many_lines",
+    /// Adding many members at once: neither names nor a CSV were given.
+    BulkNothingGiven => "bulk_nothing_given",
+    /// The CSV's header has no `name` column.
+    BulkCsvNoName => "bulk_csv_no_name",
+    /// A column of the CSV's header that neither a profile nor the ratings import knows.
+    BulkCsvUnknownColumn { column: String } => "bulk_csv_unknown_column",
+    /// A profile of this name is in the club already.
+    NameAlreadyInClub => "name_already_in_club",
+    /// Several profiles without a club have this name: which one is meant is not clear.
+    SeveralClublessNamed { count: usize } => "several_clubless_named",
 
     // Claiming and merging profiles.
     /// The profile claimed already belongs to an account.
@@ -462,6 +474,14 @@ refusals! {
     OnlyPlayersOfGame => "only_players_of_game",
     OnlyPlayersOrOrganisersCreateGames => "only_players_or_organisers_create_games",
     SamePlayerBothSides => "same_player_both_sides",
+    /// A casual game is offered by a player: the account needs its own profile.
+    NoProfileToPlay => "no_profile_to_play",
+    /// A challenge names no opponent (neither chosen from the list nor typed).
+    OpponentMissing => "opponent_missing",
+    /// No profile has this name.
+    NoPlayerNamed { name: String } => "no_player_named",
+    /// Several profiles have this name: the form asks for a choice from the list.
+    SeveralPlayersNamed { name: String, count: usize } => "several_players_named",
     GameOver => "game_over",
     /// The mover's time was over when the move arrived: the game is lost on time.
     FlagFallen => "flag_fallen",
@@ -855,6 +875,17 @@ pub mod examples {
         || Refusal::NoSuchPlayer,
         || Refusal::AlreadyHasProfile,
         || Refusal::MayNotEditProfile,
+        || Refusal::BulkTooManyLines {
+            found: 501,
+            limit: 500,
+        },
+        || Refusal::BulkNothingGiven,
+        || Refusal::BulkCsvNoName,
+        || Refusal::BulkCsvUnknownColumn {
+            column: text("имя"),
+        },
+        || Refusal::NameAlreadyInClub,
+        || Refusal::SeveralClublessNamed { count: 2 },
         || Refusal::ProfileTaken,
         || Refusal::AccountHasProfile,
         || Refusal::OnlyProfileManagers,
@@ -1193,6 +1224,15 @@ pub mod examples {
         || Refusal::OnlyPlayersOfGame,
         || Refusal::OnlyPlayersOrOrganisersCreateGames,
         || Refusal::SamePlayerBothSides,
+        || Refusal::NoProfileToPlay,
+        || Refusal::OpponentMissing,
+        || Refusal::NoPlayerNamed {
+            name: text("Пётр Иванов"),
+        },
+        || Refusal::SeveralPlayersNamed {
+            name: text("Пётр Иванов"),
+            count: 2,
+        },
         || Refusal::GameOver,
         || Refusal::FlagFallen,
         || Refusal::NotTimed,

@@ -19,6 +19,7 @@ pub mod ratings;
 pub mod schema;
 pub mod settings;
 pub mod shared;
+pub mod site_progress;
 pub mod time_control;
 pub mod time_source;
 

@@ -235,3 +235,44 @@ pub fn unclaimed_named(conn: &mut DbConn, name: &str) -> QueryResult<Vec<Player>
         .filter(|p| damka_domain::names::fold(p.name.trim()) == wanted)
         .collect())
 }
+
+/// Profiles not merged away whose name is `name` once folded (as `unclaimed_named`), with
+/// or without an account: a name typed into a form (a challenge, a list of new members).
+pub fn live_named(conn: &mut DbConn, name: &str) -> QueryResult<Vec<Player>> {
+    let wanted = damka_domain::names::fold(name.trim());
+    if wanted.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rows: Vec<Player> = players::table
+        .filter(players::merged_into.is_null())
+        .order((players::name, players::id))
+        .select(Player::as_select())
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter(|p| damka_domain::names::fold(p.name.trim()) == wanted)
+        .collect())
+}
+
+/// Every live profile's id, name and club: what a list of names is matched against once,
+/// instead of a query per name.
+pub fn live_names(conn: &mut DbConn) -> QueryResult<Vec<(i64, String, Option<i64>)>> {
+    players::table
+        .filter(players::merged_into.is_null())
+        .order(players::id)
+        .select((players::id, players::name, players::club_id))
+        .load(conn)
+}
+
+/// Puts a profile that is in no club into `club`; 0 rows when it is in one by now (or
+/// was merged away).
+pub fn join_club(conn: &mut DbConn, player_id: i64, club: i64) -> QueryResult<usize> {
+    diesel::update(
+        players::table
+            .find(player_id)
+            .filter(players::club_id.is_null())
+            .filter(players::merged_into.is_null()),
+    )
+    .set(players::club_id.eq(Some(club)))
+    .execute(conn)
+}

@@ -1063,6 +1063,7 @@ fn page_rows(fx: &Fixture) -> Vec<Row> {
         ),
         get("/events", "/events".into(), Public),
         get("/games", "/games".into(), Public),
+        get("/games/new", "/games/new".into(), SignedIn),
         get("/events/new", "/events/new".into(), Organisers),
         get("/events/import", "/events/import".into(), Organisers),
         get("/events/{id}", format!("/events/{event}"), Public),
@@ -1245,6 +1246,12 @@ fn page_rows(fx: &Fixture) -> Vec<Row> {
             ClubOrganisers,
         ),
         form(
+            "/clubs/{id}/members/bulk",
+            format!("/clubs/{club}/members/bulk"),
+            &[("names", "Bulk {who}")],
+            ClubOrganisers,
+        ),
+        form(
             "/clubs/{id}/requests",
             format!("/clubs/{club}/requests"),
             &[],
@@ -1375,6 +1382,13 @@ fn page_rows(fx: &Fixture) -> Vec<Row> {
             format!("/events/{event}/entries/{second_entry}/withdraw"),
             &[],
             Set(&[Opponent, Organiser, Admin]),
+        ),
+        // A casual game against the fixture's player: those with a profile of their own.
+        form(
+            "/games",
+            "/games".into(),
+            &[("opponent_id", &player_id), ("colour", "white")],
+            Set(&[Player, Opponent, OtherPlayer, ClubOrganiser]),
         ),
         form(
             "/games/{id}/clock/start",

@@ -9,6 +9,7 @@
 //! (`store::games::lock`), except the common move, which is stored only if the revision is
 //! still the one it was checked against (`optimistic`).
 pub mod arbiter;
+pub mod challenge;
 pub mod clock;
 pub mod clock_start;
 pub mod create;

@@ -14,6 +14,11 @@ const LATIN_IN_RUSSIAN: &[&str] = &[
     "rd",
     "volatility",
     "games",
+    // The columns of a club's list of new members (`service::club_bulk`).
+    "name",
+    "country",
+    "birth_year",
+    "title",
     "russian",
     "english",
     "international",

@@ -2,12 +2,14 @@ use actix_web::web;
 use askama::Template;
 use askama_web::WebTemplate;
 
+use crate::service::accounts::{self, RegistrationMode};
 use crate::service::claims::{self, ClaimView};
 use crate::service::events::{Event, settings};
 use crate::service::games::GameFilter;
 use crate::service::games::view::{self as games, GameInProgress, GameSummary};
 use crate::service::paging::PageRequest;
 use crate::service::players::{self, SiteSummary, TopPlayer};
+use crate::service::start_here::{self, Step};
 use crate::service::{AppResult, DbConn};
 use crate::web::ctx::Ctx;
 use crate::web::i18n::{Lang, SUPPORTED};
@@ -35,6 +37,10 @@ pub struct HomePage {
     claims_back: &'static str,
     /// The page of all of them, when more wait than the start page shows.
     claims_more: Option<&'static str>,
+    /// A new site's first steps, for an administrator, until all are done.
+    start_here: Vec<Step>,
+    /// How visitors register: openly, or with an invitation code.
+    registration: RegistrationMode,
 }
 
 /// How many events of each kind and finished games the home page lists.
@@ -54,6 +60,10 @@ impl HomePage {
 const LIVE_GAMES: usize = 3;
 
 impl HomePage {
+    fn by_invitation(&self) -> bool {
+        self.registration == RegistrationMode::Invitation
+    }
+
     fn live_key(&self, game: &GameInProgress) -> String {
         crate::web::live_keys::turn(game.ply)
     }
@@ -71,6 +81,7 @@ pub async fn home(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HomePage> {
         events,
         latest,
         pending_claims,
+        (start_here, registration),
     ) = state
         .db(move |conn| {
             Ok((
@@ -94,6 +105,10 @@ pub async fn home(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HomePage> {
                     None,
                     &PageRequest::first(super::clubs::CLAIMS_SHOWN),
                 )?,
+                (
+                    start_here::steps(conn, &actor)?,
+                    accounts::registration_mode(conn)?,
+                ),
             ))
         })
         .await?;
@@ -112,6 +127,8 @@ pub async fn home(ctx: Ctx, state: web::Data<AppState>) -> AppResult<HomePage> {
         claims_more: pending_claims.next_cursor.as_ref().map(|_| "/claims"),
         pending_claims: pending_claims.items,
         claims_back: "/",
+        start_here,
+        registration,
     })
 }
 

@@ -2,6 +2,7 @@
 mod account;
 mod admin;
 mod claims;
+mod club_bulk;
 mod clubs;
 mod confirm;
 mod event_import;
@@ -9,6 +10,7 @@ mod event_pairing;
 mod event_print;
 mod events;
 mod game_list;
+mod game_new;
 mod game_pdn;
 mod games;
 mod home;
@@ -74,6 +76,7 @@ pub fn routes() -> Routes {
         .get("/clubs/{id}/edit", clubs::edit_form)
         .post("/clubs/{id}", clubs::update)
         .post("/clubs/{id}/members", clubs::add_member)
+        .post("/clubs/{id}/members/bulk", club_bulk::add_many)
         .post("/clubs/{id}/requests", clubs::request_to_join)
         .post(
             "/clubs/{id}/requests/{request_id}/accept",
@@ -127,6 +130,8 @@ pub fn routes() -> Routes {
         .get("/events/{id}/reopen", confirm::reopen)
         .post("/events/{id}/reopen", events::reopen)
         .get("/games", game_list::list)
+        .get("/games/new", game_new::new_form)
+        .post("/games", game_new::create)
         .get("/games/{id}", games::show)
         .get("/games/{id}/pdn", game_pdn::game)
         .post("/games/{id}/moves", games::play_move)
