@@ -19,6 +19,7 @@ pub mod players;
 pub mod ratings;
 pub mod refusal;
 pub mod results;
+pub mod tables;
 pub mod token;
 pub mod utc_json;
 pub mod validate;

@@ -27,6 +27,7 @@ pub mod routes;
 pub mod signed_in;
 pub mod state;
 pub mod svg;
+pub mod tables;
 pub mod tiebreaks;
 pub mod trusted_proxies;
 

@@ -4,6 +4,7 @@ mod admin;
 mod claims;
 mod clubs;
 mod confirm;
+mod event_exports;
 mod event_import;
 mod event_pairing;
 mod event_print;
@@ -17,10 +18,14 @@ mod lang;
 mod micro_match;
 mod players;
 mod ratings;
+mod ratings_xlsx;
 mod session;
 mod setup;
 
 use actix_web::web;
+
+/// A Keizer absence by its Keizer name, for the tables to take away.
+pub(crate) use keizer::absence as keizer_absence;
 
 use crate::web::routes::Routes;
 
@@ -65,6 +70,7 @@ pub fn routes() -> Routes {
         .post("/claim/{code}", claims::use_link)
         .get("/ratings", ratings::list)
         .get("/ratings.csv", ratings::csv)
+        .get("/ratings.xlsx", ratings_xlsx::xlsx)
         .get("/ratings/import", ratings::import_form)
         .post("/ratings/import", ratings::import)
         .get("/clubs", clubs::list)
@@ -96,6 +102,22 @@ pub fn routes() -> Routes {
         .get("/events/{id}/rounds/{round}/print", event_print::pairings)
         .get("/events/{id}/standings/print", event_print::standings)
         .get("/events/{id}/crosstable/print", event_print::crosstable)
+        .get("/events/{id}/schedule/print", event_print::schedule)
+        .get("/events/{id}/standings.csv", event_exports::standings_csv)
+        .get("/events/{id}/standings.xlsx", event_exports::standings_xlsx)
+        .get("/events/{id}/crosstable.csv", event_exports::crosstable_csv)
+        .get(
+            "/events/{id}/crosstable.xlsx",
+            event_exports::crosstable_xlsx,
+        )
+        .get(
+            "/events/{id}/rounds/{round}/pairings.csv",
+            event_exports::pairings_csv,
+        )
+        .get(
+            "/events/{id}/rounds/{round}/pairings.xlsx",
+            event_exports::pairings_xlsx,
+        )
         .get("/events/{id}/players/{start_no}", events::card)
         .post("/events/{id}/entries", events::add_entry)
         .get("/events/{id}/entries/{entry}/withdraw", confirm::withdraw)
