@@ -23,6 +23,7 @@ mod cli_standings;
 mod concurrency;
 mod demo;
 mod early_offer;
+mod exports;
 mod game_clocks;
 mod game_in_progress;
 mod game_races;
