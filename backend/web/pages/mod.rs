@@ -99,25 +99,6 @@ pub fn routes() -> Routes {
         .post("/events/{id}", events::update)
         .get("/events/{id}/export.trf", events::export_trf)
         .get("/events/{id}/games.pdn", game_pdn::event)
-        .get("/events/{id}/rounds/{round}/print", event_print::pairings)
-        .get("/events/{id}/standings/print", event_print::standings)
-        .get("/events/{id}/crosstable/print", event_print::crosstable)
-        .get("/events/{id}/schedule/print", event_print::schedule)
-        .get("/events/{id}/standings.csv", event_exports::standings_csv)
-        .get("/events/{id}/standings.xlsx", event_exports::standings_xlsx)
-        .get("/events/{id}/crosstable.csv", event_exports::crosstable_csv)
-        .get(
-            "/events/{id}/crosstable.xlsx",
-            event_exports::crosstable_xlsx,
-        )
-        .get(
-            "/events/{id}/rounds/{round}/pairings.csv",
-            event_exports::pairings_csv,
-        )
-        .get(
-            "/events/{id}/rounds/{round}/pairings.xlsx",
-            event_exports::pairings_xlsx,
-        )
         .get("/events/{id}/players/{start_no}", events::card)
         .post("/events/{id}/entries", events::add_entry)
         .get("/events/{id}/entries/{entry}/withdraw", confirm::withdraw)
@@ -164,5 +145,31 @@ pub fn routes() -> Routes {
         .post("/admin/ratings", admin::set_rating_systems)
         .post("/admin/invitations", admin::invite)
         .post("/admin/users/{id}/roles", admin::set_roles);
+    sheets(&mut routes);
     routes
+}
+
+/// An event's print sheets and the tables to take away (CSV, .xlsx): what is read off the
+/// event, not acted on, with the event tabs' rule for drafts.
+fn sheets(routes: &mut Routes) {
+    routes
+        .get("/events/{id}/rounds/{round}/print", event_print::pairings)
+        .get("/events/{id}/standings/print", event_print::standings)
+        .get("/events/{id}/crosstable/print", event_print::crosstable)
+        .get("/events/{id}/schedule/print", event_print::schedule)
+        .get("/events/{id}/standings.csv", event_exports::standings_csv)
+        .get("/events/{id}/standings.xlsx", event_exports::standings_xlsx)
+        .get("/events/{id}/crosstable.csv", event_exports::crosstable_csv)
+        .get(
+            "/events/{id}/crosstable.xlsx",
+            event_exports::crosstable_xlsx,
+        )
+        .get(
+            "/events/{id}/rounds/{round}/pairings.csv",
+            event_exports::pairings_csv,
+        )
+        .get(
+            "/events/{id}/rounds/{round}/pairings.xlsx",
+            event_exports::pairings_xlsx,
+        );
 }
