@@ -14,14 +14,14 @@ pub fn standings(
     actor: &Actor,
     event_id: i64,
     after: Option<u32>,
-) -> AppResult<(Event, Table)> {
+) -> AppResult<Table> {
     let sheet = sheets::standings_sheet(conn, actor, event_id, after)?;
     let table = if sheet.event.system == System::Keizer {
         keizer_standings(&sheet)
     } else {
         standings_table(&sheet)
     };
-    Ok((sheet.event, table))
+    Ok(table)
 }
 
 /// Points as a spreadsheet should add them: the event's scale, halves as `.5`.
@@ -111,7 +111,7 @@ pub fn crosstable(
     actor: &Actor,
     event_id: i64,
     after: Option<u32>,
-) -> AppResult<(Event, Table)> {
+) -> AppResult<Table> {
     let sheet = sheets::crosstable_sheet(conn, actor, event_id, after)?;
     let (event, ct) = (sheet.event, sheet.table);
     let columns = if ct.round_robin {
@@ -152,20 +152,14 @@ pub fn crosstable(
             cells
         })
         .collect();
-    Ok((event, Table { titles, rows }))
+    Ok(Table { titles, rows })
 }
 
 /// The pairings of round `number` (as `sheets::pairing_sheet`: `NotFound` for a draft the
 /// actor may not see): one line per board, then one per player without a game.
-pub fn pairings(
-    conn: &mut DbConn,
-    actor: &Actor,
-    event_id: i64,
-    number: i32,
-) -> AppResult<(Event, Table)> {
+pub fn pairings(conn: &mut DbConn, actor: &Actor, event_id: i64, number: i32) -> AppResult<Table> {
     let sheet = sheets::pairing_sheet(conn, actor, event_id, number)?;
-    let table = pairings_table(&sheet);
-    Ok((sheet.event, table))
+    Ok(pairings_table(&sheet))
 }
 
 fn pairings_table(sheet: &PairingSheet) -> Table {

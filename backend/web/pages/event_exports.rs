@@ -52,7 +52,7 @@ async fn standings(
     format: Format,
 ) -> AppResult<HttpResponse> {
     let actor = ctx.actor();
-    let (_, table) = state
+    let table = state
         .db(move |conn| exports::standings(conn, &actor, id, after))
         .await?;
     let sheet = ctx.t("event.tab.standings");
@@ -87,7 +87,7 @@ async fn crosstable(
     format: Format,
 ) -> AppResult<HttpResponse> {
     let actor = ctx.actor();
-    let (_, table) = state
+    let table = state
         .db(move |conn| exports::crosstable(conn, &actor, id, after))
         .await?;
     let sheet = ctx.t("event.tab.crosstable");
@@ -121,7 +121,7 @@ async fn pairings(
     format: Format,
 ) -> AppResult<HttpResponse> {
     let actor = ctx.actor();
-    let (_, table) = state
+    let table = state
         .db(move |conn| exports::pairings(conn, &actor, id, round))
         .await?;
     let sheet = ctx.tf1("event.round", &round);
