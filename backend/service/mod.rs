@@ -22,6 +22,7 @@ pub mod ratings;
 pub mod refusal;
 pub mod results;
 pub mod start_here;
+pub mod tables;
 pub mod time_zone;
 pub mod token;
 pub mod utc_json;

@@ -30,6 +30,7 @@ pub mod signed_in;
 pub mod site_zone;
 pub mod state;
 pub mod svg;
+pub mod tables;
 pub mod tiebreaks;
 pub mod trusted_proxies;
 

@@ -1051,6 +1051,7 @@ fn page_rows(fx: &Fixture) -> Vec<Row> {
         ),
         get("/ratings", "/ratings".into(), Public),
         get("/ratings.csv", "/ratings.csv".into(), Public),
+        get("/ratings.xlsx", "/ratings.xlsx".into(), Public),
         get("/ratings/import", "/ratings/import".into(), Organisers),
         get("/claims", "/claims".into(), SignedIn),
         get("/clubs", "/clubs".into(), Public),
@@ -1100,6 +1101,41 @@ fn page_rows(fx: &Fixture) -> Vec<Row> {
         get(
             "/events/{id}/crosstable/print",
             format!("/events/{event}/crosstable/print"),
+            Public,
+        ),
+        get(
+            "/events/{id}/schedule/print",
+            format!("/events/{event}/schedule/print"),
+            Public,
+        ),
+        get(
+            "/events/{id}/standings.csv",
+            format!("/events/{event}/standings.csv"),
+            Public,
+        ),
+        get(
+            "/events/{id}/standings.xlsx",
+            format!("/events/{event}/standings.xlsx"),
+            Public,
+        ),
+        get(
+            "/events/{id}/crosstable.csv",
+            format!("/events/{event}/crosstable.csv"),
+            Public,
+        ),
+        get(
+            "/events/{id}/crosstable.xlsx",
+            format!("/events/{event}/crosstable.xlsx"),
+            Public,
+        ),
+        get(
+            "/events/{id}/rounds/{round}/pairings.csv",
+            format!("/events/{event}/rounds/1/pairings.csv"),
+            Public,
+        ),
+        get(
+            "/events/{id}/rounds/{round}/pairings.xlsx",
+            format!("/events/{event}/rounds/1/pairings.xlsx"),
             Public,
         ),
         get(

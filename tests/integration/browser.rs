@@ -1154,6 +1154,8 @@ async fn layout_flow(c: &Client, base: &str, width: u32, what: &str) -> Result<V
             "/events/1/rounds/7/print",
             "/events/3/rounds/1/print",
             "/events/3/rounds/2/print",
+            "/events/1/schedule/print",
+            "/events/2/schedule/print",
         ];
         (
             pages.iter().map(|p| p.to_string()).collect(),

@@ -26,6 +26,7 @@ mod concurrency;
 mod demo;
 mod early_offer;
 mod everyday_pages;
+mod exports;
 mod game_clocks;
 mod game_in_progress;
 mod game_races;

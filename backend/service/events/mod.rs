@@ -7,6 +7,7 @@ pub mod confirmations;
 pub mod entries;
 pub mod event_input;
 pub mod event_view;
+pub mod exports;
 pub mod history;
 pub mod import;
 pub mod manual;
@@ -17,6 +18,7 @@ pub mod presence;
 pub mod reports;
 pub mod round_views;
 pub mod rounds;
+pub mod schedule;
 pub mod settings;
 pub mod sheets;
 

@@ -71,7 +71,19 @@ pub fn pairing_sheet(
         .ok_or(AppError::NotFound { what: "round" })?;
     let event = load(conn, event_id)?;
     let history = history::load(conn, &event)?;
-    let before = points_before(&history.tournament()?, number);
+    let tournament = history.tournament()?;
+    sheet_of(event, &history, &tournament, &round)
+}
+
+/// The sheet of a round the actor may see, from the event's loaded history.
+pub(super) fn sheet_of(
+    event: Event,
+    history: &history::History,
+    tournament: &Tournament,
+    round: &RoundView,
+) -> AppResult<PairingSheet> {
+    let number = round.number;
+    let before = points_before(tournament, number);
     let player = |entry_id: i64| -> AppResult<SheetPlayer> {
         let row = history.entry(entry_id).ok_or_else(|| {
             AppError::internal(format!("round refers to unknown entry {entry_id}"))
@@ -83,7 +95,7 @@ pub fn pairing_sheet(
             points_before: before.get(&row.entry.start_no).copied().unwrap_or(0),
         })
     };
-    let round_opening = round_opening(&event, &round);
+    let round_opening = round_opening(&event, round);
     let mut boards = Vec::new();
     let mut byes = Vec::new();
     for b in &round.boards {

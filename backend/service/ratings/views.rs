@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::system_choice;
 use crate::service::events::settings::one_of;
 use crate::service::paging::{Page, PageRequest};
+use crate::service::tables::{Cell, Title};
 use crate::service::{AppError, AppResult, validate};
 use crate::store::ratings::{self as stored, ChangeRow, ListedRow};
 use crate::store::{DbConn, events, players};
@@ -260,6 +261,48 @@ pub fn csv_rows(items: &[RatingListItem]) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The columns of the list as a table to take away (the .xlsx download): the CSV's, by
+/// their titles in the reader's language.
+pub fn table_titles() -> Vec<Title> {
+    [
+        "ratings.rank",
+        "ratings.player_id",
+        "player.name",
+        "player.club",
+        "player.country",
+        "ratings.rating",
+        "ratings.rd",
+        "ratings.games",
+        "ratings.provisional_col",
+        "ratings.last_played",
+    ]
+    .into_iter()
+    .map(Title::Key)
+    .collect()
+}
+
+/// One player of the list as a table row, in the order of `table_titles`; a provisional
+/// rating is marked `?` as on the page.
+pub fn table_row(item: &RatingListItem) -> Vec<Cell> {
+    vec![
+        Cell::Integer(item.rank.into()),
+        Cell::Integer(item.player_id),
+        Cell::text(&item.name),
+        item.club_name.as_deref().map_or(Cell::Empty, Cell::text),
+        Cell::text(&item.country),
+        Cell::Integer(item.rating),
+        Cell::optional(item.rd),
+        Cell::Integer(item.games.into()),
+        if item.provisional {
+            Cell::text("?")
+        } else {
+            Cell::Empty
+        },
+        item.last_played
+            .map_or(Cell::Empty, |at| Cell::Date(at.date_naive())),
+    ]
 }
 
 /// One step of a player's rating.

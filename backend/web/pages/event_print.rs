@@ -10,6 +10,7 @@ use serde::Deserialize;
 use crate::service::AppResult;
 use crate::service::events::Event;
 use crate::service::events::ballot::OpeningView;
+use crate::service::events::schedule::{self, RoundState, Schedule, ScheduleRound};
 use crate::service::events::sheets::{
     self, CrosstableSheet, PairingSheet, SheetStanding, StandingsSheet,
 };
@@ -98,7 +99,7 @@ pub async fn pairings(
 #[derive(Deserialize)]
 pub struct AfterQuery {
     #[serde(default, alias = "round", alias = "after_round")]
-    after: Option<u32>,
+    pub(super) after: Option<u32>,
 }
 
 #[derive(Template)]
@@ -237,6 +238,67 @@ pub async fn crosstable(
             ctx,
             event: sheet.event.clone(),
             sheet,
+        },
+    )
+}
+
+#[derive(Template)]
+#[template(path = "print_schedule.html")]
+struct SchedulePage {
+    ctx: Ctx,
+    /// Today, as the page's language writes a date.
+    printed_on: String,
+    event: Event,
+    schedule: Schedule,
+}
+
+impl SchedulePage {
+    fn result(&self, code: &Option<ResultCode>) -> String {
+        code.map(|c| c.shown(self.event.scoring_display, true))
+            .unwrap_or_default()
+    }
+
+    fn bye_label(&self, kind: &ByeKind) -> String {
+        if self.event.system == System::Keizer {
+            keizer::absence(self.ctx.lang, *kind)
+        } else {
+            self.ctx.t(&format!("event.bye.{kind}"))
+        }
+    }
+
+    fn is_planned(&self, round: &ScheduleRound) -> bool {
+        round.state == RoundState::Planned
+    }
+
+    fn is_unpublished(&self, round: &ScheduleRound) -> bool {
+        round.state == RoundState::Unpublished
+            || (round.state == RoundState::Paired && !round.sheet.published)
+    }
+
+    fn is_round_robin(&self) -> bool {
+        self.event.system.is_round_robin()
+    }
+}
+
+/// `GET /events/{id}/schedule/print`: every round's pairings on one sheet (a round-robin's
+/// rounds to come as its table pairs them).
+pub async fn schedule(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let actor = ctx.actor();
+    let schedule = state
+        .db(move |conn| schedule::schedule(conn, &actor, id))
+        .await?;
+    render::page(
+        StatusCode::OK,
+        &SchedulePage {
+            printed_on: printed_on(&ctx),
+            ctx,
+            event: schedule.event.clone(),
+            schedule,
         },
     )
 }

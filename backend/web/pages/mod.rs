@@ -5,6 +5,7 @@ mod claims;
 mod club_bulk;
 mod clubs;
 mod confirm;
+mod event_exports;
 mod event_import;
 mod event_pairing;
 mod event_print;
@@ -19,10 +20,14 @@ mod lang;
 mod micro_match;
 mod players;
 mod ratings;
+mod ratings_xlsx;
 mod session;
 mod setup;
 
 use actix_web::web;
+
+/// A Keizer absence by its Keizer name, for the tables to take away.
+pub(crate) use keizer::absence as keizer_absence;
 
 use crate::web::routes::Routes;
 
@@ -67,6 +72,7 @@ pub fn routes() -> Routes {
         .post("/claim/{code}", claims::use_link)
         .get("/ratings", ratings::list)
         .get("/ratings.csv", ratings::csv)
+        .get("/ratings.xlsx", ratings_xlsx::xlsx)
         .get("/ratings/import", ratings::import_form)
         .post("/ratings/import", ratings::import)
         .get("/clubs", clubs::list)
@@ -96,9 +102,6 @@ pub fn routes() -> Routes {
         .post("/events/{id}", events::update)
         .get("/events/{id}/export.trf", events::export_trf)
         .get("/events/{id}/games.pdn", game_pdn::event)
-        .get("/events/{id}/rounds/{round}/print", event_print::pairings)
-        .get("/events/{id}/standings/print", event_print::standings)
-        .get("/events/{id}/crosstable/print", event_print::crosstable)
         .get("/events/{id}/players/{start_no}", events::card)
         .post("/events/{id}/entries", events::add_entry)
         .get("/events/{id}/entries/{entry}/withdraw", confirm::withdraw)
@@ -148,5 +151,31 @@ pub fn routes() -> Routes {
         .post("/admin/ratings", admin::set_rating_systems)
         .post("/admin/invitations", admin::invite)
         .post("/admin/users/{id}/roles", admin::set_roles);
+    sheets(&mut routes);
     routes
+}
+
+/// An event's print sheets and the tables to take away (CSV, .xlsx): what is read off the
+/// event, not acted on, with the event tabs' rule for drafts.
+fn sheets(routes: &mut Routes) {
+    routes
+        .get("/events/{id}/rounds/{round}/print", event_print::pairings)
+        .get("/events/{id}/standings/print", event_print::standings)
+        .get("/events/{id}/crosstable/print", event_print::crosstable)
+        .get("/events/{id}/schedule/print", event_print::schedule)
+        .get("/events/{id}/standings.csv", event_exports::standings_csv)
+        .get("/events/{id}/standings.xlsx", event_exports::standings_xlsx)
+        .get("/events/{id}/crosstable.csv", event_exports::crosstable_csv)
+        .get(
+            "/events/{id}/crosstable.xlsx",
+            event_exports::crosstable_xlsx,
+        )
+        .get(
+            "/events/{id}/rounds/{round}/pairings.csv",
+            event_exports::pairings_csv,
+        )
+        .get(
+            "/events/{id}/rounds/{round}/pairings.xlsx",
+            event_exports::pairings_xlsx,
+        );
 }

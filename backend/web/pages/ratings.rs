@@ -41,7 +41,7 @@ impl ListQuery {
         PageRequest::parse(self.limit, self.cursor.as_deref())
     }
 
-    fn filter(self) -> AppResult<ListFilter> {
+    pub(super) fn filter(self) -> AppResult<ListFilter> {
         let club_id = crate::web::form::optional_number("club_id", &self.club_id)?;
         let some = |text: String| Some(text).filter(|t| !t.trim().is_empty());
         Ok(ListFilter {
@@ -186,7 +186,7 @@ pub async fn csv(
 }
 
 /// The batch of the list after `cursor` (from the start without one).
-async fn csv_batch(
+pub(super) async fn csv_batch(
     state: &AppState,
     filter: &ListFilter,
     cursor: Option<String>,

@@ -452,6 +452,21 @@ impl<'a> Client<'a> {
         body: Option<(&str, String)>,
         extra: &[(&str, &str)],
     ) -> Response {
+        self.request_raw(method, path, body, extra).await.0
+    }
+
+    /// A GET whose body is also wanted as the bytes sent (a binary download).
+    pub async fn get_bytes(&mut self, path: &str) -> (Response, Vec<u8>) {
+        self.request_raw(Method::GET, path, None, &[]).await
+    }
+
+    async fn request_raw(
+        &mut self,
+        method: Method,
+        path: &str,
+        body: Option<(&str, String)>,
+        extra: &[(&str, &str)],
+    ) -> (Response, Vec<u8>) {
         let mut req = test::TestRequest::default().method(method).uri(path);
         req = req.insert_header((header::HOST, "localhost"));
         if !self.cookies.is_empty() {
@@ -494,11 +509,12 @@ impl<'a> Client<'a> {
             }
         }
         let bytes = test::read_body(res).await;
-        Response {
+        let response = Response {
             status,
             headers,
             body: String::from_utf8_lossy(&bytes).into_owned(),
-        }
+        };
+        (response, bytes.to_vec())
     }
 
     /// This client's requests come from `peer` (`IP:PORT`) over TCP.
