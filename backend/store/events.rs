@@ -106,10 +106,11 @@ const NAME_BATCH: usize = 200;
 /// events last, then by id descending; only those after `after` in that order.
 pub fn page(
     conn: &mut DbConn,
-    filter: &ListFilter,
+    filter: ListFilter,
     after: Option<ListKey>,
     fetch: usize,
 ) -> QueryResult<Vec<Event>> {
+    let filter = &filter;
     let Some(name) = &filter.name else {
         return page_in_sql(conn, filter, after, fetch);
     };

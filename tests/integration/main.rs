@@ -64,6 +64,7 @@ mod processes;
 mod ratings_property;
 mod refusal_without_lock;
 mod russian_pages;
+mod search_filters;
 mod slow_clients;
 mod storage_faults;
 mod store_schema;

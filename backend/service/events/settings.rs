@@ -271,7 +271,7 @@ pub fn list(
     filter: events::ListFilter,
     page: &PageRequest<events::ListKey>,
 ) -> AppResult<Page<Event>> {
-    let rows = events::page(conn, &filter, page.after, page.fetch())?;
+    let rows = events::page(conn, filter, page.after, page.fetch())?;
     Ok(Page::from_rows(rows, page.limit, |e| (e.starts_on, e.id)))
 }
 
