@@ -524,3 +524,83 @@ async fn rating_filters_narrow_and_keep_the_overall_rank() {
     assert!(page.contains("rel=\"next\" href=\"/ratings?"), "{page}");
     assert!(page.contains("q=ivan"), "the pager keeps the name: {page}");
 }
+
+/// The `value`s of the options of the entry form's player list on an event page.
+fn offered(page: &str) -> Vec<i64> {
+    let Some(start) = page.find("<select name=\"player_id\"") else {
+        return Vec::new();
+    };
+    let end = start + page[start..].find("</select>").unwrap();
+    page[start..end]
+        .split("<option value=\"")
+        .skip(1)
+        .map(|option| option[..option.find('"').unwrap()].parse().unwrap())
+        .collect()
+}
+
+#[actix_web::test]
+async fn the_entry_form_searches_profiles_by_name() {
+    let app = TestApp::new().await;
+    let mut browser = app.user("org@t.org", Role::Organiser).await;
+    let mut org = browser.api_client().await;
+    let event = create_event(&mut org, json!({"name": "Cup", "system": "round_robin"})).await;
+    let ivanov = profile(&mut org, json!({"name": "Иванов Пётр"})).await;
+    let ivanova = profile(&mut org, json!({"name": "Иванова Мария"})).await;
+    for i in 0..25 {
+        profile(&mut org, json!({"name": format!("Aaron {i:02}")})).await;
+    }
+    let tab = format!("/events/{event}?tab=entries");
+
+    // Without a search: the first few by name, not all 27.
+    let page = browser.get(&tab).await;
+    assert_eq!(page.status.as_u16(), 200);
+    assert_eq!(offered(&page.body).len(), 20, "{}", page.body);
+    assert!(page.body.contains("name=\"player_q\""));
+
+    // A search in any spelling offers the matching profiles only.
+    let search = |q: &str| {
+        format!(
+            "{tab}&{}",
+            serde_urlencoded::to_string([("player_q", q)]).unwrap()
+        )
+    };
+    let page = browser.get(&search("petr ivanov")).await;
+    assert_eq!(offered(&page.body), vec![ivanov], "{}", page.body);
+    let page = browser.get(&search("иванов")).await;
+    assert_eq!(offered(&page.body), vec![ivanov, ivanova]);
+
+    // An entered profile is no longer offered.
+    let entered = org
+        .json(
+            Method::POST,
+            &format!("/api/v1/events/{event}/entries"),
+            json!({"player_id": ivanov}),
+        )
+        .await;
+    assert_eq!(entered.status.as_u16(), 201, "{}", entered.body);
+    let page = browser.get(&search("Пётр Иванов")).await;
+    assert_eq!(offered(&page.body), Vec::<i64>::new());
+    assert!(page.body.contains("id=\"no-candidates\""), "{}", page.body);
+
+    // The form posts the chosen profile as before.
+    let page = browser.get(&search("mariya")).await;
+    assert_eq!(offered(&page.body), vec![ivanova]);
+    let added = browser
+        .post_form(
+            &format!("/events/{event}/entries"),
+            &[("player_id", &ivanova.to_string())],
+        )
+        .await;
+    assert_eq!(added.status.as_u16(), 303, "{}", added.body);
+    let entries = org
+        .get(&format!("/api/v1/events/{event}/entries"))
+        .await
+        .json();
+    assert_eq!(entries.as_array().unwrap().len(), 2, "{entries}");
+
+    // Others see no search and no profiles.
+    let page = app.client().get(&search("aaron")).await;
+    assert_eq!(page.status.as_u16(), 200);
+    assert!(offered(&page.body).is_empty());
+    assert!(!page.body.contains("name=\"player_q\""));
+}
