@@ -11,6 +11,9 @@ use serde_json::{Value, json};
 use crate::common::{Client, Role, TestApp, create_club, create_event, organiser_api};
 use damka::store;
 
+/// A query string's pairs.
+type Query<'a> = Vec<(&'a str, &'a str)>;
+
 /// `path?pairs`, the pairs URL-encoded (Cyrillic included).
 fn url(path: &str, pairs: &[(&str, &str)]) -> String {
     format!("{path}?{}", serde_urlencoded::to_string(pairs).unwrap())
@@ -199,7 +202,7 @@ async fn event_filters_narrow_and_combine() {
 
     let mut public = app.client();
     let (a, b) = (club_a.to_string(), club_b.to_string());
-    let cases: Vec<(Vec<(&str, &str)>, Vec<i64>)> = vec![
+    let cases: Vec<(Query, Vec<i64>)> = vec![
         (
             vec![("q", "kazan")],
             vec![id("Kazan Open"), id("Кубок Казани")],
@@ -428,7 +431,7 @@ async fn rating_filters_narrow_and_keep_the_overall_rank() {
     assert_eq!(ids(&whole, "player_id"), ids_by_rank, "{whole}");
 
     let k = kazan.to_string();
-    let cases: Vec<(Vec<(&str, &str)>, Vec<usize>)> = vec![
+    let cases: Vec<(Query, Vec<usize>)> = vec![
         (vec![("q", "Пётр Иванов")], vec![1]),
         (vec![("q", "petr ivanov")], vec![1]),
         (vec![("q", "ivanov")], vec![1, 3]),
