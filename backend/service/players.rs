@@ -341,8 +341,7 @@ pub fn page(
     }))
 }
 
-/// Every profile by name, for a choice in a form that offers them all (the event page's
-/// entry form); not for a list.
+/// Every profile by name (tools and tests; a page offers `candidates` instead).
 pub fn every(conn: &mut DbConn) -> AppResult<Vec<PlayerView>> {
     let mut all: Vec<PlayerView> = Vec::new();
     loop {
@@ -354,6 +353,44 @@ pub fn every(conn: &mut DbConn) -> AppResult<Vec<PlayerView>> {
         all.extend(page.items);
         if page.next_cursor.is_none() {
             return Ok(all);
+        }
+    }
+}
+
+/// How many profiles the event page's entry form offers at once: a site of 55,000
+/// profiles cannot send them all in one list, so the organiser searches by name.
+pub const CANDIDATES: usize = 20;
+
+/// Up to `CANDIDATES` profiles by name that are not in `entered`, whose name matches
+/// `search` (any word order) if given: the choice of the event page's entry form. Reads
+/// name-ordered pages until enough are found, so an event's own entries never crowd out
+/// the rest.
+pub fn candidates(
+    conn: &mut DbConn,
+    entered: &[i64],
+    search: Option<&str>,
+) -> AppResult<Vec<PlayerView>> {
+    let filter = PlayerFilter {
+        club: None,
+        search: search.map(str::to_string),
+    };
+    let mut found: Vec<PlayerView> = Vec::new();
+    let mut after = None;
+    loop {
+        let asked = PageRequest {
+            limit: CANDIDATES * 2,
+            after,
+        };
+        let page = page(conn, &filter, &asked)?;
+        after = page.items.last().map(|p| (p.name.clone(), p.id));
+        found.extend(
+            page.items
+                .into_iter()
+                .filter(|p| !entered.contains(&p.id))
+                .take(CANDIDATES - found.len()),
+        );
+        if found.len() >= CANDIDATES || page.next_cursor.is_none() {
+            return Ok(found);
         }
     }
 }

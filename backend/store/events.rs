@@ -12,7 +12,9 @@ use super::schema::{
     rounds,
 };
 use super::{DbConn, QueryResult};
+use damka_domain::names::NameQuery;
 use damka_domain::vocabulary::{EventStatus, ResultCode};
+use damka_engine::Variant;
 
 pub fn insert(
     conn: &mut DbConn,
@@ -81,21 +83,61 @@ pub fn by_id(conn: &mut DbConn, id: i64) -> QueryResult<Option<Event>> {
 pub type ListKey = (Option<NaiveDate>, i64);
 
 /// Which events a list shows: each field that is set narrows it.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ListFilter {
     pub status: Option<EventStatus>,
     /// The club's events.
     pub club_id: Option<i64>,
     /// The events a player is entered in.
     pub player_id: Option<i64>,
+    pub variant: Option<Variant>,
+    /// Events starting in this year (undated events have none).
+    pub year: Option<i32>,
+    /// Events whose name matches, in any word order, folded as player names are.
+    pub name: Option<NameQuery>,
 }
+
+/// Rows one query of a name-filtered list reads. Events are few beside profiles (a club
+/// holds some a month), so the name is checked in Rust on the rows the other filters keep,
+/// a keyset batch at a time, without a stored folded key.
+const NAME_BATCH: usize = 200;
 
 /// Up to `fetch` events of the filter, newest first: by start day descending, undated
 /// events last, then by id descending; only those after `after` in that order.
-/// NULLs are placed by hand because SQLite and PostgreSQL sort them at opposite ends.
 pub fn page(
     conn: &mut DbConn,
     filter: ListFilter,
+    after: Option<ListKey>,
+    fetch: usize,
+) -> QueryResult<Vec<Event>> {
+    let filter = &filter;
+    let Some(name) = &filter.name else {
+        return page_in_sql(conn, filter, after, fetch);
+    };
+    let mut found = Vec::new();
+    let mut scanned = after;
+    loop {
+        let batch = page_in_sql(conn, filter, scanned, NAME_BATCH)?;
+        let table_ends = batch.len() < NAME_BATCH;
+        scanned = batch.last().map(|e| (e.starts_on, e.id));
+        let wanted = fetch - found.len();
+        found.extend(
+            batch
+                .into_iter()
+                .filter(|e| name.matches(&e.name))
+                .take(wanted),
+        );
+        if found.len() >= fetch || table_ends {
+            return Ok(found);
+        }
+    }
+}
+
+/// `page` by every filter but the name. NULLs are placed by hand because SQLite and
+/// PostgreSQL sort them at opposite ends.
+fn page_in_sql(
+    conn: &mut DbConn,
+    filter: &ListFilter,
     after: Option<ListKey>,
     fetch: usize,
 ) -> QueryResult<Vec<Event>> {
@@ -105,6 +147,19 @@ pub fn page(
     }
     if let Some(club_id) = filter.club_id {
         query = query.filter(events::club_id.eq(club_id));
+    }
+    if let Some(variant) = filter.variant {
+        query = query.filter(events::variant.eq(Spelled(variant)));
+    }
+    if let Some(year) = filter.year {
+        let first = NaiveDate::from_ymd_opt(year, 1, 1);
+        let last = NaiveDate::from_ymd_opt(year, 12, 31);
+        if let (Some(first), Some(last)) = (first, last) {
+            query = query.filter(events::starts_on.between(first, last));
+        } else {
+            // A year chrono cannot date has no events.
+            return Ok(Vec::new());
+        }
     }
     if let Some(player_id) = filter.player_id {
         query = query.filter(
@@ -135,7 +190,7 @@ pub fn page(
             events::starts_on.desc(),
             events::id.desc(),
         ))
-        .limit(fetch as i64)
+        .limit(i64::try_from(fetch).unwrap_or(i64::MAX))
         .load(conn)
 }
 

@@ -250,6 +250,7 @@ pub fn open(
         .build_unchecked(DbManager::new(url.clone()));
     let mut conn = connect_with_retry(&pool, url, retry)?;
     migrate(&mut conn, url)?;
+    fill_search_keys(&mut conn, url)?;
     Ok(pool)
 }
 
@@ -330,6 +331,19 @@ impl From<diesel::result::Error> for MigrationFailure {
     fn from(err: diesel::result::Error) -> Self {
         MigrationFailure(err.to_string())
     }
+}
+
+/// Fills the name search keys a migration had to leave empty (see
+/// `players::fill_folded_names`); a database with none to fill costs one query.
+fn fill_search_keys(conn: &mut DbConn, url: &DatabaseUrl) -> Result<(), StoreSetupError> {
+    let filled = players::fill_folded_names(conn).map_err(|e| StoreSetupError::Migrate {
+        url: url.redacted(),
+        cause: format!("filling the name search keys: {e}"),
+    })?;
+    if filled > 0 {
+        tracing::info!(profiles = filled, "filled the name search keys");
+    }
+    Ok(())
 }
 
 /// Advisory-lock key so that several instances starting together on one PostgreSQL

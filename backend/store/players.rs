@@ -1,11 +1,38 @@
 //! Player profiles and the Elo ratings they arrived with (`player_ratings`, the starting
 //! ratings of the rating computation: `service::ratings`).
+use damka_domain::names::{NameQuery, fold};
 use diesel::prelude::*;
 
 use super::columns::Spelled;
 use super::models::{Player, PlayerFields, PlayerRating};
 use super::schema::{player_ratings, players};
 use super::{DbConn, QueryResult};
+
+/// The columns of `Player`, in its order (the search key is the store's own business): what
+/// an insert or update returns (`as_returning` does not build on a MultiConnection).
+const PLAYER_COLUMNS: (
+    players::id,
+    players::name,
+    players::club_id,
+    players::country,
+    players::federation_id,
+    players::birth_year,
+    players::title,
+    players::created_at,
+    players::created_by,
+    players::merged_into,
+) = (
+    players::id,
+    players::name,
+    players::club_id,
+    players::country,
+    players::federation_id,
+    players::birth_year,
+    players::title,
+    players::created_at,
+    players::created_by,
+    players::merged_into,
+);
 
 /// A new profile that no account made (the command line, tests).
 pub fn insert(
@@ -26,18 +53,56 @@ pub fn insert_by(
     diesel::insert_into(players::table)
         .values((
             fields,
+            players::name_folded.eq(fold(fields.name.trim())),
             players::created_at.eq(at),
             players::created_by.eq(created_by),
         ))
-        .returning(players::all_columns)
+        .returning(PLAYER_COLUMNS)
         .get_result(conn)
 }
 
+/// Changes a profile; its search key follows the name.
 pub fn update(conn: &mut DbConn, id: i64, fields: &PlayerFields) -> QueryResult<Player> {
     diesel::update(players::table.find(id))
-        .set(fields)
-        .returning(players::all_columns)
+        .set((fields, players::name_folded.eq(fold(fields.name.trim()))))
+        .returning(PLAYER_COLUMNS)
         .get_result(conn)
+}
+
+/// Profiles whose search key one start-up pass fills per transaction: a short write, so
+/// a large database's first start after the migration never holds the write lock long.
+const FILL_BATCH: i64 = 1000;
+
+/// Fills the search key (`name_folded`) of profiles that have none: those that existed
+/// before the column did (the migration cannot fold in SQL, see its comment). Walks the
+/// table once by id, a batch per transaction, so it ends even when a name folds to
+/// nothing; returns how many keys it wrote.
+pub fn fill_folded_names(conn: &mut DbConn) -> QueryResult<usize> {
+    let mut after = 0_i64;
+    let mut filled = 0;
+    loop {
+        let rows: Vec<(i64, String)> = players::table
+            .filter(players::name_folded.eq(""))
+            .filter(players::id.gt(after))
+            .order(players::id)
+            .limit(FILL_BATCH)
+            .select((players::id, players::name))
+            .load(conn)?;
+        let Some(last) = rows.last().map(|(id, _)| *id) else {
+            return Ok(filled);
+        };
+        filled += conn.write_transaction(|conn| -> QueryResult<usize> {
+            let mut written = 0;
+            for (id, name) in &rows {
+                written += diesel::update(players::table.find(*id))
+                    .filter(players::name_folded.eq(""))
+                    .set(players::name_folded.eq(fold(name.trim())))
+                    .execute(conn)?;
+            }
+            Ok(written)
+        })?;
+        after = last;
+    }
 }
 
 pub fn by_id(conn: &mut DbConn, id: i64) -> QueryResult<Option<Player>> {
@@ -63,16 +128,17 @@ pub fn entered_in(conn: &mut DbConn, event_id: i64) -> QueryResult<Vec<Player>> 
         .load(conn)
 }
 
-/// Rows one query of a name search reads: the search folds names in Rust, so it reads the
-/// list in keyset batches until a page is full, never the whole table at once.
+/// Rows one query of a name search reads: the database narrows the candidates by one word
+/// of the query and Rust checks the rest, so it reads the list in keyset batches until a
+/// page is full, never the whole table at once.
 const SEARCH_BATCH: usize = 500;
 
 /// A page of players by (name, id) (merged profiles left out), after the key `after`:
-/// at most `fetch` of them, optionally only those of one club or whose name contains
-/// `search`.
-/// The name match folds in Rust, not in SQL, the same on both databases: case, and
-/// Cyrillic through one transliteration (`damka_domain::names`), so `Chizhov` finds
-/// «Чижов» (PostgreSQL's LIKE is case-sensitive, SQLite's folds ASCII only).
+/// at most `fetch` of them, optionally only those of one club or whose name matches
+/// `search` in any word order (`damka_domain::names::NameQuery`: case, and Cyrillic
+/// through one transliteration, so `Petr Ivanov` finds «Иванов Пётр»).
+/// The database keeps the rows whose folded key (`name_folded`) contains the query's
+/// longest word (or that have no key yet); Rust checks every word.
 pub fn page(
     conn: &mut DbConn,
     club: Option<i64>,
@@ -80,21 +146,21 @@ pub fn page(
     after: Option<&(String, i64)>,
     fetch: usize,
 ) -> QueryResult<Vec<Player>> {
-    let needle = damka_domain::names::fold(search.map(str::trim).unwrap_or(""));
-    if needle.is_empty() {
-        return after_key(conn, club, after, fetch);
-    }
+    let Some(query) = search.and_then(NameQuery::parse) else {
+        return after_key(conn, club, None, after, fetch);
+    };
+    let key = query.key_word();
     let mut found = Vec::new();
     let mut scanned = after.cloned();
     loop {
-        let batch = after_key(conn, club, scanned.as_ref(), SEARCH_BATCH)?;
+        let batch = after_key(conn, club, Some(&key), scanned.as_ref(), SEARCH_BATCH)?;
         let table_ends = batch.len() < SEARCH_BATCH;
         scanned = batch.last().map(|p| (p.name.clone(), p.id));
         let wanted = fetch - found.len();
         found.extend(
             batch
                 .into_iter()
-                .filter(|p| damka_domain::names::matches(&p.name, &needle))
+                .filter(|p| query.matches(&p.name))
                 .take(wanted),
         );
         if found.len() >= fetch || table_ends {
@@ -103,10 +169,22 @@ pub fn page(
     }
 }
 
-/// Up to `limit` profiles (not merged, of `club` if given) after `after` by (name, id).
+/// The LIKE patterns of a query's key word (`NameQuery::key_word`, one or two spellings):
+/// a name that matches has a search key containing one of them, or an empty key (not filled
+/// yet, see `fill_folded_names`). Two patterns always, the second repeating the first when
+/// there is one spelling, so the SQL has one shape.
+pub(crate) fn like_patterns(key: &[String]) -> (String, String) {
+    let first = key.first().map(String::as_str).unwrap_or("");
+    let last = key.last().map(String::as_str).unwrap_or(first);
+    (format!("%{first}%"), format!("%{last}%"))
+}
+
+/// Up to `limit` profiles (not merged, of `club` if given, whose search key contains one of
+/// `key`'s spellings or is not filled yet) after `after` by (name, id).
 fn after_key(
     conn: &mut DbConn,
     club: Option<i64>,
+    key: Option<&[String]>,
     after: Option<&(String, i64)>,
     limit: usize,
 ) -> QueryResult<Vec<Player>> {
@@ -116,6 +194,15 @@ fn after_key(
         .into_boxed();
     if let Some(club) = club {
         query = query.filter(players::club_id.eq(club));
+    }
+    if let Some(key) = key {
+        let (one, other) = like_patterns(key);
+        query = query.filter(
+            players::name_folded
+                .eq("")
+                .or(players::name_folded.like(one))
+                .or(players::name_folded.like(other)),
+        );
     }
     if let Some((name, id)) = after {
         // `name >= k` alone lets the name index bound the scan; the rest is the tie-break.
@@ -218,12 +305,18 @@ pub fn by_ids(conn: &mut DbConn, ids: &[i64]) -> QueryResult<Vec<Player>> {
 /// (case, and Cyrillic through one transliteration, as the search folds it).
 pub fn unclaimed_named(conn: &mut DbConn, name: &str) -> QueryResult<Vec<Player>> {
     use super::schema::users;
-    let wanted = damka_domain::names::fold(name.trim());
+    let wanted = fold(name.trim());
     if wanted.is_empty() {
         return Ok(Vec::new());
     }
     let rows: Vec<Player> = players::table
         .filter(players::merged_into.is_null())
+        // The stored key narrows; the exact check below stays the judge (trimming).
+        .filter(
+            players::name_folded
+                .eq(wanted.clone())
+                .or(players::name_folded.eq("")),
+        )
         .filter(diesel::dsl::not(diesel::dsl::exists(
             users::table.filter(users::player_id.eq(players::id.nullable())),
         )))
@@ -232,7 +325,7 @@ pub fn unclaimed_named(conn: &mut DbConn, name: &str) -> QueryResult<Vec<Player>
         .load(conn)?;
     Ok(rows
         .into_iter()
-        .filter(|p| damka_domain::names::fold(p.name.trim()) == wanted)
+        .filter(|p| fold(p.name.trim()) == wanted)
         .collect())
 }
 

@@ -480,22 +480,31 @@ pub fn any_rated(conn: &mut DbConn, variant: Variant, system: RatingSystem) -> Q
 /// player a page showed.
 pub type ListKey = (f64, String, i64);
 
+/// Which rating list, narrowed how.
+#[derive(Debug, Clone, Copy)]
+pub struct ListScope<'a> {
+    pub variant: Variant,
+    pub system: RatingSystem,
+    pub club: Option<i64>,
+    pub country: Option<&'a str>,
+    /// The spellings of a name query's key word (`NameQuery::key_word`): a first cut that
+    /// the caller completes by checking every word in Rust.
+    pub name_key: Option<&'a [String]>,
+}
+
 /// The rated players of a variant in one system, best first (then by name, then by id),
-/// optionally one club's or one country's; only those after `after` in that order, at most
-/// `fetch` of them (all without).
+/// optionally one club's, one country's or some names'; only those after `after` in that
+/// order, at most `fetch` of them (all without).
 pub fn list(
     conn: &mut DbConn,
-    variant: Variant,
-    system: RatingSystem,
-    club: Option<i64>,
-    country: Option<&str>,
+    scope: ListScope<'_>,
     after: Option<&ListKey>,
     fetch: Option<usize>,
 ) -> QueryResult<Vec<ListedRow>> {
     let mut query = ratings::table
         .inner_join(players::table.left_join(clubs::table))
-        .filter(ratings::variant.eq(Spelled(variant)))
-        .filter(ratings::system.eq(Spelled(system)))
+        .filter(ratings::variant.eq(Spelled(scope.variant)))
+        .filter(ratings::system.eq(Spelled(scope.system)))
         .filter(ratings::rating.is_not_null())
         .select((
             RATING_COLUMNS,
@@ -505,11 +514,20 @@ pub fn list(
             players::country,
         ))
         .into_boxed();
-    if let Some(club) = club {
+    if let Some(club) = scope.club {
         query = query.filter(players::club_id.eq(club));
     }
-    if let Some(country) = country {
+    if let Some(country) = scope.country {
         query = query.filter(players::country.eq(country.to_string()));
+    }
+    if let Some(key) = scope.name_key {
+        let (one, other) = super::players::like_patterns(key);
+        query = query.filter(
+            players::name_folded
+                .eq("")
+                .or(players::name_folded.like(one))
+                .or(players::name_folded.like(other)),
+        );
     }
     if let Some((rating, name, id)) = after {
         query = query.filter(
@@ -523,11 +541,28 @@ pub fn list(
         );
     }
     if let Some(fetch) = fetch {
-        query = query.limit(fetch as i64);
+        query = query.limit(i64::try_from(fetch).unwrap_or(i64::MAX));
     }
     query
         .order((ratings::rating.desc(), players::name, players::id))
         .load(conn)
+}
+
+/// Every stored rating of a whole list (variant and system), best first: what a narrowed
+/// list ranks its rows against. One number a player, read through the list's index.
+pub fn list_ratings(
+    conn: &mut DbConn,
+    variant: Variant,
+    system: RatingSystem,
+) -> QueryResult<Vec<f64>> {
+    let rows: Vec<Option<f64>> = ratings::table
+        .filter(ratings::variant.eq(Spelled(variant)))
+        .filter(ratings::system.eq(Spelled(system)))
+        .filter(ratings::rating.is_not_null())
+        .order(ratings::rating.desc())
+        .select(ratings::rating)
+        .load(conn)?;
+    Ok(rows.into_iter().flatten().collect())
 }
 
 /// A player's changes in one variant and system, oldest first.

@@ -38,6 +38,7 @@ diesel::table! {
         created_at -> Timestamp,
         created_by -> Nullable<BigInt>,
         merged_into -> Nullable<BigInt>,
+        name_folded -> Text,
     }
 }
 

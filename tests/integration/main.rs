@@ -70,6 +70,7 @@ mod ratings_property;
 mod refusal_without_lock;
 mod russian_pages;
 mod site_time_zone;
+mod search_filters;
 mod slow_clients;
 mod storage_faults;
 mod store_schema;

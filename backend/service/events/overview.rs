@@ -30,7 +30,8 @@ pub struct EventOverview {
     /// Standings and crosstable, once some result or bye is in.
     pub standings: Option<StandingsView>,
     pub crosstable: Option<CrosstableView>,
-    /// Players who can still be entered (for the organiser's select).
+    /// Players who can still be entered (for the organiser's select): the first few by
+    /// name (`players::CANDIDATES`); the page replaces them by a name search's.
     pub candidates: Vec<PlayerView>,
     /// Forbidden pairs, for those who run the event.
     pub forbidden: Vec<ForbiddenPairView>,
@@ -45,6 +46,25 @@ pub struct EventOverview {
     pub boards_missing: Vec<i32>,
     /// How many openings the organiser's own table has (an event with one).
     pub custom_table_size: Option<usize>,
+}
+
+/// The profiles an organiser may enter in the event whose names match `search`
+/// (`players::CANDIDATES` of them at most); none for anyone else.
+pub fn candidates(
+    conn: &mut DbConn,
+    actor: &Actor,
+    event_id: i64,
+    search: &str,
+) -> AppResult<Vec<PlayerView>> {
+    let event = load(conn, event_id)?;
+    if !may_manage(actor, &event) {
+        return Ok(Vec::new());
+    }
+    let entered: Vec<i64> = crate::store::events::entries(conn, event_id)?
+        .into_iter()
+        .map(|e| e.player_id)
+        .collect();
+    players::candidates(conn, &entered, Some(search))
 }
 
 /// The event as `actor` sees it, with standings after `after_round` (default: the last
@@ -73,10 +93,8 @@ pub fn overview(
         (None, None)
     };
     let candidates = if can_manage {
-        players::every(conn)?
-            .into_iter()
-            .filter(|p| !entries.iter().any(|e| e.player_id == p.id))
-            .collect()
+        let entered: Vec<i64> = entries.iter().map(|e| e.player_id).collect();
+        players::candidates(conn, &entered, None)?
     } else {
         Vec::new()
     };

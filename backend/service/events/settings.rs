@@ -275,6 +275,60 @@ pub fn list(
     Ok(Page::from_rows(rows, page.limit, |e| (e.starts_on, e.id)))
 }
 
+/// The filters of an events list as typed (page form or API query): empty text is no filter.
+#[derive(Debug, Clone, Default)]
+pub struct ListFilterText {
+    pub status: Option<String>,
+    pub club_id: Option<i64>,
+    pub player_id: Option<i64>,
+    pub variant: Option<String>,
+    pub year: Option<i64>,
+    /// Words of the event's name, in any order.
+    pub q: Option<String>,
+}
+
+/// The years an events list can be filtered by (as event dates are accepted).
+const FIRST_YEAR: i32 = 1900;
+const LAST_YEAR: i32 = 2200;
+
+impl ListFilterText {
+    /// Reads every filter, refusing the first bad one by its field.
+    pub fn read(&self) -> AppResult<events::ListFilter> {
+        let variant = match self.variant.as_deref().map(str::trim) {
+            None | Some("") => None,
+            Some(text) => Some(parse_variant(text)?),
+        };
+        let year = match self.year {
+            None => None,
+            Some(year) => Some(
+                i32::try_from(year)
+                    .ok()
+                    .filter(|y| (FIRST_YEAR..=LAST_YEAR).contains(y))
+                    .ok_or_else(|| {
+                        AppError::invalid(
+                            "year",
+                            Refusal::YearOutOfRange {
+                                first: FIRST_YEAR,
+                                last: LAST_YEAR,
+                            },
+                        )
+                    })?,
+            ),
+        };
+        Ok(events::ListFilter {
+            status: status_filter(self.status.as_deref())?,
+            club_id: self.club_id,
+            player_id: self.player_id,
+            variant,
+            year,
+            name: self
+                .q
+                .as_deref()
+                .and_then(damka_domain::names::NameQuery::parse),
+        })
+    }
+}
+
 /// Reads a list's `status` filter as typed: empty is every status.
 pub fn status_filter(text: Option<&str>) -> AppResult<Option<EventStatus>> {
     match text.map(str::trim) {

@@ -13,6 +13,7 @@ use crate::service::tables::{Cell, Title};
 use crate::service::{AppError, AppResult, validate};
 use crate::store::ratings::{self as stored, ChangeRow, ListedRow};
 use crate::store::{DbConn, events, players};
+use damka_domain::names::NameQuery;
 use damka_domain::vocabulary::{RatingSystem, Spelling};
 
 fn utc(at: NaiveDateTime) -> DateTime<Utc> {
@@ -31,6 +32,8 @@ pub struct ListFilter {
     pub system: Option<String>,
     pub club_id: Option<i64>,
     pub country: Option<String>,
+    /// Words of the player's name, in any order (folded as names are searched).
+    pub q: Option<String>,
 }
 
 /// The list's variant and system, read once.
@@ -87,7 +90,8 @@ fn other_system(system: RatingSystem) -> RatingSystem {
 /// One row of a rating list.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct RatingListItem {
-    /// 1 for the best; equal ratings share a rank.
+    /// The rank in the whole list of the variant and system (1 for the best; equal ratings
+    /// share a rank), also when the list is narrowed to a club, a country or a name.
     pub rank: u32,
     pub player_id: i64,
     pub name: String,
@@ -113,6 +117,8 @@ pub struct RatingList {
     pub preferred_empty: Option<RatingSystem>,
     pub club_id: Option<i64>,
     pub country: Option<String>,
+    /// The name words asked for, as typed (trimmed); none without.
+    pub q: Option<String>,
     pub items: Vec<RatingListItem>,
     /// The next page's cursor (`None` on the last page, and for the whole list).
     pub next_cursor: Option<String>,
@@ -139,6 +145,11 @@ pub fn page(
 }
 
 /// The rows after `after`, `limit` of them (with the next page's cursor) or all.
+///
+/// A list narrowed by club, country or name keeps each player's rank in the whole list:
+/// the rank is a standing the federation publishes and players quote ("37th in Russia"),
+/// and a search for one name showing "1" would claim a place the player does not have.
+/// The column says so in its title.
 fn read(
     conn: &mut DbConn,
     filter: &ListFilter,
@@ -154,17 +165,35 @@ fn read(
         Some(text) if !text.is_empty() => Some(validate::country(text)?),
         _ => None,
     };
-    let stored_after = after.map(|(rating, name, id, _, _)| (*rating, name.clone(), *id));
-    let rows = stored::list(
-        conn,
+    let q = filter
+        .q
+        .as_deref()
+        .map(str::trim)
+        .filter(|q| !q.is_empty())
+        .map(str::to_string);
+    let name = q.as_deref().and_then(NameQuery::parse);
+    let key = name.as_ref().map(NameQuery::key_word);
+    let scope = stored::ListScope {
         variant,
         system,
-        filter.club_id,
-        country.as_deref(),
-        stored_after.as_ref(),
+        club: filter.club_id,
+        country: country.as_deref(),
+        name_key: key.as_deref(),
+    };
+    let stored_after = after.map(|(rating, name, id, _, _)| (*rating, name.clone(), *id));
+    let rows = matching_rows(
+        conn,
+        scope,
+        name.as_ref(),
+        stored_after,
         limit.map(|limit| limit + 1),
     )?;
-    let ranked = ranked(rows, after);
+    let narrowed = scope.club.is_some() || scope.country.is_some() || name.is_some();
+    let ranked = if narrowed {
+        ranked_in_whole_list(rows, &stored::list_ratings(conn, variant, system)?)
+    } else {
+        ranked(rows, after)
+    };
     let (items, next_cursor) = match limit {
         Some(limit) => {
             let page = Page::from_rows(ranked, limit, |r| {
@@ -186,9 +215,55 @@ fn read(
         preferred_empty,
         club_id: filter.club_id,
         country,
+        q,
         items: items.into_iter().map(|r| r.item).collect(),
         next_cursor,
     })
+}
+
+/// Rows read per query of a name-filtered list: the database keeps the rows whose name key
+/// contains the query's longest word, Rust checks every word, a keyset batch at a time.
+const NAME_BATCH: usize = 500;
+
+/// Up to `fetch` rows of the scope after `after` (all without), whose name matches `name`.
+fn matching_rows(
+    conn: &mut DbConn,
+    scope: stored::ListScope<'_>,
+    name: Option<&NameQuery>,
+    after: Option<stored::ListKey>,
+    fetch: Option<usize>,
+) -> AppResult<Vec<ListedRow>> {
+    let Some(name) = name else {
+        return Ok(stored::list(conn, scope, after.as_ref(), fetch)?);
+    };
+    let Some(fetch) = fetch else {
+        let mut rows = stored::list(conn, scope, after.as_ref(), None)?;
+        rows.retain(|row| name.matches(&row.name));
+        return Ok(rows);
+    };
+    let mut found = Vec::new();
+    let mut scanned = after;
+    loop {
+        let batch = stored::list(conn, scope, scanned.as_ref(), Some(NAME_BATCH))?;
+        let table_ends = batch.len() < NAME_BATCH;
+        scanned = batch.last().map(|row| {
+            (
+                row.rating.rating.unwrap_or_default(),
+                row.name.clone(),
+                row.rating.player_id,
+            )
+        });
+        let wanted = fetch - found.len();
+        found.extend(
+            batch
+                .into_iter()
+                .filter(|row| name.matches(&row.name))
+                .take(wanted),
+        );
+        if found.len() >= fetch || table_ends {
+            return Ok(found);
+        }
+    }
 }
 
 /// A list row with what the next page's cursor needs of it.
@@ -200,29 +275,17 @@ struct Ranked {
     position: u32,
 }
 
-/// Numbers the rows, going on from the previous page's last row: a row's rank is its
-/// position, or the rank of the row before when both show the same (rounded) rating.
-fn ranked(rows: Vec<ListedRow>, after: Option<&PageKey>) -> Vec<Ranked> {
-    let mut previous =
-        after.map(|(stored, _, _, rank, position)| (shown(*stored), *rank, *position));
-    let mut out = Vec::with_capacity(rows.len());
-    for row in rows {
+impl Ranked {
+    fn new(row: ListedRow, rank: u32, position: u32) -> Ranked {
         let stored = row.rating.rating.unwrap_or_default();
-        let rating = shown(stored);
-        let position = previous.map_or(1, |(_, _, p)| p + 1);
-        let rank = match previous {
-            Some((shown_before, rank_before, _)) if shown_before == rating => rank_before,
-            _ => position,
-        };
-        previous = Some((rating, rank, position));
-        out.push(Ranked {
+        Ranked {
             item: RatingListItem {
                 rank,
                 player_id: row.rating.player_id,
                 name: row.name,
                 club_name: row.club_name,
                 country: row.country,
-                rating,
+                rating: shown(stored),
                 rd: row.rating.deviation.map(shown),
                 games: row.rating.games,
                 provisional: row.rating.provisional,
@@ -230,9 +293,41 @@ fn ranked(rows: Vec<ListedRow>, after: Option<&PageKey>) -> Vec<Ranked> {
             },
             stored,
             position,
-        });
+        }
+    }
+}
+
+/// Numbers the rows, going on from the previous page's last row: a row's rank is its
+/// position, or the rank of the row before when both show the same (rounded) rating.
+fn ranked(rows: Vec<ListedRow>, after: Option<&PageKey>) -> Vec<Ranked> {
+    let mut previous =
+        after.map(|(stored, _, _, rank, position)| (shown(*stored), *rank, *position));
+    let mut out = Vec::with_capacity(rows.len());
+    for row in rows {
+        let rating = shown(row.rating.rating.unwrap_or_default());
+        let position = previous.map_or(1, |(_, _, p)| p + 1);
+        let rank = match previous {
+            Some((shown_before, rank_before, _)) if shown_before == rating => rank_before,
+            _ => position,
+        };
+        previous = Some((rating, rank, position));
+        out.push(Ranked::new(row, rank, position));
     }
     out
+}
+
+/// Ranks the rows of a narrowed list in the whole list (`whole`: its stored ratings, best
+/// first): one more than the players showing a higher (rounded) rating, so equal shown
+/// ratings share a rank as in `ranked`.
+fn ranked_in_whole_list(rows: Vec<ListedRow>, whole: &[f64]) -> Vec<Ranked> {
+    rows.into_iter()
+        .map(|row| {
+            let rating = shown(row.rating.rating.unwrap_or_default());
+            let above = whole.partition_point(|other| shown(*other) > rating);
+            let rank = u32::try_from(above).unwrap_or(u32::MAX).saturating_add(1);
+            Ranked::new(row, rank, rank)
+        })
+        .collect()
 }
 
 /// The CSV file's first line: the API's item fields as columns.

@@ -25,13 +25,20 @@ pub struct ListQuery {
     club_id: Option<i64>,
     /// Only the events this player profile is entered in.
     player_id: Option<i64>,
+    /// Only events of this variant (`russian`, `brazilian`, ...).
+    variant: Option<String>,
+    /// Only events starting in this year (undated events are left out).
+    year: Option<i64>,
+    /// Only events whose name has these words, in any order, in any case, Cyrillic or
+    /// Latin (`kubok kazani` finds «Кубок Казани»).
+    q: Option<String>,
     /// Events on the page: 1 to 200, 50 when left out.
     limit: Option<i64>,
     /// The `next_cursor` of the previous page; left out for the first page.
     cursor: Option<String>,
 }
 
-/// A page of the events (of a status, a club, a player), newest first (by start day,
+/// A page of the events (of a status, a club, a player, a variant, a year, a name), newest first (by start day,
 /// undated events last, then the latest created first).
 #[utoipa::path(get, path = "/api/v1/events", tag = "events", params(ListQuery),
     responses((status = 200, body = Page<EventView>), (status = 422, body = Problem)))]
@@ -40,11 +47,15 @@ pub async fn list(
     query: web::Query<ListQuery>,
 ) -> AppResult<Json<Page<EventView>>> {
     let query = query.into_inner();
-    let filter = settings::ListFilter {
-        status: settings::status_filter(query.status.as_deref())?,
+    let filter = settings::ListFilterText {
+        status: query.status,
         club_id: query.club_id,
         player_id: query.player_id,
-    };
+        variant: query.variant,
+        year: query.year,
+        q: query.q,
+    }
+    .read()?;
     let page = PageRequest::parse(query.limit, query.cursor.as_deref())?;
     let events = state
         .db(move |conn| settings::list(conn, filter, &page))

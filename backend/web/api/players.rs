@@ -12,7 +12,8 @@ use crate::web::state::AppState;
 pub struct ListQuery {
     /// Only players of this club.
     club: Option<i64>,
-    /// Only players whose name contains this text.
+    /// Only players whose name has these words, in any order, in any case, Cyrillic or
+    /// Latin (`petr ivanov` and `Иванов П` find «Иванов Пётр»).
     q: Option<String>,
     /// Players on a page: 1 to 200, 50 if not given.
     limit: Option<i64>,

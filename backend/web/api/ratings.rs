@@ -24,6 +24,9 @@ pub struct ListQuery {
     club_id: Option<i64>,
     /// Only players of this federation/country code (`RUS`).
     country: Option<String>,
+    /// Only players whose name has these words, in any order, in any case, Cyrillic or
+    /// Latin (`petr ivanov` finds «Иванов Пётр»). Ranks stay those of the whole list.
+    q: Option<String>,
     /// Players on the page: 1 to 200, 50 when left out.
     limit: Option<i64>,
     /// The `next_cursor` of the previous page; left out for the first page.
@@ -41,7 +44,7 @@ pub struct RatingListView {
 }
 
 /// A page of the rated players of a variant in one system, best first (equal ratings by
-/// name), with rank in the whole list, club, country, rating, RD (Glicko-2), games, the
+/// name), with rank in the whole list (also when narrowed to a club, a country or a name), club, country, rating, RD (Glicko-2), games, the
 /// provisional mark and the last game's time.
 #[utoipa::path(get, path = "/api/v1/ratings", tag = "ratings", params(ListQuery),
     responses((status = 200, body = RatingListView), (status = 400, body = Problem),
@@ -55,6 +58,7 @@ pub async fn list(
         system,
         club_id,
         country,
+        q,
         limit,
         cursor,
     } = query.into_inner();
@@ -64,6 +68,7 @@ pub async fn list(
         system,
         club_id,
         country,
+        q,
     };
     let list = state
         .db(move |conn| views::page(conn, &filter, &page))

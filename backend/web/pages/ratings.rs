@@ -32,6 +32,8 @@ pub struct ListQuery {
     club_id: String,
     #[serde(default)]
     country: String,
+    #[serde(default)]
+    q: String,
     limit: Option<i64>,
     cursor: Option<String>,
 }
@@ -49,6 +51,7 @@ impl ListQuery {
             system: some(self.system),
             club_id,
             country: some(self.country),
+            q: some(self.q),
         })
     }
 }
@@ -87,6 +90,16 @@ impl ListPage {
         self.list.country.as_deref().unwrap_or("")
     }
 
+    fn search(&self) -> &str {
+        self.list.q.as_deref().unwrap_or("")
+    }
+
+    /// Whether the list is narrowed (its rank column then says the ranks are the whole
+    /// list's).
+    fn narrowed(&self) -> bool {
+        self.list.club_id.is_some() || self.list.country.is_some() || self.list.q.is_some()
+    }
+
     /// The query string of this list, for the CSV link.
     fn query(&self) -> String {
         let mut pairs = vec![
@@ -98,6 +111,9 @@ impl ListPage {
         }
         if let Some(country) = &self.list.country {
             pairs.push(("country", country.clone()));
+        }
+        if let Some(q) = &self.list.q {
+            pairs.push(("q", q.clone()));
         }
         serde_urlencoded::to_string(pairs).unwrap_or_default()
     }

@@ -115,6 +115,7 @@ where
                     errors,
                     round: back.round,
                     ratings,
+                    player_q: String::new(),
                 },
             )
         }

@@ -36,9 +36,9 @@ use damka_domain::vocabulary::{EventStatus, Spelling};
 /// How many events of each status the list shows before its "show all" link.
 const SECTION_LIMIT: usize = 10;
 
-/// The list's query: a status shows that status alone, a page at a time; a club or a
-/// player narrows the list to their events (empty fields mean "no filter").
-#[derive(Debug, Deserialize, Default)]
+/// The list's query: a status shows that status alone, a page at a time; a club, a player,
+/// a variant, a year or words of the name narrow the list (empty fields mean "no filter").
+#[derive(Debug, Deserialize, Default, Clone)]
 pub struct ListQuery {
     #[serde(default)]
     status: String,
@@ -46,8 +46,45 @@ pub struct ListQuery {
     club_id: String,
     #[serde(default)]
     player_id: String,
+    #[serde(default)]
+    variant: String,
+    #[serde(default)]
+    year: String,
+    #[serde(default)]
+    q: String,
     limit: Option<i64>,
     cursor: Option<String>,
+}
+
+impl ListQuery {
+    fn filter(&self) -> AppResult<ev::settings::ListFilter> {
+        let text = |value: &str| Some(value.to_string()).filter(|v| !v.trim().is_empty());
+        ev::settings::ListFilterText {
+            status: text(&self.status),
+            club_id: optional_number("club_id", &self.club_id)?,
+            player_id: optional_number("player_id", &self.player_id)?,
+            variant: text(&self.variant),
+            year: optional_number("year", &self.year)?,
+            q: text(&self.q),
+        }
+        .read()
+    }
+
+    /// The filters other than the status as query pairs, kept by the "show all" links.
+    fn kept_pairs(&self) -> String {
+        let pairs: Vec<(&str, &str)> = [
+            ("q", self.q.as_str()),
+            ("club_id", self.club_id.as_str()),
+            ("player_id", self.player_id.as_str()),
+            ("variant", self.variant.as_str()),
+            ("year", self.year.as_str()),
+        ]
+        .into_iter()
+        .map(|(name, value)| (name, value.trim()))
+        .filter(|(_, value)| !value.is_empty())
+        .collect();
+        serde_urlencoded::to_string(pairs).unwrap_or_default()
+    }
 }
 
 /// Whose events the list shows, as its heading and its links say.
@@ -55,7 +92,8 @@ pub struct ListQuery {
 struct Scope {
     /// "Events of the club X" or "Events of player Y"; none for every event.
     heading: Option<String>,
-    /// The filter's query pairs, kept by the list's links (empty for every event).
+    /// The filters' query pairs but the status, kept by the list's links (empty for every
+    /// event).
     query: String,
 }
 
@@ -65,22 +103,18 @@ impl Scope {
         conn: &mut crate::store::DbConn,
         ctx: &Ctx,
         filter: &ev::settings::ListFilter,
+        query: String,
     ) -> AppResult<Scope> {
-        if let Some(id) = filter.club_id {
+        let heading = if let Some(id) = filter.club_id {
             let club = crate::service::clubs::get(conn, id)?;
-            return Ok(Scope {
-                heading: Some(ctx.tf1("events.of_club", &club.name)),
-                query: format!("club_id={id}"),
-            });
-        }
-        if let Some(id) = filter.player_id {
+            Some(ctx.tf1("events.of_club", &club.name))
+        } else if let Some(id) = filter.player_id {
             let player = crate::service::players::get(conn, id)?;
-            return Ok(Scope {
-                heading: Some(ctx.tf1("events.of_player", &player.name)),
-                query: format!("player_id={id}"),
-            });
-        }
-        Ok(Scope::default())
+            Some(ctx.tf1("events.of_player", &player.name))
+        } else {
+            None
+        };
+        Ok(Scope { heading, query })
     }
 
     /// The link to every event of this scope of one status.
@@ -107,9 +141,34 @@ struct ListPage {
     /// Under a list of one status: its pages.
     pager: Option<Pager>,
     scope: Scope,
+    /// The filter form's fields as typed.
+    form: ListQuery,
+    /// The clubs of the form's club list.
+    clubs: Vec<crate::service::clubs::ClubView>,
 }
 
 impl ListPage {
+    fn variants(&self) -> &'static [damka_engine::Variant] {
+        &damka_engine::Variant::ALL
+    }
+
+    fn statuses(&self) -> [EventStatus; 3] {
+        [
+            EventStatus::Running,
+            EventStatus::Registration,
+            EventStatus::Finished,
+        ]
+    }
+
+    fn club_selected(&self, id: &i64) -> bool {
+        self.form.club_id.trim() == id.to_string()
+    }
+
+    /// Whether the list is narrowed at all (then a link leads back to every event).
+    fn filtered(&self) -> bool {
+        self.pager.is_some() || !self.scope.query.is_empty()
+    }
+
     fn heading(&self, status: &EventStatus) -> String {
         self.ctx.t(match status {
             EventStatus::Running => "events.running",
@@ -120,25 +179,22 @@ impl ListPage {
 }
 
 /// Without a status: the first few events of each status, each with a link to all of it;
-/// with one: a page of that status.
+/// with one: a page of that status. Both under the filters of the form.
 pub async fn list(
     req: HttpRequest,
     ctx: Ctx,
     state: web::Data<AppState>,
     query: web::Query<ListQuery>,
 ) -> AppResult<HttpResponse> {
-    let query = query.into_inner();
-    let status = ev::settings::status_filter(Some(&query.status))?;
-    let filter = ev::settings::ListFilter {
-        status,
-        club_id: optional_number("club_id", &query.club_id)?,
-        player_id: optional_number("player_id", &query.player_id)?,
-    };
-    let page = PageRequest::parse(query.limit, query.cursor.as_deref())?;
+    let form = query.into_inner();
+    let filter = form.filter()?;
+    let status = filter.status;
+    let page = PageRequest::parse(form.limit, form.cursor.as_deref())?;
     let lang_ctx = ctx.clone();
-    let (scope, sections) = state
+    let kept = form.kept_pairs();
+    let (scope, sections, clubs) = state
         .db(move |conn| {
-            let scope = Scope::of(conn, &lang_ctx, &filter)?;
+            let scope = Scope::of(conn, &lang_ctx, &filter, kept)?;
             let (statuses, page) = match status {
                 Some(status) => (vec![status], page),
                 None => (
@@ -155,13 +211,13 @@ pub async fn list(
                 .map(|status| {
                     let filter = ev::settings::ListFilter {
                         status: Some(status),
-                        ..filter
+                        ..filter.clone()
                     };
                     let page = ev::settings::list(conn, filter, &page)?;
                     Ok(Section { status, page })
                 })
                 .collect::<AppResult<Vec<_>>>()?;
-            Ok((scope, sections))
+            Ok((scope, sections, crate::service::clubs::list(conn)?))
         })
         .await?;
     let pager = status.map(|_| {
@@ -175,6 +231,8 @@ pub async fn list(
             sections,
             pager,
             scope,
+            form,
+            clubs,
         },
     )
 }

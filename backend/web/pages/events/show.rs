@@ -53,6 +53,8 @@ pub(super) struct EventPage {
     pub(super) round: Option<i32>,
     /// Each player's rating change and performance over the event (rated events).
     pub(super) ratings: Vec<EventRatingRow>,
+    /// The organiser's name search for a profile to enter (empty: none asked).
+    pub(super) player_q: String,
 }
 
 /// The event's rating changes, for the standings tab.
@@ -427,6 +429,9 @@ pub struct TabQuery {
     /// The round the pairings tab shows.
     #[serde(default)]
     round: Option<i32>,
+    /// The organiser's name search for a profile to enter (the entries tab).
+    #[serde(default)]
+    player_q: String,
 }
 
 const TABS: [&str; 5] = ["info", "entries", "rounds", "standings", "crosstable"];
@@ -443,7 +448,14 @@ pub async fn show(
         "info".to_string()
     };
     let id = path.into_inner();
-    let data = load_after(&ctx, &state, id, query.after).await?;
+    let mut data = load_after(&ctx, &state, id, query.after).await?;
+    let player_q = query.player_q.trim().to_string();
+    if data.can_manage && !player_q.is_empty() {
+        let (actor, search) = (ctx.actor(), player_q.clone());
+        data.candidates = state
+            .db(move |conn| overview::candidates(conn, &actor, id, &search))
+            .await?;
+    }
     let ratings = rating_rows(&state, id).await?;
     render::page(
         StatusCode::OK,
@@ -454,6 +466,7 @@ pub async fn show(
             errors: FormErrors::none(),
             round: query.round,
             ratings,
+            player_q,
         },
     )
 }
