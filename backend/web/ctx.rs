@@ -10,7 +10,7 @@ use chrono::NaiveDateTime;
 use super::cookies;
 use super::i18n::{Lang, SUPPORTED};
 use super::middleware::{self, CsrfCookie};
-use super::render;
+use super::site_path;
 use super::state::AppState;
 use crate::service::User;
 use crate::service::{Actor, AppError, accounts, auth, time_zone};
@@ -297,7 +297,7 @@ fn referer_path(req: &HttpRequest) -> Option<String> {
     referer
         .split_once("://")
         .and_then(|(_, rest)| rest.strip_prefix(host.as_str()))
-        .filter(|path| path.starts_with('/') && render::safe_location(path) == *path)
+        .filter(|path| path.starts_with('/') && site_path::safe_location(path) == *path)
         .map(str::to_string)
 }
 

@@ -27,6 +27,7 @@ pub mod refusals;
 pub mod render;
 pub mod routes;
 pub mod signed_in;
+pub mod site_path;
 pub mod site_zone;
 pub mod state;
 pub mod svg;

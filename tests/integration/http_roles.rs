@@ -423,7 +423,7 @@ async fn html_pages_enforce_the_same_roles() {
     let denied = player.post_form(&club_path, &[("name", "Hijacked")]).await;
     assert_eq!(denied.status.as_u16(), 403);
     let page = anonymous.get(&club_path).await;
-    assert!(page.body.contains("Org Club") && page.body.contains("RUS"));
+    assert!(page.body.contains("Org Club") && page.body.contains("Russia"));
 
     // Role changes by an admin take effect; a player cannot change roles.
     let users = admin.get("/admin").await;
