@@ -531,3 +531,89 @@ async fn the_administrator_start_here_list_ticks_each_step_and_goes_away() {
         "all done: the list is gone"
     );
 }
+
+/// A player withdraws from an event from its entries tab: the link is on their own row
+/// only, asks first, and the entry is gone before the first round.
+#[actix_web::test]
+async fn a_player_withdraws_from_an_event_on_its_page() {
+    let app = TestApp::new().await;
+    let mut org = app.user("org@t.org", Role::Organiser).await;
+    let created = org
+        .post_form(
+            "/events",
+            &[
+                ("name", "Friday blitz"),
+                ("system", "swiss"),
+                ("rounds", "3"),
+                ("variant", "russian"),
+                ("time_control", "blitz"),
+                ("scoring_display", "1-0.5-0"),
+                ("first_colour", "white"),
+                ("self_registration", "1"),
+            ],
+        )
+        .await;
+    assert_eq!(created.status.as_u16(), 303, "{}", created.body);
+    let path = created.location();
+    let id: i64 = path.rsplit('/').next().unwrap().parse().unwrap();
+    let mut api = org.api_client().await;
+    let other = api
+        .json(
+            actix_web::http::Method::POST,
+            "/api/v1/players",
+            json!({"name": "Anna"}),
+        )
+        .await
+        .json()["id"]
+        .as_i64()
+        .unwrap();
+    let entered = org
+        .post_form(
+            &format!("{path}/entries"),
+            &[("player_id", &other.to_string())],
+        )
+        .await;
+    assert_eq!(entered.status.as_u16(), 303, "{}", entered.body);
+    let mut dima = app.user("dima@t.org", Role::Player).await;
+    dima.post_form("/players", &[("name", "Dima")]).await;
+    let registered = dima.post_form(&format!("{path}/entries"), &[]).await;
+    assert_eq!(registered.status.as_u16(), 303, "{}", registered.body);
+
+    let entries = api
+        .get(&format!("/api/v1/events/{id}/entries"))
+        .await
+        .json();
+    let entry_of = |name: &str| {
+        entries
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["name"] == name)
+            .unwrap_or_else(|| panic!("no entry of {name}: {entries}"))["id"]
+            .as_i64()
+            .unwrap()
+    };
+    let (own, anna) = (entry_of("Dima"), entry_of("Anna"));
+    let page = dima.get(&format!("{path}?tab=entries")).await;
+    let own_link = format!("/events/{id}/entries/{own}/withdraw");
+    assert!(page.body.contains(&own_link), "{}", page.body);
+    assert!(
+        !page
+            .body
+            .contains(&format!("/events/{id}/entries/{anna}/withdraw"))
+    );
+    assert_eq!(dima.get(&own_link).await.status.as_u16(), 200);
+    let withdrawn = dima.post_form(&own_link, &[]).await;
+    assert_eq!(withdrawn.status.as_u16(), 303, "{}", withdrawn.body);
+    let after = api
+        .get(&format!("/api/v1/events/{id}/entries"))
+        .await
+        .json();
+    assert_eq!(after.as_array().unwrap().len(), 1, "{after}");
+    // Another player's row is not theirs to withdraw.
+    let mut intruder = app.user("eve@t.org", Role::Player).await;
+    let refused = intruder
+        .post_form(&format!("/events/{id}/entries/{anna}/withdraw"), &[])
+        .await;
+    assert_eq!(refused.status.as_u16(), 403, "{}", refused.body);
+}
