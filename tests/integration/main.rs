@@ -16,6 +16,7 @@ mod browser_claim;
 mod browser_confirm_end;
 mod browser_event_game;
 mod browser_form_address;
+mod browser_phone;
 mod browser_round_stays;
 mod claims;
 mod cli_engine;
