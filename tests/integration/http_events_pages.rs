@@ -125,7 +125,7 @@ async fn event_pages_for_organiser_and_visitors() {
     // half point is shown anywhere.
     let points: Vec<&str> = standings
         .body
-        .split(r#"<td class="num"><strong>"#)
+        .split(r#"<td class="num total"><strong>"#)
         .skip(1)
         .map(|cell| cell.split("</strong>").next().unwrap())
         .collect();
