@@ -170,6 +170,7 @@ pub fn add_many(
             Refusal::OnlyClubOrganisersChangeMembers,
         ));
     }
+    crate::service::archived::require_club_not_archived(conn, club_id)?;
     let (mut read, ratings_ignored) = csv_lines(csv)?;
     read.extend(name_lines(names));
     if read.is_empty() {

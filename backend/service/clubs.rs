@@ -27,6 +27,9 @@ pub struct ClubView {
     pub city: String,
     pub country: String,
     pub description: String,
+    /// When it was archived (left out of the lists, closed to changes); null when it is not.
+    #[serde(serialize_with = "crate::service::utc_json::optional")]
+    pub archived_at: Option<chrono::NaiveDateTime>,
 }
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -45,6 +48,7 @@ impl From<Club> for ClubView {
             city: c.city,
             country: c.country,
             description: c.description,
+            archived_at: c.archived_at,
         }
     }
 }
@@ -95,6 +99,7 @@ pub fn update(
         if !can_edit(conn, actor, club_id)? {
             return Err(AppError::forbidden(Refusal::OnlyClubOrganisersEdit));
         }
+        crate::service::archived::require_club_not_archived(conn, club_id)?;
         if let Some(other) = clubs::by_name(conn, &fields.name)?
             && other.id != club_id
         {
@@ -190,6 +195,7 @@ pub fn add_member(
                 Refusal::OnlyClubOrganisersChangeMembers,
             ));
         }
+        crate::service::archived::require_club_not_archived(conn, club_id)?;
         let user = store::accounts::user_by_email(conn, &email)?
             .ok_or_else(|| AppError::invalid("email", Refusal::NoAccountWithEmail))?;
         clubs::add_member(conn, club_id, user.id, role)?;
@@ -309,6 +315,7 @@ pub fn request_to_join(
         .ok_or_else(|| AppError::invalid("player_id", Refusal::NoProfileToJoinClub))?;
     conn.write_transaction(|conn| {
         clubs::by_id(conn, club_id)?.ok_or(AppError::NotFound { what: "club" })?;
+        crate::service::archived::require_club_not_archived(conn, club_id)?;
         let player =
             store::players::by_id(conn, player_id)?.ok_or(AppError::NotFound { what: "player" })?;
         if player.club_id == Some(club_id) {

@@ -2,6 +2,7 @@
 //! handlers so the two faces never drift. Each takes a connection and the acting user,
 //! checks permissions, validates, and runs its writes in one transaction.
 pub mod accounts;
+pub mod archived;
 pub mod auth;
 pub mod claims;
 pub mod club_bulk;
@@ -20,6 +21,7 @@ pub mod player_games;
 pub mod players;
 pub mod ratings;
 pub mod refusal;
+pub mod removals;
 pub mod results;
 pub mod start_here;
 pub mod tables;

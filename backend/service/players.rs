@@ -44,6 +44,9 @@ pub struct PlayerView {
     pub ratings: Vec<RatingView>,
     /// The account linked to this profile, if any (its display name).
     pub account: Option<String>,
+    /// When it was archived (left out of the lists, closed to changes); null when it is not.
+    #[serde(serialize_with = "crate::service::utc_json::optional")]
+    pub archived_at: Option<chrono::NaiveDateTime>,
 }
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -180,6 +183,16 @@ fn check_club_change(
     }
 }
 
+/// Refuses to move a profile into an archived club.
+fn check_club_open(conn: &mut DbConn, current: Option<i64>, wanted: Option<i64>) -> AppResult<()> {
+    match wanted {
+        Some(club) if wanted != current => {
+            crate::service::archived::require_club_not_archived(conn, club)
+        }
+        _ => Ok(()),
+    }
+}
+
 pub fn can_edit(conn: &mut DbConn, actor: &Actor, player_id: i64) -> AppResult<bool> {
     match players::by_id(conn, player_id)? {
         Some(player) if player.merged_into.is_none() => may_edit(conn, actor, &player),
@@ -218,6 +231,7 @@ pub fn create(conn: &mut DbConn, actor: &Actor, input: &PlayerInput) -> AppResul
         let fields = fields(conn, input)?;
         let rights = ProfileRights::of(conn, actor)?;
         check_club_change(&rights, None, fields.club_id)?;
+        check_club_open(conn, None, fields.club_id)?;
         let club_organiser = fields
             .club_id
             .is_some_and(|club| rights.may_add_to_club(club));
@@ -246,8 +260,10 @@ pub fn update(
         if !rights.may_edit(&player) {
             return Err(AppError::forbidden(Refusal::MayNotEditProfile));
         }
+        crate::service::archived::require_player_not_archived(&player)?;
         let fields = fields(conn, input)?;
         check_club_change(&rights, player.club_id, fields.club_id)?;
+        check_club_open(conn, player.club_id, fields.club_id)?;
         let updated = players::update(conn, player_id, &fields)?;
         // The Elo K factor reads the birth year (the under-18 rule).
         let mut effects = Effects::none();
@@ -285,6 +301,7 @@ pub(crate) fn view_of(conn: &mut DbConn, player: Player) -> AppResult<PlayerView
         title: player.title,
         ratings,
         account,
+        archived_at: player.archived_at,
     })
 }
 
@@ -337,6 +354,7 @@ pub fn page(
             title: p.title,
             ratings: own,
             account: None,
+            archived_at: p.archived_at,
         }
     }))
 }

@@ -241,6 +241,25 @@ refusals! {
     /// The profile was merged into profile `into` (404, with `merged_into`).
     PlayerMerged { into: i64 } => "player_merged",
 
+    // Archiving and deleting events, profiles and clubs.
+    /// An archived event takes no changes until it is restored.
+    EventArchived => "event_archived",
+    /// A running event is finished before it is archived or deleted.
+    EventRunningFinishFirst => "event_running_finish_first",
+    /// Deleting an event whose results count for ratings: archive it instead.
+    EventHasRatedResults => "event_has_rated_results",
+    /// Deleting a profile with entries, games, a rating history, an account or profiles
+    /// merged into it: archive it instead.
+    PlayerHasRecords => "player_has_records",
+    /// An archived profile is entered in nothing new and plays no new game.
+    PlayerArchived => "player_archived",
+    /// Deleting a club that `count` events name as theirs: archive it instead.
+    ClubHasEvents { count: i64 } => "club_has_events",
+    /// An archived club takes no new members or events.
+    ClubArchived => "club_archived",
+    AlreadyArchived => "already_archived",
+    NotArchived => "not_archived",
+
     // Events: who may act.
     OnlyOrganisersCreateEvents => "only_organisers_create_events",
     OnlyOrganisersImportEvents => "only_organisers_import_events",
@@ -898,6 +917,15 @@ pub mod examples {
         },
         || Refusal::BothProfilesHaveAccounts,
         || Refusal::PlayerMerged { into: 12 },
+        || Refusal::EventArchived,
+        || Refusal::EventRunningFinishFirst,
+        || Refusal::EventHasRatedResults,
+        || Refusal::PlayerHasRecords,
+        || Refusal::PlayerArchived,
+        || Refusal::ClubHasEvents { count: 3 },
+        || Refusal::ClubArchived,
+        || Refusal::AlreadyArchived,
+        || Refusal::NotArchived,
         || Refusal::OnlyOrganisersCreateEvents,
         || Refusal::OnlyOrganisersImportEvents,
         || Refusal::OnlyEventOrganiser,

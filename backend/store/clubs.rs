@@ -40,20 +40,25 @@ pub fn by_name(conn: &mut DbConn, name: &str) -> QueryResult<Option<Club>> {
         .optional()
 }
 
+/// The clubs not archived, by name (the lists and the forms' choices).
 pub fn list(conn: &mut DbConn) -> QueryResult<Vec<Club>> {
     clubs::table
+        .filter(clubs::archived_at.is_null())
         .order(clubs::name)
         .select(Club::as_select())
         .load(conn)
 }
 
-/// A page of clubs by (name, id): at most `fetch` after the key `after`.
+/// A page of clubs not archived by (name, id): at most `fetch` after the key `after`.
 pub fn page(
     conn: &mut DbConn,
     after: Option<&(String, i64)>,
     fetch: i64,
 ) -> QueryResult<Vec<Club>> {
-    let mut query = clubs::table.select(Club::as_select()).into_boxed();
+    let mut query = clubs::table
+        .filter(clubs::archived_at.is_null())
+        .select(Club::as_select())
+        .into_boxed();
     if let Some((name, id)) = after {
         query = query
             .filter(clubs::name.ge(name.clone()))
@@ -74,7 +79,10 @@ pub fn by_ids(conn: &mut DbConn, ids: &[i64]) -> QueryResult<Vec<Club>> {
 }
 
 pub fn count(conn: &mut DbConn) -> QueryResult<i64> {
-    clubs::table.count().get_result(conn)
+    clubs::table
+        .filter(clubs::archived_at.is_null())
+        .count()
+        .get_result(conn)
 }
 
 pub fn add_member(

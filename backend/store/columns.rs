@@ -14,7 +14,8 @@ use super::MultiBackend;
 use damka_domain::tournament::{ByeKind, Colour};
 use damka_domain::vocabulary::{
     BallotPer, EventStatus, GameEnd, GameStatus, MatchScoring, OpeningBallot, RatingSystem,
-    ResultCode, ScoringDisplay, Spelling, System, TimeCategory, parse,
+    RemovalAction, RemovalSubject, ResultCode, ScoringDisplay, Spelling, System, TimeCategory,
+    parse,
 };
 use damka_engine::Variant;
 
@@ -92,5 +93,7 @@ text_column!(
     MatchScoring,
     OpeningBallot,
     BallotPer,
+    RemovalSubject,
+    RemovalAction,
     damka_engine::Color,
 );

@@ -95,6 +95,9 @@ pub struct ListFilter {
     pub year: Option<i32>,
     /// Events whose name matches, in any word order, folded as player names are.
     pub name: Option<NameQuery>,
+    /// Only archived events (`Some(true)`), only those not archived (`Some(false)`), or
+    /// both (`None`: a player's own record).
+    pub archived: Option<bool>,
 }
 
 /// Rows one query of a name-filtered list reads. Events are few beside profiles (a club
@@ -147,6 +150,11 @@ fn page_in_sql(
     }
     if let Some(club_id) = filter.club_id {
         query = query.filter(events::club_id.eq(club_id));
+    }
+    match filter.archived {
+        Some(true) => query = query.filter(events::archived_at.is_not_null()),
+        Some(false) => query = query.filter(events::archived_at.is_null()),
+        None => {}
     }
     if let Some(variant) = filter.variant {
         query = query.filter(events::variant.eq(Spelled(variant)));

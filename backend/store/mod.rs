@@ -16,6 +16,7 @@ pub mod pairing_changes;
 pub mod players;
 pub mod prepared;
 pub mod ratings;
+pub mod removals;
 pub mod schema;
 pub mod settings;
 pub mod shared;

@@ -78,6 +78,8 @@ pub struct Club {
     pub country: String,
     pub description: String,
     pub created_at: NaiveDateTime,
+    /// When the club was archived (hidden from lists, closed to new members and events).
+    pub archived_at: Option<NaiveDateTime>,
 }
 
 #[derive(Debug, Clone, Insertable, AsChangeset)]
@@ -118,6 +120,8 @@ pub struct Player {
     pub created_by: Option<i64>,
     /// The profile this one was merged into; a merged profile is no longer listed.
     pub merged_into: Option<i64>,
+    /// When the profile was archived (hidden from lists, entered in nothing new).
+    pub archived_at: Option<NaiveDateTime>,
 }
 
 /// The editable fields of a player profile; `None` in `club_id`/`birth_year` clears them.
@@ -185,6 +189,8 @@ pub struct Event {
     pub custom_openings: String,
     /// A Keizer event's options (other systems ignore them).
     pub keizer: KeizerOptions,
+    /// When the event was archived (hidden from lists, closed to changes).
+    pub archived_at: Option<NaiveDateTime>,
 }
 
 /// What an organiser sets on an event, as written to its row by a create or an update (the

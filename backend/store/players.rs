@@ -21,6 +21,7 @@ const PLAYER_COLUMNS: (
     players::created_at,
     players::created_by,
     players::merged_into,
+    players::archived_at,
 ) = (
     players::id,
     players::name,
@@ -32,6 +33,7 @@ const PLAYER_COLUMNS: (
     players::created_at,
     players::created_by,
     players::merged_into,
+    players::archived_at,
 );
 
 /// A new profile that no account made (the command line, tests).
@@ -190,6 +192,7 @@ fn after_key(
 ) -> QueryResult<Vec<Player>> {
     let mut query = players::table
         .filter(players::merged_into.is_null())
+        .filter(players::archived_at.is_null())
         .select(Player::as_select())
         .into_boxed();
     if let Some(club) = club {
@@ -220,6 +223,7 @@ fn after_key(
 pub fn count_in(conn: &mut DbConn, club: Option<i64>) -> QueryResult<i64> {
     let mut query = players::table
         .filter(players::merged_into.is_null())
+        .filter(players::archived_at.is_null())
         .into_boxed();
     if let Some(club) = club {
         query = query.filter(players::club_id.eq(club));
@@ -233,10 +237,15 @@ pub fn counts(conn: &mut DbConn) -> QueryResult<(i64, i64)> {
     diesel::select((
         players::table
             .filter(players::merged_into.is_null())
+            .filter(players::archived_at.is_null())
             .count()
             .single_value()
             .assume_not_null(),
-        clubs::table.count().single_value().assume_not_null(),
+        clubs::table
+            .filter(clubs::archived_at.is_null())
+            .count()
+            .single_value()
+            .assume_not_null(),
     ))
     .get_result(conn)
 }
@@ -244,6 +253,7 @@ pub fn counts(conn: &mut DbConn) -> QueryResult<(i64, i64)> {
 pub fn count(conn: &mut DbConn) -> QueryResult<i64> {
     players::table
         .filter(players::merged_into.is_null())
+        .filter(players::archived_at.is_null())
         .count()
         .get_result(conn)
 }
@@ -311,6 +321,7 @@ pub fn unclaimed_named(conn: &mut DbConn, name: &str) -> QueryResult<Vec<Player>
     }
     let rows: Vec<Player> = players::table
         .filter(players::merged_into.is_null())
+        .filter(players::archived_at.is_null())
         // The stored key narrows; the exact check below stays the judge (trimming).
         .filter(
             players::name_folded
@@ -338,6 +349,13 @@ pub fn live_named(conn: &mut DbConn, name: &str) -> QueryResult<Vec<Player>> {
     }
     let rows: Vec<Player> = players::table
         .filter(players::merged_into.is_null())
+        .filter(players::archived_at.is_null())
+        // The stored key narrows; the exact check below stays the judge (trimming).
+        .filter(
+            players::name_folded
+                .eq(wanted.clone())
+                .or(players::name_folded.eq("")),
+        )
         .order((players::name, players::id))
         .select(Player::as_select())
         .load(conn)?;
@@ -352,6 +370,7 @@ pub fn live_named(conn: &mut DbConn, name: &str) -> QueryResult<Vec<Player>> {
 pub fn live_names(conn: &mut DbConn) -> QueryResult<Vec<(i64, String, Option<i64>)>> {
     players::table
         .filter(players::merged_into.is_null())
+        .filter(players::archived_at.is_null())
         .order(players::id)
         .select((players::id, players::name, players::club_id))
         .load(conn)
@@ -364,7 +383,8 @@ pub fn join_club(conn: &mut DbConn, player_id: i64, club: i64) -> QueryResult<us
         players::table
             .find(player_id)
             .filter(players::club_id.is_null())
-            .filter(players::merged_into.is_null()),
+            .filter(players::merged_into.is_null())
+            .filter(players::archived_at.is_null()),
     )
     .set(players::club_id.eq(Some(club)))
     .execute(conn)

@@ -23,6 +23,7 @@ diesel::table! {
         country -> Text,
         description -> Text,
         created_at -> Timestamp,
+        archived_at -> Nullable<Timestamp>,
     }
 }
 
@@ -39,6 +40,7 @@ diesel::table! {
         created_by -> Nullable<BigInt>,
         merged_into -> Nullable<BigInt>,
         name_folded -> Text,
+        archived_at -> Nullable<Timestamp>,
     }
 }
 
@@ -149,6 +151,7 @@ diesel::table! {
         ballot_per -> Text,
         custom_openings -> Text,
         keizer -> Text,
+        archived_at -> Nullable<Timestamp>,
     }
 }
 
@@ -411,7 +414,20 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    site_changes (id) {
+        id -> BigInt,
+        changed_at -> Timestamp,
+        user_id -> Nullable<BigInt>,
+        subject -> Text,
+        subject_id -> BigInt,
+        subject_name -> Text,
+        action -> Text,
+    }
+}
+
 diesel::joinable!(players -> clubs (club_id));
+diesel::joinable!(site_changes -> users (user_id));
 diesel::joinable!(player_ratings -> players (player_id));
 diesel::joinable!(users -> players (player_id));
 diesel::joinable!(club_members -> clubs (club_id));
@@ -483,4 +499,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     player_claims,
     player_claim_links,
     player_changes,
+    site_changes,
 );

@@ -547,6 +547,27 @@ spelled_enum! {
 }
 
 spelled_enum! {
+    /// What the site's trail of removals names: an event, a player profile or a club.
+    pub enum RemovalSubject ("removal subject") {
+        Event = "event",
+        Player = "player",
+        Club = "club",
+    }
+}
+
+spelled_enum! {
+    /// What was done to an event, a profile or a club, as the site's trail records it.
+    pub enum RemovalAction ("removal action") {
+        /// Hidden from the lists and closed to changes, kept whole.
+        Archived = "archived",
+        /// Back in the lists after being archived.
+        Restored = "restored",
+        /// Gone for good (it held nothing others rely on).
+        Deleted = "deleted",
+    }
+}
+
+spelled_enum! {
     /// Where a game stands.
     pub enum GameStatus ("game status") {
         Ongoing = "ongoing",

@@ -122,6 +122,7 @@ pub fn add(
         }
         let player = players::by_id(conn, player_id)?
             .ok_or_else(|| AppError::invalid("player_id", Refusal::NoSuchPlayer))?;
+        crate::service::archived::require_player_not_archived(&player)?;
         let existing = events::entries(conn, event_id)?;
         if existing.iter().any(|e| e.player_id == player_id) {
             return Err(AppError::invalid("player_id", Refusal::AlreadyEntered));

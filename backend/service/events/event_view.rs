@@ -71,6 +71,9 @@ pub struct EventView {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<KeizerOptionsJson>)]
     pub keizer: Option<KeizerOptions>,
+    /// When it was archived (left out of the lists, closed to changes); null when it is not.
+    #[serde(serialize_with = "crate::service::utc_json::optional")]
+    pub archived_at: Option<chrono::NaiveDateTime>,
 }
 
 impl From<Event> for EventView {
@@ -104,6 +107,7 @@ impl From<Event> for EventView {
             ballot_per: event.ballot_per,
             keizer: (event.system == System::Keizer).then_some(event.keizer),
             custom_openings: event.custom_openings,
+            archived_at: event.archived_at,
         }
     }
 }

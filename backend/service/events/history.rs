@@ -489,6 +489,7 @@ mod tests {
             ballot_per: damka_domain::vocabulary::BallotPer::Pairing,
             custom_openings: String::new(),
             keizer: Default::default(),
+            archived_at: None,
         }
     }
 

@@ -36,7 +36,8 @@ pub fn load(conn: &mut DbConn, event_id: i64) -> AppResult<Event> {
 /// Runs a write to one event: a write transaction that first locks the event (see
 /// `store::events::lock`) and then hands `f` the event as it stands under the lock. Every
 /// use case that changes an event, its entries, rounds or results goes through here, so
-/// that what it decides on is what it writes over, on one instance or many.
+/// that what it decides on is what it writes over, on one instance or many. An archived
+/// event takes no write until it is restored (`service::removals`).
 pub fn write<T>(
     conn: &mut DbConn,
     event_id: i64,
@@ -45,6 +46,9 @@ pub fn write<T>(
     conn.write_transaction(|conn| {
         events::lock(conn, event_id)?.ok_or(AppError::NotFound { what: "event" })?;
         let event = load(conn, event_id)?;
+        if event.archived_at.is_some() {
+            return Err(AppError::conflict(Refusal::EventArchived));
+        }
         f(conn, event)
     })
 }

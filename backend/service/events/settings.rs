@@ -183,6 +183,9 @@ fn check_club(
         Some(club) if wanted != current && !crate::service::clubs::can_edit(conn, actor, club)? => {
             Err(AppError::forbidden(Refusal::NotClubOrganiser))
         }
+        Some(club) if wanted != current => {
+            crate::service::archived::require_club_not_archived(conn, club)
+        }
         _ => Ok(()),
     }
 }
@@ -285,6 +288,8 @@ pub struct ListFilterText {
     pub year: Option<i64>,
     /// Words of the event's name, in any order.
     pub q: Option<String>,
+    /// The archived events instead of the others.
+    pub archived: bool,
 }
 
 /// The years an events list can be filtered by (as event dates are accepted).
@@ -325,6 +330,7 @@ impl ListFilterText {
                 .q
                 .as_deref()
                 .and_then(damka_domain::names::NameQuery::parse),
+            archived: Some(self.archived),
         })
     }
 }

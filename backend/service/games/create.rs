@@ -102,8 +102,9 @@ pub fn create(conn: &mut DbConn, actor: &Actor, input: &NewGameInput) -> AppResu
         ("white_player_id", input.white_player_id),
         ("black_player_id", input.black_player_id),
     ] {
-        if players::by_id(conn, id)?.is_none() {
-            return Err(AppError::invalid(field, Refusal::NoSuchPlayer));
+        match players::by_id(conn, id)? {
+            None => return Err(AppError::invalid(field, Refusal::NoSuchPlayer)),
+            Some(player) => crate::service::archived::require_player_not_archived(&player)?,
         }
     }
     let plays = user
