@@ -190,6 +190,11 @@ impl Ctx {
 
     /// A stored (UTC) time on the site's clock, with the zone's offset: `7 Dec 2026, 17:05
     /// (UTC+3)`.
+    /// "Archived on ..." for the notice on an archived event's, profile's or club's page.
+    pub fn archived_on(&self, at: &NaiveDateTime) -> String {
+        self.tf1("removal.archived_on", &self.date_time(at))
+    }
+
     pub fn date_time(&self, at: &NaiveDateTime) -> String {
         let (wall, offset) = time_zone::local(self.zone, at);
         format!("{} ({offset})", self.lang.date_time(&wall))

@@ -133,6 +133,58 @@ struct Fixture {
     player_spare_token: i64,
     player_page_token: i64,
     claims: ClaimFixture,
+    removals: RemovalFixture,
+}
+
+/// What the archive, restore and delete rows act on. Archiving and restoring act on
+/// subjects nothing else uses (each row's first allowed role archives or restores, the
+/// next is told it is done already); deleting acts on subjects that hold records, so every
+/// allowed role is refused with 409 and nothing is deleted.
+#[derive(Clone, Copy)]
+struct RemovalFixture {
+    /// An empty event of the organiser's.
+    event: i64,
+    /// A profile the organiser made.
+    profile: i64,
+    /// An event of the other organiser's club (so that club cannot be deleted).
+    other_club_event: i64,
+}
+
+/// Makes the removal fixture.
+async fn removal_fixture(clients: &mut Clients<'_>, other_club: i64) -> RemovalFixture {
+    let organiser = clients.apis.get_mut(&Organiser).unwrap();
+    let made = organiser
+        .json(
+            Method::POST,
+            "/api/v1/events",
+            json!({"name": "To Archive", "system": "swiss", "rounds": 3}),
+        )
+        .await;
+    ok(&made, "event to archive");
+    let event = made.json()["id"].as_i64().unwrap();
+    let made = organiser
+        .json(
+            Method::POST,
+            "/api/v1/players",
+            json!({"name": "To Archive"}),
+        )
+        .await;
+    ok(&made, "profile to archive");
+    let profile = made.json()["id"].as_i64().unwrap();
+    let other = clients.apis.get_mut(&OtherOrganiser).unwrap();
+    let made = other
+        .json(
+            Method::POST,
+            "/api/v1/events",
+            json!({"name": "Other Club Cup", "system": "swiss", "rounds": 3, "club_id": other_club}),
+        )
+        .await;
+    ok(&made, "the other club's event");
+    RemovalFixture {
+        event,
+        profile,
+        other_club_event: made.json()["id"].as_i64().unwrap(),
+    }
 }
 
 /// Profiles the organiser made (so the organiser and administrators manage them), the
@@ -430,6 +482,7 @@ async fn fixture(app: &TestApp) -> (Fixture, Clients<'_>) {
     clients.browsers.insert(Opponent, opponent_browser);
     clients.apis.insert(Opponent, opponent);
     let claims = claim_fixture(app, &mut clients).await;
+    let removals = removal_fixture(&mut clients, other_club).await;
     (
         Fixture {
             club,
@@ -448,6 +501,7 @@ async fn fixture(app: &TestApp) -> (Fixture, Clients<'_>) {
             player_spare_token,
             player_page_token,
             claims,
+            removals,
         },
         clients,
     )
@@ -534,7 +588,7 @@ fn api_rows(fx: &Fixture) -> Vec<Row> {
     } = *fx;
     let a = |p: &str| format!("/api/v1{p}");
     let csv = format!("player_id,variant,system,rating\n{player},russian,elo,1500\n");
-    let _ = other_club;
+    let _ = fx.removals.other_club_event;
     vec![
         get("/openapi.json", a("/openapi.json"), Public),
         get("/me", a("/me"), SignedIn),
@@ -674,6 +728,71 @@ fn api_rows(fx: &Fixture) -> Vec<Row> {
             json!({ "into": fx.claims.api_merge.1 }),
             Set(&[Organiser, Admin]),
         ),
+        // Archive, restore, delete (see `RemovalFixture`).
+        json_row(
+            Method::POST,
+            "/events/{id}/archive",
+            a(&format!("/events/{}/archive", fx.removals.event)),
+            Value::Null,
+            EventManagers,
+        ),
+        json_row(
+            Method::POST,
+            "/events/{id}/restore",
+            a(&format!("/events/{}/restore", fx.removals.event)),
+            Value::Null,
+            EventManagers,
+        ),
+        json_row(
+            Method::DELETE,
+            "/events/{id}",
+            a(&format!("/events/{event}")),
+            Value::Null,
+            EventManagers,
+        ),
+        json_row(
+            Method::POST,
+            "/players/{id}/archive",
+            a(&format!("/players/{}/archive", fx.removals.profile)),
+            Value::Null,
+            Set(&[Organiser, Admin]),
+        ),
+        json_row(
+            Method::POST,
+            "/players/{id}/restore",
+            a(&format!("/players/{}/restore", fx.removals.profile)),
+            Value::Null,
+            Set(&[Organiser, Admin]),
+        ),
+        json_row(
+            Method::DELETE,
+            "/players/{id}",
+            a(&format!("/players/{player}")),
+            Value::Null,
+            Set(&[ClubOrganiser, Admin]),
+        ),
+        json_row(
+            Method::POST,
+            "/clubs/{id}/archive",
+            a(&format!("/clubs/{other_club}/archive")),
+            Value::Null,
+            Set(&[OtherOrganiser, Admin]),
+        ),
+        json_row(
+            Method::POST,
+            "/clubs/{id}/restore",
+            a(&format!("/clubs/{other_club}/restore")),
+            Value::Null,
+            Set(&[OtherOrganiser, Admin]),
+        ),
+        json_row(
+            Method::DELETE,
+            "/clubs/{id}",
+            a(&format!("/clubs/{other_club}")),
+            Value::Null,
+            Set(&[OtherOrganiser, Admin]),
+        ),
+        get("/admin/changes", a("/admin/changes"), Admins),
         Row {
             method: Method::POST,
             route: "/ratings/import",
@@ -1257,6 +1376,77 @@ fn page_rows(fx: &Fixture) -> Vec<Row> {
             &[("into", &fx.claims.page_merge.1.to_string())],
             Set(&[Organiser, Admin]),
         ),
+        // Archive, restore, delete (see `RemovalFixture`), asked first.
+        get(
+            "/events/{id}/remove",
+            format!("/events/{}/remove", fx.removals.event),
+            EventManagers,
+        ),
+        form(
+            "/events/{id}/archive",
+            format!("/events/{}/archive", fx.removals.event),
+            &[],
+            EventManagers,
+        ),
+        form(
+            "/events/{id}/restore",
+            format!("/events/{}/restore", fx.removals.event),
+            &[],
+            EventManagers,
+        ),
+        form(
+            "/events/{id}/delete",
+            format!("/events/{event}/delete"),
+            &[],
+            EventManagers,
+        ),
+        get(
+            "/players/{id}/remove",
+            format!("/players/{}/remove", fx.removals.profile),
+            Set(&[Organiser, Admin]),
+        ),
+        form(
+            "/players/{id}/archive",
+            format!("/players/{}/archive", fx.removals.profile),
+            &[],
+            Set(&[Organiser, Admin]),
+        ),
+        form(
+            "/players/{id}/restore",
+            format!("/players/{}/restore", fx.removals.profile),
+            &[],
+            Set(&[Organiser, Admin]),
+        ),
+        form(
+            "/players/{id}/delete",
+            format!("/players/{player}/delete"),
+            &[],
+            Set(&[ClubOrganiser, Admin]),
+        ),
+        get(
+            "/clubs/{id}/remove",
+            format!("/clubs/{}/remove", fx.other_club),
+            Set(&[OtherOrganiser, Admin]),
+        ),
+        form(
+            "/clubs/{id}/archive",
+            format!("/clubs/{}/archive", fx.other_club),
+            &[],
+            Set(&[OtherOrganiser, Admin]),
+        ),
+        form(
+            "/clubs/{id}/restore",
+            format!("/clubs/{}/restore", fx.other_club),
+            &[],
+            Set(&[OtherOrganiser, Admin]),
+        ),
+        form(
+            "/clubs/{id}/delete",
+            format!("/clubs/{}/delete", fx.other_club),
+            &[],
+            Set(&[OtherOrganiser, Admin]),
+        ),
+        get("/admin/changes", "/admin/changes".into(), Admins),
         form(
             "/ratings/import",
             "/ratings/import".into(),

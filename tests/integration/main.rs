@@ -69,6 +69,7 @@ mod player_page;
 mod processes;
 mod ratings_property;
 mod refusal_without_lock;
+mod removals;
 mod russian_pages;
 mod search_filters;
 mod site_time_zone;

@@ -32,6 +32,8 @@ pub struct ListQuery {
     /// Only events whose name has these words, in any order, in any case, Cyrillic or
     /// Latin (`kubok kazani` finds «Кубок Казани»).
     q: Option<String>,
+    /// `true`: only archived events; left out or `false`: only events not archived.
+    archived: Option<bool>,
     /// Events on the page: 1 to 200, 50 when left out.
     limit: Option<i64>,
     /// The `next_cursor` of the previous page; left out for the first page.
@@ -54,6 +56,7 @@ pub async fn list(
         variant: query.variant,
         year: query.year,
         q: query.q,
+        archived: query.archived.unwrap_or(false),
     }
     .read()?;
     let page = PageRequest::parse(query.limit, query.cursor.as_deref())?;

@@ -17,6 +17,7 @@ pub mod openapi;
 pub(crate) mod page_query;
 pub(crate) mod players;
 pub(crate) mod ratings;
+pub(crate) mod removals;
 pub(crate) mod tokens;
 
 use actix_web::{HttpResponse, web};
@@ -40,6 +41,9 @@ pub fn routes() -> Routes {
         .post("/players", players::create)
         .get("/players/{id}", players::get)
         .put("/players/{id}", players::update)
+        .delete("/players/{id}", removals::delete_player)
+        .post("/players/{id}/archive", removals::archive_player)
+        .post("/players/{id}/restore", removals::restore_player)
         .post("/players/{id}/claims", claims::claim)
         .post("/players/{id}/merge", claims::merge)
         .get("/claims", claims::pending)
@@ -52,6 +56,9 @@ pub fn routes() -> Routes {
         .post("/clubs", clubs::create)
         .get("/clubs/{id}", clubs::get)
         .put("/clubs/{id}", clubs::update)
+        .delete("/clubs/{id}", removals::delete_club)
+        .post("/clubs/{id}/archive", removals::archive_club)
+        .post("/clubs/{id}/restore", removals::restore_club)
         .get("/clubs/{id}/members", clubs::members)
         .post("/clubs/{id}/members", clubs::add_member)
         .get("/clubs/{id}/requests", clubs::requests)
@@ -70,6 +77,9 @@ pub fn routes() -> Routes {
         .json_config("/events/import", event_import::json_config())
         .get("/events/{id}", events::get)
         .put("/events/{id}", events::update)
+        .delete("/events/{id}", removals::delete_event)
+        .post("/events/{id}/archive", removals::archive_event)
+        .post("/events/{id}/restore", removals::restore_event)
         .get("/events/{id}/entries", events::entries)
         .post("/events/{id}/entries", events::add_entry)
         .post("/events/{id}/entries/{entry}/withdraw", events::withdraw)
@@ -138,7 +148,8 @@ pub fn routes() -> Routes {
         .get("/admin/registration", admin::registration)
         .put("/admin/registration", admin::set_registration)
         .get("/admin/time-zone", admin::time_zone)
-        .put("/admin/time-zone", admin::set_time_zone);
+        .put("/admin/time-zone", admin::set_time_zone)
+        .get("/admin/changes", removals::trail);
     routes
 }
 

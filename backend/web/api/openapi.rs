@@ -6,7 +6,7 @@ use utoipa::{Modify, OpenApi};
 
 use super::{
     admin, ballots, claims, clubs, event_import, event_pairing, events, game_pdn, games, live, me,
-    players, ratings, tokens,
+    players, ratings, removals, tokens,
 };
 
 #[derive(OpenApi)]
@@ -38,6 +38,9 @@ use super::{
         admin::users, admin::set_roles, admin::invite,
         admin::registration, admin::set_registration, admin::time_zone, admin::set_time_zone,
         ratings::list, ratings::history, ratings::import,
+        removals::archive_event, removals::restore_event, removals::delete_event,
+        removals::archive_player, removals::restore_player, removals::delete_player,
+        removals::archive_club, removals::restore_club, removals::delete_club, removals::trail,
     ),
     components(schemas(crate::web::error::Problem, crate::service::live::snapshot::PlyEvent,
         crate::service::live::snapshot::LiveRound)),

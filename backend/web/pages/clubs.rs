@@ -166,6 +166,7 @@ async fn show_page(
                     conn,
                     crate::service::events::settings::ListFilter {
                         club_id: Some(id),
+                        archived: Some(false),
                         ..Default::default()
                     },
                     &PageRequest::first(CLUB_EVENTS),

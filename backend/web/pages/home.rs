@@ -137,6 +137,7 @@ fn of_status(conn: &mut DbConn, status: EventStatus) -> AppResult<Vec<Event>> {
     let first = PageRequest::first(HOME_LIST);
     let filter = settings::ListFilter {
         status: Some(status),
+        archived: Some(false),
         ..Default::default()
     };
     Ok(settings::list(conn, filter, &first)?.items)

@@ -21,6 +21,7 @@ mod micro_match;
 mod players;
 mod ratings;
 mod ratings_xlsx;
+mod removals;
 mod session;
 mod setup;
 
@@ -152,6 +153,7 @@ pub fn routes() -> Routes {
         .post("/admin/invitations", admin::invite)
         .post("/admin/users/{id}/roles", admin::set_roles);
     sheets(&mut routes);
+    removals::routes(&mut routes);
     routes
 }
 

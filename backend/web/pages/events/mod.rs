@@ -52,6 +52,9 @@ pub struct ListQuery {
     year: String,
     #[serde(default)]
     q: String,
+    /// `1`: the archived events instead of the others.
+    #[serde(default)]
+    archived: String,
     limit: Option<i64>,
     cursor: Option<String>,
 }
@@ -66,8 +69,14 @@ impl ListQuery {
             variant: text(&self.variant),
             year: optional_number("year", &self.year)?,
             q: text(&self.q),
+            archived: self.archived_only(),
         }
         .read()
+    }
+
+    /// Whether the list shows the archived events (the checkbox sends `1`).
+    fn archived_only(&self) -> bool {
+        !self.archived.trim().is_empty()
     }
 
     /// The filters other than the status as query pairs, kept by the "show all" links.
@@ -78,6 +87,7 @@ impl ListQuery {
             ("player_id", self.player_id.as_str()),
             ("variant", self.variant.as_str()),
             ("year", self.year.as_str()),
+            ("archived", self.archived.as_str()),
         ]
         .into_iter()
         .map(|(name, value)| (name, value.trim()))
