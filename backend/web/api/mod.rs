@@ -7,6 +7,7 @@ pub(crate) mod ballots;
 pub(crate) mod claims;
 pub(crate) mod clubs;
 pub(crate) mod event_import;
+pub(crate) mod event_invitations;
 pub(crate) mod event_pairing;
 pub(crate) mod events;
 pub(crate) mod game_pdn;
@@ -73,6 +74,13 @@ pub fn routes() -> Routes {
         .get("/events/{id}/entries", events::entries)
         .post("/events/{id}/entries", events::add_entry)
         .post("/events/{id}/entries/{entry}/withdraw", events::withdraw)
+        .get("/events/{id}/invitations", event_invitations::list)
+        .post("/events/{id}/invitations", event_invitations::create)
+        .delete(
+            "/events/{id}/invitations/{invitation_id}",
+            event_invitations::revoke,
+        )
+        .post("/events/{id}/join", event_invitations::join)
         .put("/events/{id}/entries/{entry}/absence", events::absence)
         .post(
             "/events/{id}/entries/{entry}/absence",
