@@ -7,6 +7,7 @@ mod clubs;
 mod confirm;
 mod event_exports;
 mod event_import;
+mod event_invitations;
 mod event_pairing;
 mod event_print;
 mod events;
@@ -107,6 +108,17 @@ pub fn routes() -> Routes {
         .get("/events/{id}/entries/{entry}/withdraw", confirm::withdraw)
         .post("/events/{id}/entries/{entry}/withdraw", events::withdraw)
         .post("/events/{id}/entries/{entry}/absence", events::absence)
+        .post("/events/{id}/invitations", event_invitations::create)
+        .get(
+            "/events/{id}/invitations/{invitation_id}/revoke",
+            confirm::revoke_invitation,
+        )
+        .post(
+            "/events/{id}/invitations/{invitation_id}/revoke",
+            event_invitations::revoke,
+        )
+        .get("/events/{id}/join/{code}", event_invitations::open)
+        .post("/events/{id}/join/{code}", event_invitations::join)
         .get("/events/{id}/presence", events::presence_form)
         .post("/events/{id}/presence", events::record_presence)
         .post("/events/{id}/arbiters", events::add_arbiter)
