@@ -108,17 +108,6 @@ pub fn routes() -> Routes {
         .get("/events/{id}/entries/{entry}/withdraw", confirm::withdraw)
         .post("/events/{id}/entries/{entry}/withdraw", events::withdraw)
         .post("/events/{id}/entries/{entry}/absence", events::absence)
-        .post("/events/{id}/invitations", event_invitations::create)
-        .get(
-            "/events/{id}/invitations/{invitation_id}/revoke",
-            confirm::revoke_invitation,
-        )
-        .post(
-            "/events/{id}/invitations/{invitation_id}/revoke",
-            event_invitations::revoke,
-        )
-        .get("/events/{id}/join/{code}", event_invitations::open)
-        .post("/events/{id}/join/{code}", event_invitations::join)
         .get("/events/{id}/presence", events::presence_form)
         .post("/events/{id}/presence", events::record_presence)
         .post("/events/{id}/arbiters", events::add_arbiter)
@@ -164,7 +153,24 @@ pub fn routes() -> Routes {
         .post("/admin/invitations", admin::invite)
         .post("/admin/users/{id}/roles", admin::set_roles);
     sheets(&mut routes);
+    invitations(&mut routes);
     routes
+}
+
+/// An event's invitation links: the managers make and revoke them, whoever has one joins.
+fn invitations(routes: &mut Routes) {
+    routes
+        .post("/events/{id}/invitations", event_invitations::create)
+        .get(
+            "/events/{id}/invitations/{invitation_id}/revoke",
+            confirm::revoke_invitation,
+        )
+        .post(
+            "/events/{id}/invitations/{invitation_id}/revoke",
+            event_invitations::revoke,
+        )
+        .get("/events/{id}/join/{code}", event_invitations::open)
+        .post("/events/{id}/join/{code}", event_invitations::join);
 }
 
 /// An event's print sheets and the tables to take away (CSV, .xlsx): what is read off the
