@@ -266,12 +266,27 @@ async fn a_finished_event_makes_no_link_and_takes_no_one_through_one() {
     join(&mut anna, event, &code)
         .await
         .assert_refusal(409, "event_finished");
-    // The link's page says why, in place of the button.
+    // The link's page says why, in place of the button; a form sent anyway is refused
+    // with the reason on the page.
     let mut browser = app.user("boris@t.org", Role::Player).await;
-    let page = browser.get(&format!("/events/{event}/join/{code}")).await;
+    let made = browser
+        .api_client()
+        .await
+        .json(Method::POST, "/api/v1/players", json!({"name": "Boris"}))
+        .await;
+    assert_eq!(made.status.as_u16(), 201, "{}", made.body);
+    let path = format!("/events/{event}/join/{code}");
+    let page = browser.get(&path).await;
     assert_eq!(page.status.as_u16(), 200, "{}", page.body);
     assert!(page.body.contains("id=\"join-closed\""), "{}", page.body);
     assert!(!page.body.contains("id=\"join-event\""));
+    let refused = browser.post_form(&path, &[]).await;
+    assert_eq!(refused.status.as_u16(), 409, "{}", refused.body);
+    assert!(
+        refused.body.contains("id=\"join-refused\""),
+        "{}",
+        refused.body
+    );
 }
 
 #[actix_web::test]
@@ -480,9 +495,11 @@ async fn the_link_page_signs_in_and_joins_through_the_form_in_both_languages() {
     assert_eq!(entered(&mut organiser, event).await, ["Anna Petrova"]);
     let page = anna.get(&path).await;
     assert!(page.body.contains("id=\"join-entered\""), "{}", page.body);
-    // Joining again through the form: the refusal's page, in her language.
+    // Joining again through the form: the link's page again, saying she is entered.
     let again = anna.post_form(&path, &[]).await;
     assert_eq!(again.status.as_u16(), 422, "{}", again.body);
+    assert!(again.body.contains("id=\"join-entered\""), "{}", again.body);
+    assert!(page_text(&again.body).contains("Вы уже записаны на этот турнир."));
 
     // The organiser sees who joined through the link, and revokes it after confirming.
     let tab = org_browser.get(&entries_tab).await;

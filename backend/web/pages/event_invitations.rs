@@ -7,9 +7,9 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
 
-use crate::service::AppResult;
 use crate::service::events::invitations::{self, InvitationInput, InvitationTarget};
 use crate::service::players;
+use crate::service::{AppError, AppResult};
 use crate::web::ctx::Ctx;
 use crate::web::form::CsrfForm;
 use crate::web::render;
@@ -108,6 +108,8 @@ struct JoinPage {
     path: String,
     /// The name of the viewer's own profile; none signed out or without a profile.
     profile_name: Option<String>,
+    /// Why joining was just refused, in the reader's language (the page shown again).
+    refused: Option<String>,
 }
 
 impl JoinPage {
@@ -135,6 +137,18 @@ pub async fn open(
     path: web::Path<(i64, String)>,
 ) -> AppResult<HttpResponse> {
     let (id, code) = path.into_inner();
+    join_page(ctx, &state, id, code, StatusCode::OK, None).await
+}
+
+/// The link's page, with `refused` (the reason joining was just refused) at `status`.
+async fn join_page(
+    ctx: Ctx,
+    state: &AppState,
+    id: i64,
+    code: String,
+    status: StatusCode,
+    refused: Option<String>,
+) -> AppResult<HttpResponse> {
     let actor = ctx.actor();
     let lookup = code.clone();
     let own = ctx.user.as_ref().and_then(|u| u.player_id);
@@ -149,12 +163,13 @@ pub async fn open(
         })
         .await?;
     let mut response = render::page(
-        StatusCode::OK,
+        status,
         &JoinPage {
             ctx,
             target,
             path: format!("/events/{id}/join/{code}"),
             profile_name,
+            refused,
         },
     )?;
     // The page's address carries the code: no shared cache keeps it.
@@ -165,7 +180,8 @@ pub async fn open(
 }
 
 /// `POST /events/{id}/join/{code}`: enters the signed-in account's own profile; back to
-/// the event's entries with a message. A refusal is the error page, in the reader's
+/// the event's entries with a message. A refusal (already entered, no profile, the event
+/// takes no entry now) shows the link's page again with the reason, in the reader's
 /// language.
 pub async fn join(
     req: HttpRequest,
@@ -176,13 +192,24 @@ pub async fn join(
 ) -> AppResult<HttpResponse> {
     let (id, code) = path.into_inner();
     let actor = ctx.actor();
-    state
-        .db(move |conn| invitations::join(conn, &actor, id, &code))
-        .await?;
-    Ok(render::redirect_with_flash(
-        &req,
-        &format!("/events/{id}?tab=entries"),
-        "ok",
-        "flash.joined_event",
-    ))
+    let used = code.clone();
+    let joined = state
+        .db(move |conn| invitations::join(conn, &actor, id, &used))
+        .await;
+    match joined {
+        Ok(_) => Ok(render::redirect_with_flash(
+            &req,
+            &format!("/events/{id}?tab=entries"),
+            "ok",
+            "flash.joined_event",
+        )),
+        Err(err @ (AppError::Invalid { .. } | AppError::Conflict { .. })) => {
+            let status = StatusCode::from_u16(err.status()).unwrap_or(StatusCode::CONFLICT);
+            let reason = err
+                .refusal()
+                .map(|reason| crate::web::refusals::text(ctx.lang, reason));
+            join_page(ctx, &state, id, code, status, reason).await
+        }
+        Err(err) => Err(err),
+    }
 }
