@@ -422,6 +422,21 @@ async fn the_link_page_signs_in_and_joins_through_the_form_in_both_languages() {
     );
     let code = code_of_page(&made, event);
     let path = format!("/events/{event}/join/{code}");
+    // A note too long: the entries tab again, with the reason.
+    let long = "x".repeat(101);
+    let refused = org_browser
+        .post_form(
+            &format!("/events/{event}/invitations"),
+            &[("label", long.as_str())],
+        )
+        .await;
+    assert_eq!(refused.status.as_u16(), 422, "{}", refused.body);
+    assert!(
+        refused.body.contains("id=\"invitations\""),
+        "{}",
+        refused.body
+    );
+    assert!(refused.body.contains("role=\"alert\""), "{}", refused.body);
 
     // Signed out: the way to sign in or register, and back here.
     let mut stranger = app.client();

@@ -48,12 +48,17 @@ pub async fn create(
     let id = path.into_inner();
     let actor = ctx.actor();
     let input = InvitationInput { label: form.label };
-    let (made, event_name) = state
+    let created = state
         .db(move |conn| {
             let made = invitations::create(conn, &actor, id, &input)?;
             Ok((made, crate::service::events::load(conn, id)?.name))
         })
-        .await?;
+        .await;
+    let (made, event_name) = match created {
+        Ok(created) => created,
+        // A note too long, a finished event: said on the entries tab, where the form is.
+        Err(err) => return super::events::entries_with_error(ctx, &state, id, err).await,
+    };
     let info = req.connection_info();
     let url = format!(
         "{}://{}/events/{}/join/{}",
