@@ -541,3 +541,45 @@ async fn the_link_page_signs_in_and_joins_through_the_form_in_both_languages() {
     assert!(section.contains("revoked by org"), "{section}");
     assert!(!tab.body.contains(&revoke), "no second revoke link");
 }
+
+/// A merged profile's record of joining follows its entry onto the profile that stays.
+#[actix_web::test]
+async fn a_merge_moves_who_joined_with_the_entry() {
+    let app = TestApp::new().await;
+    let mut admin = app
+        .user("admin@t.org", Role::Admin)
+        .await
+        .api_client()
+        .await;
+    let event = common::create_event(
+        &mut admin,
+        json!({"name": "Club Night", "system": "swiss", "rounds": 5}),
+    )
+    .await;
+    let code = make_link(&mut admin, event, "").await["code"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (mut anna, anna_id) = common::builders::player(&app, "anna@t.org", "Anna").await;
+    assert_eq!(join(&mut anna, event, &code).await.status.as_u16(), 201);
+    let made = admin
+        .json(Method::POST, "/api/v1/players", json!({"name": "Anna P."}))
+        .await;
+    assert_eq!(made.status.as_u16(), 201, "{}", made.body);
+    let survivor = made.json()["id"].as_i64().unwrap();
+
+    let merged = admin
+        .json(
+            Method::POST,
+            &format!("/api/v1/players/{anna_id}/merge"),
+            json!({ "into": survivor }),
+        )
+        .await;
+    assert!(merged.status.is_success(), "{}", merged.body);
+    let links = admin
+        .get(&format!("/api/v1/events/{event}/invitations"))
+        .await
+        .json();
+    assert_eq!(links[0]["joined"][0]["player_id"], survivor, "{links}");
+    assert_eq!(links[0]["joined"][0]["player_name"], "Anna P.", "{links}");
+}
