@@ -3,8 +3,8 @@
 use diesel::prelude::*;
 
 use super::schema::{
-    club_join_requests, entries, events, games, glicko2_starts, player_claim_links, player_claims,
-    player_ratings, players, rating_changes, ratings, users,
+    club_join_requests, entries, event_invitation_uses, events, games, glicko2_starts,
+    player_claim_links, player_claims, player_ratings, players, rating_changes, ratings, users,
 };
 use super::{DbConn, QueryResult};
 use damka_domain::vocabulary::{JoinRequestStatus, Spelling};
@@ -21,11 +21,16 @@ pub fn shared_event(conn: &mut DbConn, first: i64, second: i64) -> QueryResult<O
         .optional()
 }
 
-/// Moves the entries, games, claims, links and the account of `from` onto `into`. The
-/// caller has checked that they share no event and not both have an account.
+/// Moves the entries (with the record of the invitation links they came through), games,
+/// claims, links and the account of `from` onto `into`. The caller has checked that they
+/// share no event and not both have an account.
 pub fn move_rows(conn: &mut DbConn, from: i64, into: i64) -> QueryResult<()> {
     diesel::update(entries::table.filter(entries::player_id.eq(from)))
         .set(entries::player_id.eq(into))
+        .execute(conn)?;
+    // Who joined through an invitation link follows the entry it made.
+    diesel::update(event_invitation_uses::table.filter(event_invitation_uses::player_id.eq(from)))
+        .set(event_invitation_uses::player_id.eq(into))
         .execute(conn)?;
     diesel::update(games::table.filter(games::white_player_id.eq(from)))
         .set(games::white_player_id.eq(into))

@@ -5,6 +5,7 @@ pub mod claims;
 pub mod clubs;
 pub mod columns;
 pub mod connection_health;
+pub mod event_invitations;
 pub mod events;
 pub mod games;
 mod group_commit;

@@ -372,3 +372,18 @@ pub struct PlayerChange {
     pub other_player_id: Option<i64>,
     pub account_id: Option<i64>,
 }
+
+/// An invitation link to an event (its code hashed): whoever opens it enters themselves.
+#[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = event_invitations)]
+pub struct EventInvitation {
+    pub id: i64,
+    pub event_id: i64,
+    pub code_hash: String,
+    pub label: String,
+    pub created_by: i64,
+    pub created_at: NaiveDateTime,
+    pub revoked_by: Option<i64>,
+    pub revoked_at: Option<NaiveDateTime>,
+    pub uses: i32,
+}

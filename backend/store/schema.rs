@@ -426,6 +426,30 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    event_invitations (id) {
+        id -> BigInt,
+        event_id -> BigInt,
+        code_hash -> Text,
+        label -> Text,
+        created_by -> BigInt,
+        created_at -> Timestamp,
+        revoked_by -> Nullable<BigInt>,
+        revoked_at -> Nullable<Timestamp>,
+        uses -> Integer,
+    }
+}
+
+diesel::table! {
+    event_invitation_uses (id) {
+        id -> BigInt,
+        invitation_id -> BigInt,
+        player_id -> BigInt,
+        user_id -> BigInt,
+        used_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(players -> clubs (club_id));
 diesel::joinable!(site_changes -> users (user_id));
 diesel::joinable!(player_ratings -> players (player_id));
@@ -465,6 +489,9 @@ diesel::joinable!(player_claims -> players (player_id));
 diesel::joinable!(player_claims -> users (user_id));
 diesel::joinable!(player_claim_links -> players (player_id));
 diesel::joinable!(player_changes -> users (user_id));
+diesel::joinable!(event_invitations -> events (event_id));
+diesel::joinable!(event_invitation_uses -> event_invitations (invitation_id));
+diesel::joinable!(event_invitation_uses -> players (player_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     site_settings,
@@ -500,4 +527,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     player_claim_links,
     player_changes,
     site_changes,
+    event_invitations,
+    event_invitation_uses,
 );

@@ -134,6 +134,9 @@ struct Fixture {
     player_page_token: i64,
     claims: ClaimFixture,
     removals: RemovalFixture,
+    /// Invitation links to the event: revoked through the API, then through the pages.
+    api_link: Link,
+    page_link: Link,
 }
 
 /// What the archive, restore and delete rows act on. Archiving and restoring act on
@@ -185,6 +188,12 @@ async fn removal_fixture(clients: &mut Clients<'_>, other_club: i64) -> RemovalF
         profile,
         other_club_event: made.json()["id"].as_i64().unwrap(),
     }
+}
+
+/// An invitation link to the fixture event: its id and its code.
+struct Link {
+    id: i64,
+    code: String,
 }
 
 /// Profiles the organiser made (so the organiser and administrators manage them), the
@@ -479,6 +488,27 @@ async fn fixture(app: &TestApp) -> (Fixture, Clients<'_>) {
     ok(&made, "spare token");
     let player_page_token = made.json()["id"].as_i64().unwrap();
 
+    // Invitation links to the event. Joining through them is refused to everybody here
+    // (round 1 is paired and the event takes no late entry), so the event stays as it is.
+    let organiser = clients.apis.get_mut(&Organiser).unwrap();
+    let mut links = Vec::new();
+    for label in ["api", "page"] {
+        let made = organiser
+            .json(
+                Method::POST,
+                &format!("/api/v1/events/{event}/invitations"),
+                json!({ "label": label }),
+            )
+            .await;
+        ok(&made, "invitation link");
+        links.push(Link {
+            id: made.json()["id"].as_i64().unwrap(),
+            code: made.json()["code"].as_str().unwrap().to_string(),
+        });
+    }
+    let page_link = links.pop().unwrap();
+    let api_link = links.pop().unwrap();
+
     clients.browsers.insert(Opponent, opponent_browser);
     clients.apis.insert(Opponent, opponent);
     let claims = claim_fixture(app, &mut clients).await;
@@ -502,6 +532,8 @@ async fn fixture(app: &TestApp) -> (Fixture, Clients<'_>) {
             player_page_token,
             claims,
             removals,
+            api_link,
+            page_link,
         },
         clients,
     )
@@ -623,6 +655,11 @@ fn api_rows(fx: &Fixture) -> Vec<Row> {
         get(
             "/events/{id}/forbidden-pairs",
             a(&format!("/events/{event}/forbidden-pairs")),
+            EventManagers,
+        ),
+        get(
+            "/events/{id}/invitations",
+            a(&format!("/events/{event}/invitations")),
             EventManagers,
         ),
         get(
@@ -871,6 +908,30 @@ fn api_rows(fx: &Fixture) -> Vec<Row> {
             "/events/{id}/entries",
             a(&format!("/events/{event}/entries")),
             json!({"player_id": opponent_player}),
+            EventManagers,
+        ),
+        json_row(
+            Method::POST,
+            "/events/{id}/invitations",
+            a(&format!("/events/{event}/invitations")),
+            json!({"label": "table"}),
+            EventManagers,
+        ),
+        // Everybody signed in may use a link; here the event takes no late entry (409), the
+        // players are entered already and the others have no profile (422).
+        json_row(
+            Method::POST,
+            "/events/{id}/join",
+            a(&format!("/events/{event}/join")),
+            json!({"code": fx.api_link.code}),
+            SignedIn,
+        ),
+        // Revoking again is fine (204) for the second manager.
+        json_row(
+            Method::DELETE,
+            "/events/{id}/invitations/{invitation_id}",
+            a(&format!("/events/{event}/invitations/{}", fx.api_link.id)),
+            Value::Null,
             EventManagers,
         ),
         json_row(
@@ -1268,6 +1329,16 @@ fn page_rows(fx: &Fixture) -> Vec<Row> {
             Set(&[Opponent, Organiser, Admin]),
         ),
         get(
+            "/events/{id}/invitations/{invitation_id}/revoke",
+            format!("/events/{event}/invitations/{}/revoke", fx.page_link.id),
+            EventManagers,
+        ),
+        get(
+            "/events/{id}/join/{code}",
+            format!("/events/{event}/join/{}", fx.page_link.code),
+            Public,
+        ),
+        get(
             "/events/{id}/rounds/repair",
             format!("/events/{event}/rounds/repair"),
             EventManagers,
@@ -1528,6 +1599,25 @@ fn page_rows(fx: &Fixture) -> Vec<Row> {
             format!("/events/{event}/entries/{entry}/absence"),
             &[("round", "3"), ("kind", "H")],
             Set(&[Player, Organiser, Admin]),
+        ),
+        form(
+            "/events/{id}/invitations",
+            format!("/events/{event}/invitations"),
+            &[("label", "page {who}")],
+            EventManagers,
+        ),
+        // As through the API: allowed to everybody signed in, refused by the event's rules.
+        form(
+            "/events/{id}/join/{code}",
+            format!("/events/{event}/join/{}", fx.page_link.code),
+            &[],
+            SignedIn,
+        ),
+        form(
+            "/events/{id}/invitations/{invitation_id}/revoke",
+            format!("/events/{event}/invitations/{}/revoke", fx.page_link.id),
+            &[],
+            EventManagers,
         ),
         form(
             "/events/{id}/presence",

@@ -26,6 +26,7 @@ mod cli_standings;
 mod concurrency;
 mod demo;
 mod early_offer;
+mod event_invitations;
 mod everyday_pages;
 mod exports;
 mod game_clocks;

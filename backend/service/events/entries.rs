@@ -117,48 +117,70 @@ pub fn add(
         if !(manager || open_to_players(&event)) {
             return Err(AppError::forbidden(Refusal::SelfRegistrationClosed));
         }
-        if event.status == EventStatus::Finished {
-            return Err(AppError::conflict(Refusal::EventFinished));
-        }
-        let player = players::by_id(conn, player_id)?
-            .ok_or_else(|| AppError::invalid("player_id", Refusal::NoSuchPlayer))?;
-        crate::service::archived::require_player_not_archived(&player)?;
-        let existing = events::entries(conn, event_id)?;
-        if existing.iter().any(|e| e.player_id == player_id) {
-            return Err(AppError::invalid("player_id", Refusal::AlreadyEntered));
-        }
-        let paired = events::rounds(conn, event_id)?.len() as i32;
-        let first_round = paired + 1;
-        if paired > 0 {
-            if super::pairing_system::of(&event).field_is_fixed() {
-                return Err(AppError::conflict(Refusal::RoundRobinStarted));
-            }
-            let system = super::pairing_system::of(&event);
-            if first_round > event.late_entry_until_round && !system.late_entries_any_round() {
-                return Err(AppError::conflict(Refusal::LateEntriesClosed));
-            }
-        }
-        let rating = crate::service::ratings::seeding_rating(conn, player_id, event.variant)?;
-        let start_no = existing.iter().map(|e| e.start_no).max().unwrap_or(0) + 1;
-        let entry = events::insert_entry(
-            conn,
-            event_id,
-            player_id,
-            start_no,
-            rating,
-            first_round,
-            store::now(),
-        )?;
-        Ok(EntryView {
-            id: entry.id,
-            player_id,
-            name: player.name,
-            start_no,
-            rating,
-            first_round,
-            withdrawn_from_round: None,
-            requests: Vec::new(),
-        })
+        enter(conn, &event, player_id)
+    })
+}
+
+/// Why the event takes no entry now, even an organiser's: it is finished, a round-robin
+/// has started, or a Swiss event is past the round its late entries end at. `paired` is
+/// how many rounds are paired.
+pub(super) fn closed_to_entries(event: &Event, paired: i32) -> Option<Refusal> {
+    if event.status == EventStatus::Finished {
+        return Some(Refusal::EventFinished);
+    }
+    if paired == 0 {
+        return None;
+    }
+    let system = super::pairing_system::of(event);
+    if system.field_is_fixed() {
+        return Some(Refusal::RoundRobinStarted);
+    }
+    if paired + 1 > event.late_entry_until_round && !system.late_entries_any_round() {
+        return Some(Refusal::LateEntriesClosed);
+    }
+    None
+}
+
+/// Enters `player_id` in `event` (inside the event's write) with the rules of an
+/// organiser's entry; who may ask for it is the caller's to decide (`add`, or joining
+/// through an invitation link).
+pub(super) fn enter(conn: &mut DbConn, event: &Event, player_id: i64) -> AppResult<EntryView> {
+    // A finished event says so before anything about the player.
+    if event.status == EventStatus::Finished {
+        return Err(AppError::conflict(Refusal::EventFinished));
+    }
+    let player = players::by_id(conn, player_id)?
+        .ok_or_else(|| AppError::invalid("player_id", Refusal::NoSuchPlayer))?;
+    crate::service::archived::require_player_not_archived(&player)?;
+    let existing = events::entries(conn, event.id)?;
+    if existing.iter().any(|e| e.player_id == player_id) {
+        return Err(AppError::invalid("player_id", Refusal::AlreadyEntered));
+    }
+    let paired = events::rounds(conn, event.id)?.len() as i32;
+    if let Some(closed) = closed_to_entries(event, paired) {
+        return Err(AppError::conflict(closed));
+    }
+    let first_round = paired + 1;
+    let rating = crate::service::ratings::seeding_rating(conn, player_id, event.variant)?;
+    let start_no = existing.iter().map(|e| e.start_no).max().unwrap_or(0) + 1;
+    let entry = events::insert_entry(
+        conn,
+        event.id,
+        player_id,
+        start_no,
+        rating,
+        first_round,
+        store::now(),
+    )?;
+    Ok(EntryView {
+        id: entry.id,
+        player_id,
+        name: player.name,
+        start_no,
+        rating,
+        first_round,
+        withdrawn_from_round: None,
+        requests: Vec::new(),
     })
 }
 

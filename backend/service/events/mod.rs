@@ -10,6 +10,7 @@ pub mod event_view;
 pub mod exports;
 pub mod history;
 pub mod import;
+pub mod invitations;
 pub mod manual;
 pub mod micro_match;
 pub mod overview;

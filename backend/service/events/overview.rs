@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use super::audit::{self, ChangeView};
 use super::entries::{self, EntryView, ForbiddenPairView};
+use super::invitations::{self, InvitationView};
 use super::reports::{CrosstableView, StandingsView, Tables};
 use super::rounds::{self, RoundView};
 use super::{history, load, manual, may_arbitrate, may_manage};
@@ -46,6 +47,8 @@ pub struct EventOverview {
     pub boards_missing: Vec<i32>,
     /// How many openings the organiser's own table has (an event with one).
     pub custom_table_size: Option<usize>,
+    /// The event's invitation links, for its managers (none for anyone else).
+    pub invitations: Vec<InvitationView>,
 }
 
 /// The profiles an organiser may enter in the event whose names match `search`
@@ -143,8 +146,14 @@ pub fn overview(
     } else {
         None
     };
+    let invitations = if can_manage {
+        invitations::list(conn, actor, event_id)?
+    } else {
+        Vec::new()
+    };
     Ok(EventOverview {
         custom_table_size,
+        invitations,
         may_self_register: entries::may_self_register(actor, &history),
         changeable_round,
         event,

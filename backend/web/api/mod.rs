@@ -7,6 +7,7 @@ pub(crate) mod ballots;
 pub(crate) mod claims;
 pub(crate) mod clubs;
 pub(crate) mod event_import;
+pub(crate) mod event_invitations;
 pub(crate) mod event_pairing;
 pub(crate) mod events;
 pub(crate) mod game_pdn;
@@ -41,9 +42,6 @@ pub fn routes() -> Routes {
         .post("/players", players::create)
         .get("/players/{id}", players::get)
         .put("/players/{id}", players::update)
-        .delete("/players/{id}", removals::delete_player)
-        .post("/players/{id}/archive", removals::archive_player)
-        .post("/players/{id}/restore", removals::restore_player)
         .post("/players/{id}/claims", claims::claim)
         .post("/players/{id}/merge", claims::merge)
         .get("/claims", claims::pending)
@@ -56,9 +54,6 @@ pub fn routes() -> Routes {
         .post("/clubs", clubs::create)
         .get("/clubs/{id}", clubs::get)
         .put("/clubs/{id}", clubs::update)
-        .delete("/clubs/{id}", removals::delete_club)
-        .post("/clubs/{id}/archive", removals::archive_club)
-        .post("/clubs/{id}/restore", removals::restore_club)
         .get("/clubs/{id}/members", clubs::members)
         .post("/clubs/{id}/members", clubs::add_member)
         .get("/clubs/{id}/requests", clubs::requests)
@@ -77,12 +72,16 @@ pub fn routes() -> Routes {
         .json_config("/events/import", event_import::json_config())
         .get("/events/{id}", events::get)
         .put("/events/{id}", events::update)
-        .delete("/events/{id}", removals::delete_event)
-        .post("/events/{id}/archive", removals::archive_event)
-        .post("/events/{id}/restore", removals::restore_event)
         .get("/events/{id}/entries", events::entries)
         .post("/events/{id}/entries", events::add_entry)
         .post("/events/{id}/entries/{entry}/withdraw", events::withdraw)
+        .get("/events/{id}/invitations", event_invitations::list)
+        .post("/events/{id}/invitations", event_invitations::create)
+        .delete(
+            "/events/{id}/invitations/{invitation_id}",
+            event_invitations::revoke,
+        )
+        .post("/events/{id}/join", event_invitations::join)
         .put("/events/{id}/entries/{entry}/absence", events::absence)
         .post(
             "/events/{id}/entries/{entry}/absence",
@@ -148,8 +147,8 @@ pub fn routes() -> Routes {
         .get("/admin/registration", admin::registration)
         .put("/admin/registration", admin::set_registration)
         .get("/admin/time-zone", admin::time_zone)
-        .put("/admin/time-zone", admin::set_time_zone)
-        .get("/admin/changes", removals::trail);
+        .put("/admin/time-zone", admin::set_time_zone);
+    removals::routes(&mut routes);
     routes
 }
 

@@ -5,8 +5,8 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
 use super::{
-    admin, ballots, claims, clubs, event_import, event_pairing, events, game_pdn, games, live, me,
-    players, ratings, removals, tokens,
+    admin, ballots, claims, clubs, event_import, event_invitations, event_pairing, events,
+    game_pdn, games, live, me, players, ratings, removals, tokens,
 };
 
 #[derive(OpenApi)]
@@ -23,6 +23,8 @@ use super::{
         clubs::requests, clubs::request_to_join, clubs::accept_request, clubs::decline_request,
         events::list, events::get, events::create, events::update,
         events::entries, events::add_entry, events::withdraw, events::absence, events::announce_absence,
+        event_invitations::create, event_invitations::list, event_invitations::revoke,
+        event_invitations::join,
         events::presence, events::record_presence,
         events::forbid, events::forbidden_pairs, events::allow, events::add_arbiter, events::rounds, events::pair,
         events::repair, events::publish, events::result, events::standings,

@@ -267,3 +267,18 @@ pub async fn trail(
         .await?;
     Ok(Json(rows.into_iter().map(SiteChange::from).collect()))
 }
+
+/// The archive, restore and delete routes of events, profiles and clubs, and the trail.
+pub fn routes(routes: &mut crate::web::routes::Routes) {
+    routes
+        .delete("/players/{id}", delete_player)
+        .post("/players/{id}/archive", archive_player)
+        .post("/players/{id}/restore", restore_player)
+        .delete("/clubs/{id}", delete_club)
+        .post("/clubs/{id}/archive", archive_club)
+        .post("/clubs/{id}/restore", restore_club)
+        .delete("/events/{id}", delete_event)
+        .post("/events/{id}/archive", archive_event)
+        .post("/events/{id}/restore", restore_event)
+        .get("/admin/changes", trail);
+}

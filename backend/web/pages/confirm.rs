@@ -167,3 +167,36 @@ pub async fn revoke_token(
         ctx,
     })
 }
+
+/// `GET /events/{id}/invitations/{invitation_id}/revoke`: the link stops working for good
+/// (a new one can be made, with a new code).
+pub async fn revoke_invitation(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+) -> AppResult<HttpResponse> {
+    let (id, invitation_id) = path.into_inner();
+    let actor = ctx.actor();
+    let link = state
+        .db(move |conn| {
+            ev::invitations::list(conn, &actor, id)?
+                .into_iter()
+                .find(|link| link.id == invitation_id && link.revoked_at.is_none())
+                .ok_or(AppError::NotFound { what: "invitation" })
+        })
+        .await?;
+    let title = if link.label.is_empty() {
+        ctx.t("confirm.revoke_invitation_title")
+    } else {
+        ctx.tf1("confirm.revoke_invitation_title_labelled", &link.label)
+    };
+    page(ConfirmPage {
+        title,
+        message: vec![ctx.t("confirm.revoke_invitation_text")],
+        action: format!("/events/{id}/invitations/{invitation_id}/revoke"),
+        button: ctx.t("invite.revoke"),
+        cancel: format!("/events/{id}?tab=entries#invitations"),
+        dangerous: true,
+        ctx,
+    })
+}

@@ -7,6 +7,7 @@ mod clubs;
 mod confirm;
 mod event_exports;
 mod event_import;
+mod event_invitations;
 mod event_pairing;
 mod event_print;
 mod events;
@@ -154,7 +155,24 @@ pub fn routes() -> Routes {
         .post("/admin/users/{id}/roles", admin::set_roles);
     sheets(&mut routes);
     removals::routes(&mut routes);
+    invitations(&mut routes);
     routes
+}
+
+/// An event's invitation links: the managers make and revoke them, whoever has one joins.
+fn invitations(routes: &mut Routes) {
+    routes
+        .post("/events/{id}/invitations", event_invitations::create)
+        .get(
+            "/events/{id}/invitations/{invitation_id}/revoke",
+            confirm::revoke_invitation,
+        )
+        .post(
+            "/events/{id}/invitations/{invitation_id}/revoke",
+            event_invitations::revoke,
+        )
+        .get("/events/{id}/join/{code}", event_invitations::open)
+        .post("/events/{id}/join/{code}", event_invitations::join);
 }
 
 /// An event's print sheets and the tables to take away (CSV, .xlsx): what is read off the

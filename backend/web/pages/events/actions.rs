@@ -95,31 +95,56 @@ where
             "ok",
             "flash.saved",
         )),
-        Err(err) => {
-            let errors = match &err {
-                AppError::Conflict { .. } | AppError::Invalid { .. } => {
-                    FormErrors::from_error(&err, ctx.lang).ok_or(err)?
-                }
-                _ => return Err(err),
-            };
-            let data = load(&ctx, state, id).await?;
-            let ratings = super::show::rating_rows(state, id).await?;
-            let status = StatusCode::from_u16(errors_status(&errors))
-                .unwrap_or(StatusCode::UNPROCESSABLE_ENTITY);
-            render::page(
-                status,
-                &EventPage {
-                    ctx,
-                    tab: back.tab.to_string(),
-                    data,
-                    errors,
-                    round: back.round,
-                    ratings,
-                    player_q: String::new(),
-                },
-            )
-        }
+        Err(err) => shown_with_error(ctx, state, id, back, err).await,
     }
+}
+
+/// The event's tab `back` again with a validation or workflow error's message (other
+/// errors are passed on, to their error page).
+async fn shown_with_error(
+    ctx: Ctx,
+    state: &AppState,
+    id: i64,
+    back: Back<'_>,
+    err: AppError,
+) -> AppResult<HttpResponse> {
+    let errors = match &err {
+        AppError::Conflict { .. } | AppError::Invalid { .. } => {
+            FormErrors::from_error(&err, ctx.lang).ok_or(err)?
+        }
+        _ => return Err(err),
+    };
+    let data = load(&ctx, state, id).await?;
+    let ratings = super::show::rating_rows(state, id).await?;
+    let status =
+        StatusCode::from_u16(errors_status(&errors)).unwrap_or(StatusCode::UNPROCESSABLE_ENTITY);
+    render::page(
+        status,
+        &EventPage {
+            ctx,
+            tab: back.tab.to_string(),
+            data,
+            errors,
+            round: back.round,
+            ratings,
+            player_q: String::new(),
+        },
+    )
+}
+
+/// The entries tab again with the refusal of an action on it (an invitation link the
+/// event does not take); other errors are passed on.
+pub async fn entries_with_error(
+    ctx: Ctx,
+    state: &AppState,
+    id: i64,
+    err: AppError,
+) -> AppResult<HttpResponse> {
+    let back = Back {
+        tab: "entries",
+        round: None,
+    };
+    shown_with_error(ctx, state, id, back, err).await
 }
 
 fn errors_status(errors: &FormErrors) -> u16 {

@@ -9,8 +9,8 @@ mod presence;
 mod show;
 
 pub use actions::{
-    absence, add_arbiter, add_entry, allow, finish, forbid, pair, publish, reopen, repair, result,
-    round_results, start_clocks, withdraw,
+    absence, add_arbiter, add_entry, allow, entries_with_error, finish, forbid, pair, publish,
+    reopen, repair, result, round_results, start_clocks, withdraw,
 };
 pub use card::card;
 pub use export::export_trf;

@@ -8,6 +8,7 @@ use crate::service::AppResult;
 use crate::service::events::audit::ChangeView;
 use crate::service::events::ballot::OpeningView;
 use crate::service::events::entries::EntryView;
+use crate::service::events::invitations::InvitationView;
 use crate::service::events::overview::{self, EventOverview};
 use crate::service::events::reports::StandingView;
 use crate::service::events::rounds::RoundView;
@@ -99,6 +100,25 @@ impl EventPage {
         .filter(|fact| !fact.is_empty())
         .collect::<Vec<_>>()
         .join(" · ")
+    }
+
+    /// "made by Anna, 7 Dec 2026 18:00 (UTC)" for an invitation link.
+    fn invitation_made(&self, link: &InvitationView) -> String {
+        self.ctx.lang.tf(
+            "invite.made_by",
+            &[&link.created_by, &self.ctx.date_time(&link.created_at)],
+        )
+    }
+
+    /// "revoked by Anna, ..." for a revoked link.
+    fn invitation_revoked(&self, link: &InvitationView) -> Option<String> {
+        let at = link.revoked_at?;
+        let by = link.revoked_by.clone().unwrap_or_default();
+        Some(
+            self.ctx
+                .lang
+                .tf("invite.revoked_by", &[&by, &self.ctx.date_time(&at)]),
+        )
     }
 
     fn can_self_register(&self) -> bool {

@@ -1,0 +1,2 @@
+DROP TABLE event_invitation_uses;
+DROP TABLE event_invitations;
