@@ -1063,7 +1063,12 @@ fn every_page_fits_a_phone_and_every_sheet_fits_its_paper() {
     let base = format!("http://127.0.0.1:{server_port}");
     let problems: Result<Vec<String>> = block_on(async {
         let mut problems = Vec::new();
-        for (width, what) in [(390, "phone"), (760, "A4"), (1123, "A4 landscape")] {
+        for (width, what) in [
+            (390, "phone"),
+            (1280, "wide"),
+            (760, "A4"),
+            (1123, "A4 landscape"),
+        ] {
             let mut capabilities = chromium_capabilities(
                 &chromium,
                 &dir.path().join(format!("profile-{width}")),
@@ -1094,6 +1099,51 @@ fn every_page_fits_a_phone_and_every_sheet_fits_its_paper() {
     );
 }
 
+/// The pages issue 27 added (archiving and deleting, the site's trail, the archived events),
+/// checked at 1280 px as well as on the phone.
+const NEW_PAGES: [&str; 6] = [
+    "/events/2/remove",
+    "/players/1/remove",
+    "/clubs/1/remove",
+    "/admin/changes",
+    "/events?archived=1",
+    "/events/2?tab=entries",
+];
+
+/// Makes an invitation link to event 2 on its entries tab and answers the path of its join
+/// page, and the layout problems of the page that shows the new link.
+async fn invitation_join_page(c: &Client, base: &str) -> Result<(String, Vec<String>)> {
+    c.goto(&format!("{base}/events/2?tab=entries")).await?;
+    click(
+        c,
+        r#"form[action="/events/2/invitations"] button[type="submit"]"#,
+    )
+    .await?;
+    wait_for(c, "#invitation-link").await?;
+    let found = c.execute(LAYOUT_PROBLEMS, vec![]).await?;
+    let problems = found
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|p| {
+            format!(
+                "the new invitation link: {}",
+                p.as_str().unwrap_or_default()
+            )
+        })
+        .collect();
+    let url = c
+        .find(fantoccini::Locator::Css("#invitation-link"))
+        .await?
+        .text()
+        .await?;
+    let path = url
+        .find("/events/2/join/")
+        .map(|at| url[at..].trim().to_string())
+        .context("the created page shows the link")?;
+    Ok((path, problems))
+}
+
 async fn layout_flow(c: &Client, base: &str, width: u32, what: &str) -> Result<Vec<String>> {
     c.goto(&format!("{base}/login")).await?;
     type_into(
@@ -1112,6 +1162,7 @@ async fn layout_flow(c: &Client, base: &str, width: u32, what: &str) -> Result<V
     wait_path(c, "/").await?;
     // The demo: event 1 a finished round-robin, event 2 a Swiss in progress, event 3 a
     // Swiss of micro-matches.
+    let mut created_problems = Vec::new();
     let (pages, check): (Vec<String>, &str) = if width == 390 {
         let mut pages: Vec<String> = [
             "/",
@@ -1137,6 +1188,10 @@ async fn layout_flow(c: &Client, base: &str, width: u32, what: &str) -> Result<V
         .iter()
         .map(|p| p.to_string())
         .collect();
+        pages.extend(NEW_PAGES.iter().map(|p| p.to_string()));
+        let (join, problems) = invitation_join_page(c, base).await?;
+        created_problems = problems;
+        pages.push(join);
         // Event 3 plays micro-matches: both games and the opening on every board.
         pages.push("/events/3?tab=rounds&round=1".to_string());
         pages.push("/events/3/players/1".to_string());
@@ -1145,6 +1200,12 @@ async fn layout_flow(c: &Client, base: &str, width: u32, what: &str) -> Result<V
                 pages.push(format!("/events/{event}?tab={tab}"));
             }
         }
+        (pages, LAYOUT_PROBLEMS)
+    } else if width == 1280 {
+        let mut pages: Vec<String> = NEW_PAGES.iter().map(|p| p.to_string()).collect();
+        let (join, problems) = invitation_join_page(c, base).await?;
+        created_problems = problems;
+        pages.push(join);
         (pages, LAYOUT_PROBLEMS)
     } else if width == 760 {
         let pages = [
@@ -1172,7 +1233,10 @@ async fn layout_flow(c: &Client, base: &str, width: u32, what: &str) -> Result<V
             SHEET_PROBLEMS,
         )
     };
-    let mut problems = Vec::new();
+    let mut problems: Vec<String> = created_problems
+        .into_iter()
+        .map(|p| format!("{what}: {p}"))
+        .collect();
     for lang in ["en", "ru"] {
         c.goto(&format!("{base}/")).await?;
         click(
