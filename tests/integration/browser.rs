@@ -1099,15 +1099,27 @@ fn every_page_fits_a_phone_and_every_sheet_fits_its_paper() {
     );
 }
 
-/// The pages issue 27 added (archiving and deleting, the site's trail, the archived events),
-/// checked at 1280 px as well as on the phone.
-const NEW_PAGES: [&str; 6] = [
+/// The pages issue 27 added (archiving and deleting, the site's trail, the archived events,
+/// the invitation links on the entries tab, the casual game's form), checked at 1280 px as
+/// well as on the phone.
+const NEW_PAGES: [&str; 7] = [
     "/events/2/remove",
     "/players/1/remove",
     "/clubs/1/remove",
     "/admin/changes",
     "/events?archived=1",
     "/events/2?tab=entries",
+    "/games/new",
+];
+
+/// Pages of issue 27 the phone's list has already (the "start here" list on the home page,
+/// the club's bulk form, the searches), checked at 1280 px too.
+const WIDE_TOO: [&str; 5] = [
+    "/",
+    "/clubs/1",
+    "/events?q=open",
+    "/ratings?q=a",
+    "/players?q=a",
 ];
 
 /// Makes an invitation link to event 2 on its entries tab and answers the path of its join
@@ -1202,7 +1214,11 @@ async fn layout_flow(c: &Client, base: &str, width: u32, what: &str) -> Result<V
         }
         (pages, LAYOUT_PROBLEMS)
     } else if width == 1280 {
-        let mut pages: Vec<String> = NEW_PAGES.iter().map(|p| p.to_string()).collect();
+        let mut pages: Vec<String> = NEW_PAGES
+            .iter()
+            .chain(WIDE_TOO.iter())
+            .map(|p| p.to_string())
+            .collect();
         let (join, problems) = invitation_join_page(c, base).await?;
         created_problems = problems;
         pages.push(join);
