@@ -494,7 +494,8 @@ pub struct ListScope<'a> {
 
 /// The rated players of a variant in one system, best first (then by name, then by id),
 /// optionally one club's, one country's or some names'; only those after `after` in that
-/// order, at most `fetch` of them (all without).
+/// order, at most `fetch` of them (all without). Archived profiles are not listed (their
+/// ratings stay, on their pages).
 pub fn list(
     conn: &mut DbConn,
     scope: ListScope<'_>,
@@ -506,6 +507,7 @@ pub fn list(
         .filter(ratings::variant.eq(Spelled(scope.variant)))
         .filter(ratings::system.eq(Spelled(scope.system)))
         .filter(ratings::rating.is_not_null())
+        .filter(players::archived_at.is_null())
         .select((
             RATING_COLUMNS,
             players::name,
@@ -549,16 +551,19 @@ pub fn list(
 }
 
 /// Every stored rating of a whole list (variant and system), best first: what a narrowed
-/// list ranks its rows against. One number a player, read through the list's index.
+/// list ranks its rows against. One number a player, read through the list's index;
+/// archived profiles left out, as the list leaves them out.
 pub fn list_ratings(
     conn: &mut DbConn,
     variant: Variant,
     system: RatingSystem,
 ) -> QueryResult<Vec<f64>> {
     let rows: Vec<Option<f64>> = ratings::table
+        .inner_join(players::table)
         .filter(ratings::variant.eq(Spelled(variant)))
         .filter(ratings::system.eq(Spelled(system)))
         .filter(ratings::rating.is_not_null())
+        .filter(players::archived_at.is_null())
         .order(ratings::rating.desc())
         .select(ratings::rating)
         .load(conn)?;
@@ -693,6 +698,7 @@ pub fn top_rated(
         .filter(ratings::variant.eq(Spelled(variant)))
         .filter(ratings::system.eq(Spelled(system)))
         .filter(ratings::rating.is_not_null())
+        .filter(players::archived_at.is_null())
         .order((ratings::rating.desc(), players::name))
         .limit(limit)
         .select((

@@ -518,3 +518,70 @@ async fn the_pages_ask_first_then_archive_restore_and_delete_in_both_languages()
     let refused = browser.get("/admin/changes").await;
     assert_eq!(refused.status.as_u16(), 403);
 }
+
+/// (player id, rank) of a page of the rating list.
+async fn rating_list(app: &TestApp, query: &str) -> Vec<(i64, i64)> {
+    let list = app.client().get(&format!("/api/v1/ratings?{query}")).await;
+    assert_eq!(list.status.as_u16(), 200, "{}", list.body);
+    list.json()["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            (
+                i["player_id"].as_i64().unwrap(),
+                i["rank"].as_i64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[actix_web::test]
+async fn an_archived_profile_leaves_the_rating_list_and_the_others_rank_without_it() {
+    let app = TestApp::new().await;
+    let mut organiser = organiser_api(&app, "org@t.org").await;
+    let event = EventBuilder::swiss("Rated Night", 3)
+        .players(4)
+        .played(&["1-0", "1-0"])
+        .build(&mut organiser)
+        .await;
+    let before = rating_list(&app, "variant=russian&system=glicko2").await;
+    assert_eq!(before.len(), 4, "{before:?}");
+    let best = before[0].0;
+    let entries = organiser
+        .get(&format!("/api/v1/events/{}/entries", event.id))
+        .await
+        .json();
+    assert!(
+        entries
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["player_id"] == best)
+    );
+    no_content(&post(&mut organiser, &format!("/api/v1/players/{best}/archive")).await);
+
+    let after = rating_list(&app, "variant=russian&system=glicko2").await;
+    assert_eq!(after.len(), 3, "{after:?}");
+    assert!(after.iter().all(|(id, _)| *id != best));
+    assert_eq!(after[0].1, 1, "the next best ranks first: {after:?}");
+    // A narrowed list ranks against the whole list without the archived profile either.
+    let named = after[0].0;
+    let name = app
+        .client()
+        .get(&format!("/api/v1/players/{named}"))
+        .await
+        .json()["name"]
+        .as_str()
+        .unwrap()
+        .replace(' ', "+");
+    let query = format!("variant=russian&system=glicko2&q={name}");
+    assert_eq!(rating_list(&app, &query).await, vec![(named, 1)]);
+    // Its own page keeps its ratings.
+    let shown = app
+        .client()
+        .get(&format!("/api/v1/players/{best}"))
+        .await
+        .json();
+    assert!(!shown["ratings"].as_array().unwrap().is_empty(), "{shown}");
+}
