@@ -129,23 +129,6 @@ fn archived_by(conn: &mut DbConn, subject: RemovalSubject, id: i64) -> AppResult
         .and_then(|row| row.by))
 }
 
-/// When and by whom an archived subject was archived, for the banner on its page (anyone
-/// may read it); none when it is not archived.
-pub fn archived_note(
-    conn: &mut DbConn,
-    subject: RemovalSubject,
-    id: i64,
-    archived_at: Option<NaiveDateTime>,
-) -> AppResult<Option<Archived>> {
-    let Some(at) = archived_at else {
-        return Ok(None);
-    };
-    Ok(Some(Archived {
-        at,
-        by: archived_by(conn, subject, id)?,
-    }))
-}
-
 /// Runs `f` on the subject under a write transaction, the event locked first (its writers
 /// all take that lock), and records `action` in the trail.
 fn change(
