@@ -110,11 +110,11 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         if !computed.is_empty() {
             tracing::info!(?computed, "ratings computed for the first time");
         }
-        // Ratings a stopped process marked stale and had no time to recompute.
-        let leftovers = crate::service::effects::finish_leftovers(&mut conn)
-            .map_err(|e| anyhow::anyhow!("recomputing stale ratings: {e}"))?;
-        if !leftovers.is_empty() {
-            tracing::info!(?leftovers, "stale ratings recomputed");
+        // Rating work a stopped process left: the worker (started below) takes it.
+        let behind = crate::store::rating_catchup::behind(&mut conn)
+            .map_err(|e| anyhow::anyhow!("reading the ratings' catch-up: {e}"))?;
+        if !behind.is_empty() {
+            tracing::info!(?behind, "ratings to bring up to date in the background");
         }
     }
     if args.demo {
@@ -124,6 +124,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         super::demo::print_credentials(&credentials, &args.bind);
     }
     spawn_clock_sweep(pool.clone());
+    crate::service::ratings::worker::spawn(pool.clone());
     // Made now (on PostgreSQL its listener starts now, before anyone watches), and closed
     // when the server stops.
     let live = crate::service::live::hub(&mut *pool.get()?);

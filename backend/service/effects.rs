@@ -15,29 +15,29 @@
 //!                                row; "the ratings of variant V are stale"
 //! ```
 //!
-//! Nothing in that path notifies anyone or recomputes a rating. It says what it caused as
-//! an [`Effects`] value (game G changed, event E changed, the ratings of variant V are
-//! stale; the last is also marked in the database in the same transaction, see
-//! `ratings::dirty`). The use case carries the effects out of its transaction and, after
-//! the commit, hands them to [`apply`], the one place where
+//! Nothing in that path notifies anyone or computes a rating. It says what it caused as
+//! an [`Effects`] value (game G changed, event E changed, the ratings of variant V must be
+//! refolded from instant T; the last is stored in the same transaction: the changed
+//! counted results in `rated_results` and a request in `rating_requests`, see
+//! `ratings::counted` and `ratings::refold`). The use case carries the effects out of its
+//! transaction and, after the commit, hands them to [`apply`], the one place where
 //!
-//! 1. stale ratings are recomputed from scratch and their mark cleared, before the answer
-//!    is sent, so whoever reads ratings after a result reads them current (and
-//!    `damka ratings recompute --check` finds nothing to do), then
+//! 1. the requested ratings are refolded from their first affected instant, one bounded
+//!    window before the answer is sent (a result in the running event needs only that,
+//!    so whoever reads ratings after it reads them current), the rest by the background
+//!    worker (`ratings::worker`) in windows of their own, then
 //! 2. live watchers are told (`live::game_changed`, `live::event_changed`), so what they
 //!    read again already has the new ratings.
 //!
-//! A process that stops between the commit and `apply` leaves the mark behind;
-//! [`finish_leftovers`] recomputes those variants at start-up. Where a rating period is
-//! concerned, nothing is tracked yet: the recompute always starts from scratch (well under
-//! a second for 100,000 games, README "Benchmarks"), so "stale from period P" would carry
-//! no information until a recompute can start from P.
+//! A process that stops between the commit and `apply` leaves its request behind; the
+//! worker of the next start (or of another instance) takes it.
 use damka_engine::Variant;
 
 use super::AppResult;
 use super::live;
-use super::ratings::{dirty, recompute};
-use crate::store::DbConn;
+use super::ratings::{counted, recompute, refold};
+use crate::store::ratings::Scope;
+use crate::store::{DbConn, rated_results, rating_catchup};
 
 /// What a write changed, to be applied after its commit by [`apply`].
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -47,7 +47,7 @@ pub struct Effects {
     games: Vec<(i64, Option<i64>)>,
     /// Events whose current round changed without one of their games changing.
     events: Vec<i64>,
-    /// Variants whose ratings are stale (already marked so in the database).
+    /// Variants whose ratings must be refolded (already requested in the database).
     stale_ratings: Vec<Variant>,
 }
 
@@ -83,21 +83,81 @@ impl Effects {
         }
     }
 
-    /// The variant's ratings no longer match its results. Call inside the write that made
-    /// them so: the mark is stored in its transaction (and takes the variant's rating lock,
-    /// the last lock a write takes), so that a crash before `apply` loses nothing.
-    pub fn ratings_stale(&mut self, conn: &mut DbConn, variant: Variant) -> AppResult<()> {
-        dirty::mark(conn, variant)?;
+    /// What counts for the variant's ratings may have changed in `scope` (a board's
+    /// result, an event's rated flag, an import, a standalone game's end). Call inside the
+    /// write: it stores the difference in the fold's input and, when there is one, asks
+    /// for the ratings to be refolded from the first instant it affects. Cheap: it reads
+    /// the scope, never the variant.
+    pub fn results_changed(
+        &mut self,
+        conn: &mut DbConn,
+        variant: Variant,
+        scope: Scope,
+    ) -> AppResult<()> {
+        if let Some(from) = counted::sync(conn, variant, scope)? {
+            self.refold_from(conn, variant, from)?;
+        }
+        Ok(())
+    }
+
+    /// Asks for the variant's ratings to be refolded from `from`, inside the write.
+    fn refold_from(
+        &mut self,
+        conn: &mut DbConn,
+        variant: Variant,
+        from: chrono::NaiveDateTime,
+    ) -> AppResult<()> {
+        rating_catchup::request(conn, variant, from)?;
         if !self.stale_ratings.contains(&variant) {
             self.stale_ratings.push(variant);
         }
         Ok(())
     }
 
-    /// Every variant's ratings are stale (a birth year changed: the Elo K factor reads it).
-    pub fn all_ratings_stale(&mut self, conn: &mut DbConn) -> AppResult<()> {
+    /// A player's birth year changed: the Elo K factor reads it, from their first result.
+    pub fn birth_year_changed(&mut self, conn: &mut DbConn, player: i64) -> AppResult<()> {
         for variant in Variant::ALL {
-            self.ratings_stale(conn, variant)?;
+            if let Some(first) = rated_results::first_of_player(conn, variant, player)? {
+                self.refold_from(conn, variant, first)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A player's imported start in the variant changed: where they stand without results
+    /// at once, and their ratings from their first result on.
+    pub fn start_changed(
+        &mut self,
+        conn: &mut DbConn,
+        variant: Variant,
+        player: i64,
+    ) -> AppResult<()> {
+        refold::refresh_player(conn, variant, player)?;
+        if let Some(first) = rated_results::first_of_player(conn, variant, player)? {
+            self.refold_from(conn, variant, first)?;
+        }
+        Ok(())
+    }
+
+    /// Player `from`'s results now belong to `into` (a merge, after its rows moved).
+    pub fn players_merged(&mut self, conn: &mut DbConn, from: i64, into: i64) -> AppResult<()> {
+        let mut scopes: Vec<(Variant, Scope)> = Vec::new();
+        for (variant, standalone, source, event) in rated_results::sources_of_player(conn, from)? {
+            let scope = match (standalone, event) {
+                (false, Some(event)) => Scope::Event(event),
+                _ => Scope::Game(source),
+            };
+            if !scopes.contains(&(variant, scope)) {
+                scopes.push((variant, scope));
+            }
+        }
+        for (variant, scope) in scopes {
+            self.results_changed(conn, variant, scope)?;
+        }
+        for variant in Variant::ALL {
+            for player in [from, into] {
+                self.start_changed(conn, variant, player)?;
+            }
         }
         Ok(())
     }
@@ -120,17 +180,22 @@ impl Effects {
     }
 }
 
-/// Applies what a committed write changed: recomputes the stale ratings, then tells the
-/// live watchers. Call after the commit, before answering. Nothing here can undo the
-/// write, so a failure is logged, not returned: a recompute that failed leaves its mark,
-/// and the next write of the variant or the next start-up does it.
+/// Applies what a committed write changed: brings stale ratings up to date, then tells
+/// the live watchers. Call after the commit, before answering. One window of each stale
+/// variant is refolded here (a result of the running event needs no more); what reaches
+/// further back is left to the worker (`ratings::worker`). Nothing here can undo the
+/// write, so a failure is logged, not returned: the request stays and the worker does it.
 pub fn apply(conn: &mut DbConn, effects: Effects) {
     for variant in effects.stale_ratings {
-        if let Err(e) = recompute_stale(conn, variant) {
-            tracing::error!(
+        match refold::step(conn, variant, true) {
+            Ok(refold::CatchUp::Current | refold::CatchUp::Busy) => {}
+            Ok(refold::CatchUp::Behind(at)) => {
+                tracing::info!(?variant, %at, "ratings catching up in the background");
+            }
+            Err(e) => tracing::error!(
                 ?variant,
-                "ratings left stale, recomputed at the next chance: {e}"
-            );
+                "ratings left stale, brought up to date by the worker: {e}"
+            ),
         }
     }
     for &(game_id, event_id) in &effects.games {
@@ -144,31 +209,11 @@ pub fn apply(conn: &mut DbConn, effects: Effects) {
     }
 }
 
-/// Recomputes a stale variant and clears its mark, in one write transaction (the
-/// recompute takes the variant's lock first, so the mark it clears is one whose result it
-/// has read; see `ratings::dirty`).
-fn recompute_stale(conn: &mut DbConn, variant: Variant) -> AppResult<usize> {
-    conn.write_transaction(|conn| {
-        let changed = recompute::recompute(conn, variant)?;
-        dirty::clear(conn, variant)?;
-        Ok(changed)
-    })
-}
-
-/// At start-up: recomputes the variants a stopped process left marked stale.
-pub fn finish_leftovers(conn: &mut DbConn) -> AppResult<Vec<Variant>> {
-    let marked = dirty::marked(conn)?;
-    for &variant in &marked {
-        recompute_stale(conn, variant)?;
-    }
-    Ok(marked)
-}
-
-/// Recomputes every variant (the demo seeder, which moves results in time behind the use
-/// cases' back).
+/// Brings every variant's ratings up to date here and now (start-up of a command that
+/// reads them, the demo seeder, which moves results in time behind the use cases' back).
 pub fn recompute_everything(conn: &mut DbConn) -> AppResult<()> {
     for variant in Variant::ALL {
-        recompute_stale(conn, variant)?;
+        recompute::recompute(conn, variant)?;
     }
     Ok(())
 }

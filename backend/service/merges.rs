@@ -73,7 +73,7 @@ pub fn merge(
         // The moved games count for the survivor now: every variant is recomputed (the
         // mark is the last lock this write takes).
         let mut effects = Effects::none();
-        effects.all_ratings_stale(conn)?;
+        effects.players_merged(conn, from, into)?;
         Ok(effects)
     })?;
     effects::apply(conn, effects);

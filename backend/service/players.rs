@@ -268,7 +268,7 @@ pub fn update(
         // The Elo K factor reads the birth year (the under-18 rule).
         let mut effects = Effects::none();
         if updated.birth_year != player.birth_year {
-            effects.all_ratings_stale(conn)?;
+            effects.birth_year_changed(conn, player_id)?;
         }
         Ok((updated, effects))
     })?;

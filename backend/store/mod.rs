@@ -16,6 +16,8 @@ pub mod models;
 pub mod pairing_changes;
 pub mod players;
 pub mod prepared;
+pub mod rated_results;
+pub mod rating_catchup;
 pub mod ratings;
 pub mod removals;
 pub mod schema;

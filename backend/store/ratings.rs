@@ -19,18 +19,66 @@ pub const MIN_RATED_PLIES: i32 = 4;
 /// Takes the variant's rating lock for the rest of the transaction: the first statement of
 /// every recompute. A variant without its row (one added after the migration) gets it.
 pub fn lock_variant(conn: &mut DbConn, variant: Variant) -> QueryResult<()> {
-    let bumped = diesel::update(rating_variants::table.find(Spelled(variant)))
+    ensure_variant_row(conn, variant)?;
+    diesel::update(rating_variants::table.find(Spelled(variant)))
         .set(rating_variants::revision.eq(rating_variants::revision + 1))
-        .execute(conn)?;
-    if bumped == 0 {
-        diesel::insert_into(rating_variants::table)
-            .values((
-                rating_variants::variant.eq(Spelled(variant)),
-                rating_variants::revision.eq(1_i64),
-            ))
-            .execute(conn)?;
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// Makes sure the variant has its row (one added after the migration gets it).
+pub fn ensure_variant_row(conn: &mut DbConn, variant: Variant) -> QueryResult<()> {
+    let found: Option<String> = rating_variants::table
+        .find(Spelled(variant))
+        .select(rating_variants::variant)
+        .first(conn)
+        .optional()?;
+    if found.is_some() {
+        return Ok(());
     }
-    Ok(())
+    diesel::insert_into(rating_variants::table)
+        .values((
+            rating_variants::variant.eq(Spelled(variant)),
+            rating_variants::revision.eq(0_i64),
+        ))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// Which counted results a query reads: the whole variant (a recompute from scratch), one
+/// event's (its rated flag changed, a TRF import), one board's (its result changed) or
+/// one standalone game's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    Variant,
+    Event(i64),
+    Pairing { event_id: i64, pairing_id: i64 },
+    Game(i64),
+}
+
+impl Scope {
+    /// The event whose boards the scope reads, if only one.
+    fn event(self) -> Option<i64> {
+        match self {
+            Scope::Event(id) | Scope::Pairing { event_id: id, .. } => Some(id),
+            Scope::Variant | Scope::Game(_) => None,
+        }
+    }
+
+    fn pairing(self) -> Option<i64> {
+        match self {
+            Scope::Pairing { pairing_id, .. } => Some(pairing_id),
+            _ => None,
+        }
+    }
+
+    fn reads_boards(self) -> bool {
+        !matches!(self, Scope::Game(_))
+    }
+
+    fn reads_standalone(self) -> bool {
+        matches!(self, Scope::Variant | Scope::Game(_))
+    }
 }
 
 /// A board of a rated event with a result, as stored.
@@ -47,8 +95,15 @@ pub struct BoardRow {
 
 /// The boards of published rounds of the variant's rated events that have a played result
 /// (forfeits, byes and boards without a result are left out here).
-pub fn counted_boards(conn: &mut DbConn, variant: Variant) -> QueryResult<Vec<BoardRow>> {
-    let rows: Vec<BoardRow> = pairings::table
+pub fn counted_boards(
+    conn: &mut DbConn,
+    variant: Variant,
+    scope: Scope,
+) -> QueryResult<Vec<BoardRow>> {
+    if !scope.reads_boards() {
+        return Ok(Vec::new());
+    }
+    let mut query = pairings::table
         .inner_join(rounds::table.inner_join(events::table))
         .filter(events::variant.eq(Spelled(variant)))
         .filter(events::rated.eq(true))
@@ -67,7 +122,14 @@ pub fn counted_boards(conn: &mut DbConn, variant: Variant) -> QueryResult<Vec<Bo
             rounds::paired_at,
             rounds::published_at,
         ))
-        .load(conn)?;
+        .into_boxed();
+    if let Some(event) = scope.event() {
+        query = query.filter(events::id.eq(event));
+    }
+    if let Some(pairing) = scope.pairing() {
+        query = query.filter(pairings::id.eq(pairing));
+    }
+    let rows: Vec<BoardRow> = query.load(conn)?;
     Ok(rows
         .into_iter()
         .filter(|row| row.result.is_some_and(ResultCode::played))
@@ -105,8 +167,15 @@ pub type GameKey = (i64, i32);
 /// The games of micro-matches of published rounds of the variant's rated events that have
 /// a played result, each in its own colours (the second game's White is the pairing's
 /// Black), in pairing and game order.
-pub fn counted_micro_games(conn: &mut DbConn, variant: Variant) -> QueryResult<Vec<MicroGameRow>> {
-    let rows: Vec<MicroGameColumns> = pairing_games::table
+pub fn counted_micro_games(
+    conn: &mut DbConn,
+    variant: Variant,
+    scope: Scope,
+) -> QueryResult<Vec<MicroGameRow>> {
+    if !scope.reads_boards() {
+        return Ok(Vec::new());
+    }
+    let mut query = pairing_games::table
         .inner_join(pairings::table.inner_join(rounds::table.inner_join(events::table)))
         .filter(events::variant.eq(Spelled(variant)))
         .filter(events::rated.eq(true))
@@ -123,7 +192,14 @@ pub fn counted_micro_games(conn: &mut DbConn, variant: Variant) -> QueryResult<V
             rounds::paired_at,
             rounds::published_at,
         ))
-        .load(conn)?;
+        .into_boxed();
+    if let Some(event) = scope.event() {
+        query = query.filter(events::id.eq(event));
+    }
+    if let Some(pairing) = scope.pairing() {
+        query = query.filter(pairings::id.eq(pairing));
+    }
+    let rows: Vec<MicroGameColumns> = query.load(conn)?;
     Ok(rows
         .into_iter()
         .filter_map(
@@ -163,8 +239,12 @@ pub fn counted_micro_games(conn: &mut DbConn, variant: Variant) -> QueryResult<V
 pub fn last_game_result_changes(
     conn: &mut DbConn,
     variant: Variant,
+    scope: Scope,
 ) -> QueryResult<Vec<(GameKey, Option<NaiveDateTime>)>> {
-    let rows: Vec<(i64, Option<i32>, Option<NaiveDateTime>)> = result_changes::table
+    if !scope.reads_boards() {
+        return Ok(Vec::new());
+    }
+    let mut query = result_changes::table
         .inner_join(pairings::table.inner_join(rounds::table.inner_join(events::table)))
         .filter(events::variant.eq(Spelled(variant)))
         .filter(events::rated.eq(true))
@@ -175,7 +255,14 @@ pub fn last_game_result_changes(
             result_changes::game_no,
             diesel::dsl::max(result_changes::changed_at),
         ))
-        .load(conn)?;
+        .into_boxed();
+    if let Some(event) = scope.event() {
+        query = query.filter(events::id.eq(event));
+    }
+    if let Some(pairing) = scope.pairing() {
+        query = query.filter(pairings::id.eq(pairing));
+    }
+    let rows: Vec<(i64, Option<i32>, Option<NaiveDateTime>)> = query.load(conn)?;
     Ok(rows
         .into_iter()
         .filter_map(|(pairing, game_no, at)| Some(((pairing, game_no?), at)))
@@ -183,21 +270,36 @@ pub fn last_game_result_changes(
 }
 
 /// (entry id, player id) of every entry of the variant's rated events.
-pub fn rated_entries(conn: &mut DbConn, variant: Variant) -> QueryResult<Vec<(i64, i64)>> {
-    entries::table
+pub fn rated_entries(
+    conn: &mut DbConn,
+    variant: Variant,
+    scope: Scope,
+) -> QueryResult<Vec<(i64, i64)>> {
+    if !scope.reads_boards() {
+        return Ok(Vec::new());
+    }
+    let mut query = entries::table
         .inner_join(events::table)
         .filter(events::variant.eq(Spelled(variant)))
         .filter(events::rated.eq(true))
         .select((entries::id, entries::player_id))
-        .load(conn)
+        .into_boxed();
+    if let Some(event) = scope.event() {
+        query = query.filter(events::id.eq(event));
+    }
+    query.load(conn)
 }
 
 /// When each board of the variant's rated events last had its result changed.
 pub fn last_result_changes(
     conn: &mut DbConn,
     variant: Variant,
+    scope: Scope,
 ) -> QueryResult<Vec<(i64, Option<NaiveDateTime>)>> {
-    result_changes::table
+    if !scope.reads_boards() {
+        return Ok(Vec::new());
+    }
+    let mut query = result_changes::table
         .inner_join(pairings::table.inner_join(rounds::table.inner_join(events::table)))
         .filter(events::variant.eq(Spelled(variant)))
         .filter(events::rated.eq(true))
@@ -206,19 +308,37 @@ pub fn last_result_changes(
             result_changes::pairing_id,
             diesel::dsl::max(result_changes::changed_at),
         ))
-        .load(conn)
+        .into_boxed();
+    if let Some(event) = scope.event() {
+        query = query.filter(events::id.eq(event));
+    }
+    if let Some(pairing) = scope.pairing() {
+        query = query.filter(pairings::id.eq(pairing));
+    }
+    query.load(conn)
 }
 
 /// (pairing id, game number, game id) of the variant's event games.
 pub fn board_games(
     conn: &mut DbConn,
     variant: Variant,
+    scope: Scope,
 ) -> QueryResult<Vec<(Option<i64>, i32, i64)>> {
-    games::table
+    if !scope.reads_boards() {
+        return Ok(Vec::new());
+    }
+    let mut query = games::table
         .filter(games::variant.eq(Spelled(variant)))
         .filter(games::pairing_id.is_not_null())
         .select((games::pairing_id, games::game_no, games::id))
-        .load(conn)
+        .into_boxed();
+    if let Some(event) = scope.event() {
+        query = query.filter(games::event_id.eq(event));
+    }
+    if let Some(pairing) = scope.pairing() {
+        query = query.filter(games::pairing_id.eq(pairing));
+    }
+    query.load(conn)
 }
 
 /// A finished rated standalone game, as stored.
@@ -232,8 +352,15 @@ pub struct GameResultRow {
 }
 
 /// Finished rated games outside any event with two moves by each side.
-pub fn counted_games(conn: &mut DbConn, variant: Variant) -> QueryResult<Vec<GameResultRow>> {
-    let rows: Vec<GameResultRow> = games::table
+pub fn counted_games(
+    conn: &mut DbConn,
+    variant: Variant,
+    scope: Scope,
+) -> QueryResult<Vec<GameResultRow>> {
+    if !scope.reads_standalone() {
+        return Ok(Vec::new());
+    }
+    let mut query = games::table
         .filter(games::variant.eq(Spelled(variant)))
         .filter(games::event_id.is_null())
         .filter(games::rated.eq(true))
@@ -246,7 +373,11 @@ pub fn counted_games(conn: &mut DbConn, variant: Variant) -> QueryResult<Vec<Gam
             games::result,
             games::finished_at,
         ))
-        .load(conn)?;
+        .into_boxed();
+    if let Scope::Game(id) = scope {
+        query = query.filter(games::id.eq(id));
+    }
+    let rows: Vec<GameResultRow> = query.load(conn)?;
     Ok(rows
         .into_iter()
         .filter(|row| row.result.is_some_and(ResultCode::played))
@@ -355,6 +486,15 @@ pub struct ChangeRow {
     pub performance: Option<i32>,
     pub step_games: i32,
     pub step_half_points: i32,
+    /// Where the step stands in the fold: the result's instant (Glicko-2), the period's
+    /// last result's (Elo).
+    pub period_at: NaiveDateTime,
+    /// Elo: the rest of the state after the step, beside `rating_after` and `games`.
+    pub elo_reached_2400: bool,
+    pub elo_unrated_opponents: Option<i64>,
+    pub elo_unrated_half_points: Option<i32>,
+    /// The running digest of the history up to and with this step.
+    pub digest: i64,
 }
 
 type RatingColumns = (
@@ -708,4 +848,207 @@ pub fn top_rated(
             ratings::rating,
         ))
         .load(conn)
+}
+
+/// A player's last step in one system that stands before `before` in the fold: where a
+/// refold from `before` starts for them.
+pub fn last_change_before(
+    conn: &mut DbConn,
+    player: i64,
+    variant: Variant,
+    system: RatingSystem,
+    before: NaiveDateTime,
+) -> QueryResult<Option<ChangeRow>> {
+    rating_changes::table
+        .filter(rating_changes::player_id.eq(player))
+        .filter(rating_changes::variant.eq(Spelled(variant)))
+        .filter(rating_changes::system.eq(Spelled(system)))
+        .filter(rating_changes::period_at.lt(before))
+        .order(rating_changes::seq.desc())
+        .limit(1)
+        .select(rating_changes::all_columns)
+        .first(conn)
+        .optional()
+}
+
+/// A player's last step in one system.
+pub fn latest_change(
+    conn: &mut DbConn,
+    player: i64,
+    variant: Variant,
+    system: RatingSystem,
+) -> QueryResult<Option<ChangeRow>> {
+    rating_changes::table
+        .filter(rating_changes::player_id.eq(player))
+        .filter(rating_changes::variant.eq(Spelled(variant)))
+        .filter(rating_changes::system.eq(Spelled(system)))
+        .order(rating_changes::seq.desc())
+        .limit(1)
+        .select(rating_changes::all_columns)
+        .first(conn)
+        .optional()
+}
+
+/// The steps of one system standing in `[from, to)` of the fold (`to` `None`: no end).
+pub fn changes_between(
+    conn: &mut DbConn,
+    variant: Variant,
+    system: RatingSystem,
+    from: NaiveDateTime,
+    to: Option<NaiveDateTime>,
+) -> QueryResult<Vec<ChangeRow>> {
+    let mut query = rating_changes::table
+        .filter(rating_changes::variant.eq(Spelled(variant)))
+        .filter(rating_changes::system.eq(Spelled(system)))
+        .filter(rating_changes::period_at.ge(from))
+        .select(rating_changes::all_columns)
+        .into_boxed();
+    if let Some(to) = to {
+        query = query.filter(rating_changes::period_at.lt(to));
+    }
+    query.load(conn)
+}
+
+/// Deletes one step.
+pub fn delete_change(
+    conn: &mut DbConn,
+    player: i64,
+    variant: Variant,
+    system: RatingSystem,
+    seq: i32,
+) -> QueryResult<()> {
+    diesel::delete(
+        rating_changes::table
+            .filter(rating_changes::player_id.eq(player))
+            .filter(rating_changes::variant.eq(Spelled(variant)))
+            .filter(rating_changes::system.eq(Spelled(system)))
+            .filter(rating_changes::seq.eq(seq)),
+    )
+    .execute(conn)
+    .map(|_| ())
+}
+
+/// A player's current rating row in one system.
+pub fn rating(
+    conn: &mut DbConn,
+    player: i64,
+    variant: Variant,
+    system: RatingSystem,
+) -> QueryResult<Option<RatingRow>> {
+    ratings::table
+        .filter(ratings::player_id.eq(player))
+        .filter(ratings::variant.eq(Spelled(variant)))
+        .filter(ratings::system.eq(Spelled(system)))
+        .select(RATING_COLUMNS)
+        .first(conn)
+        .optional()
+}
+
+/// Ids read per query when a list of players is looked up.
+const CHUNK: usize = 500;
+
+/// (player, rating, games): the Elo starts of these players.
+pub fn elo_starts_of(
+    conn: &mut DbConn,
+    variant: Variant,
+    players: &[i64],
+) -> QueryResult<Vec<(i64, i32, i32)>> {
+    let mut found = Vec::new();
+    for chunk in players.chunks(CHUNK) {
+        found.extend(
+            player_ratings::table
+                .filter(player_ratings::variant.eq(Spelled(variant)))
+                .filter(player_ratings::player_id.eq_any(chunk))
+                .select((
+                    player_ratings::player_id,
+                    player_ratings::rating,
+                    player_ratings::games,
+                ))
+                .load::<(i64, i32, i32)>(conn)?,
+        );
+    }
+    Ok(found)
+}
+
+/// The Glicko-2 starts of these players.
+pub fn glicko_starts_of(
+    conn: &mut DbConn,
+    variant: Variant,
+    players: &[i64],
+) -> QueryResult<Vec<GlickoStartRow>> {
+    let mut found = Vec::new();
+    for chunk in players.chunks(CHUNK) {
+        found.extend(
+            glicko2_starts::table
+                .filter(glicko2_starts::variant.eq(Spelled(variant)))
+                .filter(glicko2_starts::player_id.eq_any(chunk))
+                .select((
+                    glicko2_starts::player_id,
+                    glicko2_starts::variant,
+                    glicko2_starts::rating,
+                    glicko2_starts::deviation,
+                    glicko2_starts::volatility,
+                    glicko2_starts::games,
+                ))
+                .load::<GlickoStartRow>(conn)?,
+        );
+    }
+    Ok(found)
+}
+
+/// (player, birth year) of these players whose birth year is known.
+pub fn birth_years_of(conn: &mut DbConn, players: &[i64]) -> QueryResult<Vec<(i64, Option<i32>)>> {
+    let mut found = Vec::new();
+    for chunk in players.chunks(CHUNK) {
+        found.extend(
+            players::table
+                .filter(players::id.eq_any(chunk))
+                .filter(players::birth_year.is_not_null())
+                .select((players::id, players::birth_year))
+                .load::<(i64, Option<i32>)>(conn)?,
+        );
+    }
+    Ok(found)
+}
+
+/// Where an event's Elo period stands, written on every step of it that says otherwise.
+pub fn move_event_period(
+    conn: &mut DbConn,
+    variant: Variant,
+    event_id: i64,
+    end: NaiveDateTime,
+) -> QueryResult<()> {
+    diesel::update(
+        rating_changes::table
+            .filter(rating_changes::event_id.eq(event_id))
+            .filter(rating_changes::variant.eq(Spelled(variant)))
+            .filter(rating_changes::system.eq(Spelled(RatingSystem::Elo)))
+            .filter(rating_changes::period_at.ne(end)),
+    )
+    .set(rating_changes::period_at.eq(end))
+    .execute(conn)
+    .map(|_| ())
+}
+
+/// Where a month's Elo period of standalone games stands (its steps are dated by each
+/// player's last game in `[start, next)`).
+pub fn move_month_period(
+    conn: &mut DbConn,
+    variant: Variant,
+    start: NaiveDateTime,
+    next: NaiveDateTime,
+    end: NaiveDateTime,
+) -> QueryResult<()> {
+    diesel::update(
+        rating_changes::table
+            .filter(rating_changes::variant.eq(Spelled(variant)))
+            .filter(rating_changes::system.eq(Spelled(RatingSystem::Elo)))
+            .filter(rating_changes::event_id.is_null())
+            .filter(rating_changes::at.ge(start))
+            .filter(rating_changes::at.lt(next))
+            .filter(rating_changes::period_at.ne(end)),
+    )
+    .set(rating_changes::period_at.eq(end))
+    .execute(conn)
+    .map(|_| ())
 }

@@ -357,6 +357,11 @@ diesel::table! {
         performance -> Nullable<Integer>,
         step_games -> Integer,
         step_half_points -> Integer,
+        period_at -> Timestamp,
+        elo_reached_2400 -> Bool,
+        elo_unrated_opponents -> Nullable<BigInt>,
+        elo_unrated_half_points -> Nullable<Integer>,
+        digest -> BigInt,
     }
 }
 
@@ -375,6 +380,32 @@ diesel::table! {
     rating_variants (variant) {
         variant -> Text,
         revision -> BigInt,
+        stale_from -> Nullable<Timestamp>,
+        stale_since -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    rated_results (variant, standalone, source_id, game_no) {
+        variant -> Text,
+        standalone -> Bool,
+        source_id -> BigInt,
+        game_no -> Integer,
+        at -> Timestamp,
+        event_id -> Nullable<BigInt>,
+        game_id -> Nullable<BigInt>,
+        white_id -> BigInt,
+        black_id -> BigInt,
+        white_half_points -> Integer,
+    }
+}
+
+diesel::table! {
+    rating_requests (id) {
+        id -> BigInt,
+        variant -> Text,
+        from_at -> Timestamp,
+        requested_at -> Timestamp,
     }
 }
 
@@ -523,6 +554,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     rating_changes,
     glicko2_starts,
     rating_variants,
+    rated_results,
+    rating_requests,
     player_claims,
     player_claim_links,
     player_changes,

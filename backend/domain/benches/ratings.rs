@@ -53,6 +53,7 @@ fn club() -> LedgerInput {
                     month: (months % 12) as u32 + 1,
                 },
                 origin,
+                game_no: 0,
                 white: white as i64,
                 black: black as i64,
                 white_score,

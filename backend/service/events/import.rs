@@ -144,7 +144,12 @@ pub fn import_trf(
         let imported = store_plan(conn, actor, &t, &plan, &profiles)?;
         // The file's ratings become starting ratings and its results may count.
         let mut effects = Effects::none();
-        effects.ratings_stale(conn, imported.event.variant)?;
+        let variant = imported.event.variant;
+        let event_id = imported.event.id;
+        effects.results_changed(conn, variant, crate::store::ratings::Scope::Event(event_id))?;
+        for entry in crate::store::events::entries(conn, event_id)? {
+            effects.start_changed(conn, variant, entry.player_id)?;
+        }
         AppResult::Ok((imported, effects))
     })?;
     effects::apply(conn, effects);

@@ -255,7 +255,11 @@ pub fn update(
         let mut effects = Effects::none();
         // Whether the event is rated decides whether its results count.
         if updated.rated != event.rated && !paired.is_empty() {
-            effects.ratings_stale(conn, updated.variant)?;
+            effects.results_changed(
+                conn,
+                updated.variant,
+                crate::store::ratings::Scope::Event(event_id),
+            )?;
         }
         Ok((updated, effects))
     })?;

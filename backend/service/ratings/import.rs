@@ -476,8 +476,8 @@ pub fn import_csv(conn: &mut DbConn, actor: &Actor, text: &str) -> AppResult<Imp
         }
         variants.sort_by_key(|v| Variant::ALL.iter().position(|all| all == v));
         let mut effects = Effects::none();
-        for variant in &variants {
-            effects.ratings_stale(conn, *variant)?;
+        for line in &lines {
+            effects.start_changed(conn, line.variant, line.player_id)?;
         }
         let imported = ImportedRatings {
             stored: lines.len(),

@@ -9,10 +9,12 @@
 //! moving to damka brings its list). Glicko-2 starts are `glicko2_starts`. Both are
 //! written only by imports (TRF, the ratings CSV); what lists, profiles and seeding show
 //! is always the computed rating.
-pub mod dirty;
+pub mod counted;
 pub mod import;
 pub mod recompute;
+pub mod refold;
 pub mod views;
+pub mod worker;
 
 use damka_engine::Variant;
 

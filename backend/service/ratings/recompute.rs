@@ -32,33 +32,37 @@ use std::collections::{BTreeMap, HashMap};
 
 use chrono::{DateTime, Datelike, NaiveDateTime};
 use damka_domain::ratings::Score;
-use damka_domain::ratings::elo::EloRating;
+use damka_domain::ratings::elo::{EloRating, EloState, RatedRecord, UnratedRecord};
 use damka_domain::ratings::glicko2::{Glicko, GlickoParams};
 use damka_domain::ratings::ledger::{
-    self, CountedResult, EloStart, GlickoStart, Ledger, LedgerInput, Micros, Month, Origin,
-    PlayerLedger,
+    self, Change, CountedResult, EloStart, GlickoStart, Ledger, LedgerInput, Micros, Month, Origin,
+    PlayerLedger, Standing,
 };
+use damka_domain::tournament::HalfPoints;
 use damka_engine::Variant;
 
+use super::counted;
 use crate::service::AppResult;
-use crate::store::ratings::{self as stored, ChangeRow, RatingRow};
+use crate::store::rated_results;
+use crate::store::rating_catchup as catchup;
+use crate::store::ratings::{self as stored, ChangeRow, RatingRow, Scope};
 use crate::store::{DbConn, QueryResult};
 use damka_domain::vocabulary::{RatingSystem, ResultCode, Spelling};
 
 /// The rating systems' constants: lidraughts' Glicko-2.
 pub const GLICKO: GlickoParams = GlickoParams::LIDRAUGHTS;
 
-fn micros(at: NaiveDateTime) -> Micros {
+pub fn micros(at: NaiveDateTime) -> Micros {
     at.and_utc().timestamp_micros()
 }
 
-fn instant(at: Micros) -> NaiveDateTime {
+pub fn instant(at: Micros) -> NaiveDateTime {
     DateTime::from_timestamp_micros(at)
         .map(|t| t.naive_utc())
         .unwrap_or_default()
 }
 
-fn month_of(at: NaiveDateTime) -> Month {
+pub fn month_of(at: NaiveDateTime) -> Month {
     Month {
         year: at.year(),
         month: at.month(),
@@ -66,7 +70,7 @@ fn month_of(at: NaiveDateTime) -> Month {
 }
 
 /// White's score of a played result.
-fn white_score(result: ResultCode) -> Option<Score> {
+pub fn white_score(result: ResultCode) -> Option<Score> {
     match result {
         ResultCode::WhiteWins => Some(Score::Win),
         ResultCode::Draw => Some(Score::Draw),
@@ -77,17 +81,13 @@ fn white_score(result: ResultCode) -> Option<Score> {
 
 /// Everything a recompute of the variant reads, from the database.
 pub fn gather(conn: &mut DbConn, variant: Variant) -> QueryResult<LedgerInput> {
-    let players_of_entries: HashMap<i64, i64> =
-        stored::rated_entries(conn, variant)?.into_iter().collect();
-    let games_of_boards = games_of_boards(conn, variant)?;
-    let mut results = counted_boards(conn, variant, &players_of_entries, &games_of_boards)?;
-    results.extend(counted_micro_games(
-        conn,
-        variant,
-        &players_of_entries,
-        &games_of_boards,
-    )?);
-    results.extend(counted_games(conn, variant)?);
+    let mut input = starts_and_birth_years(conn, variant)?;
+    input.results = counted_results(conn, variant, Scope::Variant)?;
+    Ok(input)
+}
+
+/// The imported starts of the variant and every known birth year.
+fn starts_and_birth_years(conn: &mut DbConn, variant: Variant) -> QueryResult<LedgerInput> {
     let elo_starts = elo_starts(conn, variant)?;
     let glicko_starts = glicko_starts(conn, variant)?;
     let birth_years = stored::birth_years(conn)?
@@ -95,11 +95,34 @@ pub fn gather(conn: &mut DbConn, variant: Variant) -> QueryResult<LedgerInput> {
         .filter_map(|(player, year)| year.map(|year| (player, year)))
         .collect();
     Ok(LedgerInput {
-        results,
+        results: Vec::new(),
         elo_starts,
         glicko_starts,
         birth_years,
     })
+}
+
+/// The results that count in `scope`, derived from the boards, micro-match games and
+/// standalone games: what `rated_results` must hold for that scope.
+pub fn counted_results(
+    conn: &mut DbConn,
+    variant: Variant,
+    scope: Scope,
+) -> QueryResult<Vec<CountedResult>> {
+    let players_of_entries: HashMap<i64, i64> = stored::rated_entries(conn, variant, scope)?
+        .into_iter()
+        .collect();
+    let games_of_boards = games_of_boards(conn, variant, scope)?;
+    let mut results = counted_boards(conn, variant, scope, &players_of_entries, &games_of_boards)?;
+    results.extend(counted_micro_games(
+        conn,
+        variant,
+        scope,
+        &players_of_entries,
+        &games_of_boards,
+    )?);
+    results.extend(counted_games(conn, variant, scope)?);
+    Ok(results)
 }
 
 /// The played results of published boards of rated events, each at its last change (or
@@ -107,15 +130,17 @@ pub fn gather(conn: &mut DbConn, variant: Variant) -> QueryResult<LedgerInput> {
 fn counted_boards(
     conn: &mut DbConn,
     variant: Variant,
+    scope: Scope,
     players_of_entries: &HashMap<i64, i64>,
     games_of_boards: &HashMap<(i64, i32), i64>,
 ) -> QueryResult<Vec<CountedResult>> {
-    let last_changes: HashMap<i64, NaiveDateTime> = stored::last_result_changes(conn, variant)?
-        .into_iter()
-        .filter_map(|(pairing, at)| at.map(|at| (pairing, at)))
-        .collect();
+    let last_changes: HashMap<i64, NaiveDateTime> =
+        stored::last_result_changes(conn, variant, scope)?
+            .into_iter()
+            .filter_map(|(pairing, at)| at.map(|at| (pairing, at)))
+            .collect();
     let mut results = Vec::new();
-    for board in stored::counted_boards(conn, variant)? {
+    for board in stored::counted_boards(conn, variant, scope)? {
         let (Some(black_entry), Some(score)) =
             (board.black_entry_id, board.result.and_then(white_score))
         else {
@@ -140,6 +165,7 @@ fn counted_boards(
                 pairing_id: board.pairing_id,
                 game_id: games_of_boards.get(&(board.pairing_id, 1)).copied(),
             },
+            game_no: 0,
             white,
             black,
             white_score: score,
@@ -149,8 +175,12 @@ fn counted_boards(
 }
 
 /// The game of each board that has one: (pairing, game number) to game id.
-fn games_of_boards(conn: &mut DbConn, variant: Variant) -> QueryResult<HashMap<(i64, i32), i64>> {
-    Ok(stored::board_games(conn, variant)?
+fn games_of_boards(
+    conn: &mut DbConn,
+    variant: Variant,
+    scope: Scope,
+) -> QueryResult<HashMap<(i64, i32), i64>> {
+    Ok(stored::board_games(conn, variant, scope)?
         .into_iter()
         .filter_map(|(pairing, game_no, game)| pairing.map(|pairing| ((pairing, game_no), game)))
         .collect())
@@ -160,16 +190,17 @@ fn games_of_boards(conn: &mut DbConn, variant: Variant) -> QueryResult<HashMap<(
 fn counted_micro_games(
     conn: &mut DbConn,
     variant: Variant,
+    scope: Scope,
     players_of_entries: &HashMap<i64, i64>,
     games_of_boards: &HashMap<(i64, i32), i64>,
 ) -> QueryResult<Vec<CountedResult>> {
     let last_game_changes: HashMap<(i64, i32), NaiveDateTime> =
-        stored::last_game_result_changes(conn, variant)?
+        stored::last_game_result_changes(conn, variant, scope)?
             .into_iter()
             .filter_map(|(key, at)| at.map(|at| (key, at)))
             .collect();
     let mut results = Vec::new();
-    for game in stored::counted_micro_games(conn, variant)? {
+    for game in stored::counted_micro_games(conn, variant, scope)? {
         let Some(score) = white_score(game.result) else {
             continue;
         };
@@ -193,6 +224,7 @@ fn counted_micro_games(
                 pairing_id: game.pairing_id,
                 game_id: games_of_boards.get(&key).copied(),
             },
+            game_no: game.game_no,
             white,
             black,
             white_score: score,
@@ -202,9 +234,13 @@ fn counted_micro_games(
 }
 
 /// The finished rated standalone games, each at its end.
-fn counted_games(conn: &mut DbConn, variant: Variant) -> QueryResult<Vec<CountedResult>> {
+fn counted_games(
+    conn: &mut DbConn,
+    variant: Variant,
+    scope: Scope,
+) -> QueryResult<Vec<CountedResult>> {
     let mut results = Vec::new();
-    for game in stored::counted_games(conn, variant)? {
+    for game in stored::counted_games(conn, variant, scope)? {
         let (Some(score), Some(at)) = (game.result.and_then(white_score), game.finished_at) else {
             continue;
         };
@@ -214,6 +250,7 @@ fn counted_games(conn: &mut DbConn, variant: Variant) -> QueryResult<Vec<Counted
             origin: Origin::Standalone {
                 game_id: game.game_id,
             },
+            game_no: 0,
             white: game.white,
             black: game.black,
             white_score: score,
@@ -275,10 +312,6 @@ fn count(n: u32) -> i32 {
 struct Fnv(u64);
 
 impl Fnv {
-    fn new() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-
     fn feed(&mut self, bytes: &[u8]) {
         for byte in bytes {
             self.0 ^= u64::from(*byte);
@@ -300,27 +333,134 @@ impl Fnv {
 /// The digest of a history: every field of every step, so that two histories with the same
 /// digest and length are, for all practical purposes, the same.
 pub fn digest(steps: &[ChangeRow]) -> i64 {
-    let mut fnv = Fnv::new();
-    for step in steps {
-        fnv.feed(&step.seq.to_le_bytes());
-        fnv.feed(&micros(step.at).to_le_bytes());
-        for value in [
-            step.rating_before,
-            step.rating_after,
-            step.deviation,
-            step.volatility,
-        ] {
-            fnv.option(value.map(|v| v.to_bits().to_le_bytes()));
-        }
-        fnv.feed(&step.games.to_le_bytes());
-        for id in [step.event_id, step.game_id] {
-            fnv.option(id.map(i64::to_le_bytes));
-        }
-        fnv.option(step.performance.map(|p| i64::from(p).to_le_bytes()));
-        fnv.feed(&step.step_games.to_le_bytes());
-        fnv.feed(&step.step_half_points.to_le_bytes());
+    steps.iter().fold(EMPTY_DIGEST, digest_after)
+}
+
+/// The digest of no step.
+pub const EMPTY_DIGEST: i64 = i64::from_le_bytes(0xcbf2_9ce4_8422_2325_u64.to_le_bytes());
+
+/// The digest of a history continued by one step from the digest of the steps before it:
+/// what each stored step keeps, so that a refold continues a history without reading it.
+pub fn digest_after(running: i64, step: &ChangeRow) -> i64 {
+    let mut fnv = Fnv(u64::from_le_bytes(running.to_le_bytes()));
+    fnv.feed(&step.seq.to_le_bytes());
+    fnv.feed(&micros(step.at).to_le_bytes());
+    for value in [
+        step.rating_before,
+        step.rating_after,
+        step.deviation,
+        step.volatility,
+    ] {
+        fnv.option(value.map(|v| v.to_bits().to_le_bytes()));
     }
+    fnv.feed(&step.games.to_le_bytes());
+    for id in [step.event_id, step.game_id] {
+        fnv.option(id.map(i64::to_le_bytes));
+    }
+    fnv.option(step.performance.map(|p| i64::from(p).to_le_bytes()));
+    fnv.feed(&step.step_games.to_le_bytes());
+    fnv.feed(&step.step_half_points.to_le_bytes());
     i64::from_le_bytes(fnv.0.to_le_bytes())
+}
+
+/// One step as the row that stores it, numbered `seq`, continuing the digest `running`.
+pub fn change_row(
+    player: i64,
+    variant: Variant,
+    system: RatingSystem,
+    seq: i32,
+    change: &Change,
+    running: i64,
+) -> ChangeRow {
+    let (reached_2400, unrated_opponents, unrated_half_points) = match change.elo {
+        Some(EloState::Rated(record)) => (record.reached_2400, None, None),
+        Some(EloState::Unrated(record)) => (
+            false,
+            Some(i64::try_from(record.opponents_rating_sum).unwrap_or(i64::MAX)),
+            Some(count(record.score.0)),
+        ),
+        None => (false, None, None),
+    };
+    let mut row = ChangeRow {
+        player_id: player,
+        variant,
+        system,
+        seq,
+        at: instant(change.at),
+        rating_before: change.before,
+        rating_after: change.after,
+        deviation: change.deviation,
+        volatility: change.volatility,
+        games: count(change.games),
+        event_id: change.event_id,
+        game_id: change.game_id,
+        performance: change.performance.map(count),
+        step_games: count(change.step_games),
+        step_half_points: count(change.step_half_points),
+        period_at: instant(change.period_at),
+        elo_reached_2400: reached_2400,
+        elo_unrated_opponents: unrated_opponents,
+        elo_unrated_half_points: unrated_half_points,
+        digest: 0,
+    };
+    row.digest = digest_after(running, &row);
+    row
+}
+
+/// A stored step as the ledger's: what a refold starts from.
+pub fn change_of(row: &ChangeRow) -> Change {
+    let games = u32::try_from(row.games).unwrap_or(0);
+    let elo = (row.system == RatingSystem::Elo).then(|| match row.rating_after {
+        Some(rating) => EloState::Rated(RatedRecord {
+            rating: EloRating(rating as u32),
+            games,
+            reached_2400: row.elo_reached_2400,
+        }),
+        None => EloState::Unrated(UnratedRecord {
+            games,
+            opponents_rating_sum: u64::try_from(row.elo_unrated_opponents.unwrap_or(0))
+                .unwrap_or(0),
+            score: HalfPoints(u32::try_from(row.elo_unrated_half_points.unwrap_or(0)).unwrap_or(0)),
+        }),
+    });
+    Change {
+        at: micros(row.at),
+        before: row.rating_before,
+        after: row.rating_after,
+        deviation: row.deviation,
+        volatility: row.volatility,
+        games,
+        event_id: row.event_id,
+        game_id: row.game_id,
+        performance: row.performance.and_then(|p| u32::try_from(p).ok()),
+        step_games: u32::try_from(row.step_games).unwrap_or(0),
+        step_half_points: u32::try_from(row.step_half_points).unwrap_or(0),
+        period_at: micros(row.period_at),
+        elo,
+    }
+}
+
+/// A player's rating row: where they stand, after the history whose last step is `last`.
+pub fn rating_row(
+    player: i64,
+    variant: Variant,
+    system: RatingSystem,
+    standing: &Standing,
+    last: Option<&ChangeRow>,
+) -> RatingRow {
+    RatingRow {
+        player_id: player,
+        variant,
+        system,
+        rating: standing.rating,
+        deviation: standing.deviation,
+        volatility: standing.volatility,
+        games: count(standing.games),
+        provisional: standing.provisional,
+        last_played: standing.last_played.map(instant),
+        history_steps: last.map_or(0, |row| row.seq),
+        history_digest: last.map_or(EMPTY_DIGEST, |row| row.digest),
+    }
 }
 
 /// The ledger as the rows that store it.
@@ -328,43 +468,20 @@ pub fn rows_of(variant: Variant, ledger: &Ledger) -> Rows {
     let mut rows = Rows::default();
     for system in RatingSystem::ALL.iter().copied() {
         for (&player, PlayerLedger { standing, changes }) in ledger.of(system.domain()) {
+            let mut running = EMPTY_DIGEST;
             let steps: Vec<ChangeRow> = changes
                 .iter()
                 .zip(1..)
-                .map(|(c, seq)| ChangeRow {
-                    player_id: player,
-                    variant,
-                    system,
-                    seq,
-                    at: instant(c.at),
-                    rating_before: c.before,
-                    rating_after: c.after,
-                    deviation: c.deviation,
-                    volatility: c.volatility,
-                    games: count(c.games),
-                    event_id: c.event_id,
-                    game_id: c.game_id,
-                    performance: c.performance.map(count),
-                    step_games: count(c.step_games),
-                    step_half_points: count(c.step_half_points),
+                .map(|(c, seq)| {
+                    let row = change_row(player, variant, system, seq, c, running);
+                    running = row.digest;
+                    row
                 })
                 .collect();
             if let Some(s) = standing {
                 rows.ratings.insert(
                     (player, system),
-                    RatingRow {
-                        player_id: player,
-                        variant,
-                        system,
-                        rating: s.rating,
-                        deviation: s.deviation,
-                        volatility: s.volatility,
-                        games: count(s.games),
-                        provisional: s.provisional,
-                        last_played: s.last_played.map(instant),
-                        history_steps: i32::try_from(steps.len()).unwrap_or(i32::MAX),
-                        history_digest: digest(&steps),
-                    },
+                    rating_row(player, variant, system, s, steps.last()),
                 );
             }
             if !steps.is_empty() {
@@ -655,8 +772,15 @@ fn recompute_with(
     progress: &mut dyn FnMut(Progress),
 ) -> AppResult<usize> {
     conn.write_transaction(|conn| {
-        stored::lock_variant(conn, variant)?;
-        let input = gather(conn, variant)?;
+        // Holding the variant's catch-up: no window runs beside a recompute, and every
+        // request made so far is answered by it.
+        catchup::claim(conn, variant, true)?;
+        let (_, last_request) = catchup::pending(conn, variant)?;
+        if let Some(id) = last_request {
+            catchup::take(conn, variant, id)?;
+        }
+        counted::sync(conn, variant, Scope::Variant)?;
+        let input = gather_stored(conn, variant)?;
         progress(Progress::Read {
             results: input.results.len(),
         });
@@ -670,8 +794,40 @@ fn recompute_with(
             Compare::Digests => differences_by_digest(conn, variant, &computed)?,
         };
         apply(conn, variant, &computed, &found, progress)?;
+        catchup::set_progress(
+            conn,
+            variant,
+            catchup::Progress {
+                from: None,
+                since: None,
+            },
+        )?;
         Ok(found.len())
     })
+}
+
+/// The fold's input as `rated_results` holds it, with the starts and birth years.
+fn gather_stored(conn: &mut DbConn, variant: Variant) -> QueryResult<LedgerInput> {
+    let mut input = starts_and_birth_years(conn, variant)?;
+    input.results = rated_results::all(conn, variant)?
+        .iter()
+        .map(counted::result_of)
+        .collect();
+    Ok(input)
+}
+
+/// Whether `rated_results` holds exactly the results the boards and games say count.
+pub fn counted_results_differ(conn: &mut DbConn, variant: Variant) -> AppResult<usize> {
+    let derived: std::collections::BTreeSet<String> =
+        counted_results(conn, variant, Scope::Variant)?
+            .iter()
+            .map(|r| format!("{:?}", counted::row_of(variant, r)))
+            .collect();
+    let stored: std::collections::BTreeSet<String> = rated_results::all(conn, variant)?
+        .iter()
+        .map(|r| format!("{r:?}"))
+        .collect();
+    Ok(derived.symmetric_difference(&stored).count())
 }
 
 /// The differences between what is stored and a recompute; changes nothing.
@@ -732,6 +888,11 @@ mod tests {
             performance: None,
             step_games: 1,
             step_half_points: 2,
+            period_at: instant(1_700_000_000_000_000 + i64::from(seq)),
+            elo_reached_2400: false,
+            elo_unrated_opponents: None,
+            elo_unrated_half_points: None,
+            digest: 0,
         };
         let history = [step(1, 1510.0), step(2, 1520.0)];
         assert_eq!(digest(&history), digest(&history.clone()));

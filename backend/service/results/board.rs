@@ -6,6 +6,7 @@ use crate::service::effects::Effects;
 use crate::service::events::micro_match;
 use crate::service::{AppError, AppResult, Refusal};
 use crate::store::models::{Event, Pairing, Round};
+use crate::store::ratings::Scope;
 use crate::store::{self, DbConn, events, micro_matches};
 use damka_domain::vocabulary::{EventStatus, ResultCode};
 
@@ -54,7 +55,14 @@ pub fn record_board_result(
         events::set_result(conn, pairing_id, combined)?;
     }
     if event.rated {
-        effects.ratings_stale(conn, event.variant)?;
+        effects.results_changed(
+            conn,
+            event.variant,
+            Scope::Pairing {
+                event_id: event.id,
+                pairing_id,
+            },
+        )?;
     }
     Ok(())
 }
@@ -117,7 +125,14 @@ pub fn record_result(
         result,
     )?;
     if event.rated {
-        effects.ratings_stale(conn, event.variant)?;
+        effects.results_changed(
+            conn,
+            event.variant,
+            Scope::Pairing {
+                event_id: event.id,
+                pairing_id,
+            },
+        )?;
     }
     Ok(())
 }

@@ -33,7 +33,11 @@ pub fn store_state(
             board::record_board_result(conn, &event, pairing_id, game_no, result, user_id, effects)
         })?;
     } else if old_result != state.result && loaded.row.rated && loaded.row.event_id.is_none() {
-        effects.ratings_stale(conn, loaded.row.variant)?;
+        effects.results_changed(
+            conn,
+            loaded.row.variant,
+            crate::store::ratings::Scope::Game(loaded.row.id),
+        )?;
     }
     state.apply_to(&mut loaded.row);
     Ok(())

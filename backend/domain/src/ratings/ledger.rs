@@ -81,6 +81,9 @@ pub struct CountedResult {
     /// under-18 rule looks at.
     pub month: Month,
     pub origin: Origin,
+    /// The game of a micro-match (1, 2, ...), 0 for a board of one game or a standalone
+    /// game: the last tie-break of the order, after the origin.
+    pub game_no: i32,
     pub white: PlayerId,
     pub black: PlayerId,
     pub white_score: Score,
@@ -154,6 +157,12 @@ pub struct Change {
     /// Games of this step and the points scored in them, in half-points.
     pub step_games: u32,
     pub step_half_points: u32,
+    /// Where the step stands in the fold's order: the result's instant (Glicko-2), the
+    /// instant of the period's last result (Elo). A refold from instant T rewrites exactly
+    /// the steps at or after T.
+    pub period_at: Micros,
+    /// Elo: the player's whole state after the step, so that a refold can start from it.
+    pub elo: Option<EloState>,
 }
 
 /// One player's line in one system: where they stand and how they got there.
@@ -179,13 +188,129 @@ impl Ledger {
     }
 }
 
+/// The instants a refold covers: `from` included, `to` excluded (`None`: no end).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Window {
+    pub from: Micros,
+    pub to: Option<Micros>,
+}
+
+impl Window {
+    /// Everything: a recompute from scratch.
+    pub const ALL: Window = Window {
+        from: Micros::MIN,
+        to: None,
+    };
+
+    pub fn holds(&self, at: Micros) -> bool {
+        at >= self.from && self.to.is_none_or(|to| at < to)
+    }
+}
+
+/// A player's Elo state between periods and their last game so far.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EloResume {
+    pub state: EloState,
+    pub last_played: Option<Micros>,
+}
+
+/// The players' states as they stood before a window: where a refold starts. A player
+/// missing here starts where a recompute from scratch would (an imported start, or new).
+#[derive(Debug, Clone, Default)]
+pub struct StatesBefore {
+    pub glicko: HashMap<PlayerId, Standing>,
+    pub elo: HashMap<PlayerId, EloResume>,
+}
+
 /// Recomputes both systems from scratch.
 pub fn recompute(input: &LedgerInput, params: &GlickoParams) -> Ledger {
+    let mut ledger = refold(input, Window::ALL, &StatesBefore::default(), params);
+    // A player with an imported start and no counted result stands at the start.
+    for (&player, start) in &input.glicko_starts {
+        ledger
+            .glicko2
+            .entry(player)
+            .or_default()
+            .standing
+            .get_or_insert_with(|| glicko_standing(start.glicko, start.games, None, params));
+    }
+    for (&player, start) in &input.elo_starts {
+        let state = EloState::rated(start.rating, start.games);
+        ledger
+            .elo
+            .entry(player)
+            .or_default()
+            .standing
+            .get_or_insert_with(|| elo_standing(&state, None));
+    }
+    ledger
+}
+
+/// Refolds the steps of `window` from the states before it: the Glicko-2 games whose
+/// instant is in the window and the Elo periods whose last result is, in the fold's order.
+/// `input.results` must hold every result of the window and, for Elo, every result of a
+/// period that ends in the window (a period's earlier results may lie before it); results
+/// outside are ignored. The ledger holds the window's steps and the standing after them of
+/// every player who has one there; a recompute from scratch is the window of everything.
+pub fn refold(
+    input: &LedgerInput,
+    window: Window,
+    before: &StatesBefore,
+    params: &GlickoParams,
+) -> Ledger {
     let mut order: Vec<&CountedResult> = input.results.iter().collect();
-    order.sort_by_key(|r| (r.at, r.origin.order()));
+    order.sort_by_key(|r| (r.at, r.origin.order(), r.game_no));
     Ledger {
-        elo: recompute_elo(input, &order),
-        glicko2: recompute_glicko(input, &order, params),
+        elo: refold_elo(input, &order, window, &before.elo),
+        glicko2: refold_glicko(input, &order, window, &before.glicko, params),
+    }
+}
+
+/// A Glicko-2 standing from a rating, its games and last game.
+pub fn glicko_standing(
+    glicko: Glicko,
+    games: u32,
+    last_played: Option<Micros>,
+    params: &GlickoParams,
+) -> Standing {
+    Standing {
+        rating: Some(glicko.rating),
+        deviation: Some(glicko.deviation),
+        volatility: Some(glicko.volatility),
+        games,
+        provisional: glicko.is_provisional(params),
+        last_played,
+    }
+}
+
+/// Where a player's Glicko-2 stands after a step: what a refold after it starts from.
+pub fn glicko_after(change: &Change, params: &GlickoParams) -> Standing {
+    let glicko = Glicko {
+        rating: change.after.unwrap_or(params.initial_rating),
+        deviation: change.deviation.unwrap_or(params.initial_deviation),
+        volatility: change.volatility.unwrap_or(params.initial_volatility),
+    };
+    glicko_standing(glicko, change.games, Some(change.at), params)
+}
+
+/// Where a player's Elo stands after a step (`None` for a step that is not Elo's).
+pub fn elo_after(change: &Change) -> Option<EloResume> {
+    change.elo.map(|state| EloResume {
+        state,
+        last_played: Some(change.at),
+    })
+}
+
+/// An Elo standing from a state and the last game.
+pub fn elo_standing(state: &EloState, last_played: Option<Micros>) -> Standing {
+    let rating = state.rating().map(|r| f64::from(r.0));
+    Standing {
+        rating,
+        deviation: None,
+        volatility: None,
+        games: elo_games(state),
+        provisional: rating.is_none(),
+        last_played,
     }
 }
 
@@ -193,36 +318,30 @@ fn micros_between(earlier: Micros, later: Micros) -> Duration {
     Duration::from_micros(u64::try_from(later.saturating_sub(earlier)).unwrap_or(0))
 }
 
-fn recompute_glicko(
+fn refold_glicko(
     input: &LedgerInput,
     order: &[&CountedResult],
+    window: Window,
+    before: &HashMap<PlayerId, Standing>,
     params: &GlickoParams,
 ) -> BTreeMap<PlayerId, PlayerLedger> {
     let mut states: HashMap<PlayerId, Standing> = HashMap::new();
     let mut lines: BTreeMap<PlayerId, PlayerLedger> = BTreeMap::new();
     let start_of = |player: PlayerId| {
-        let (glicko, games) = input
-            .glicko_starts
-            .get(&player)
-            .map_or((Glicko::initial(params), 0), |s| (s.glicko, s.games));
-        Standing {
-            rating: Some(glicko.rating),
-            deviation: Some(glicko.deviation),
-            volatility: Some(glicko.volatility),
-            games,
-            provisional: glicko.is_provisional(params),
-            last_played: None,
-        }
+        before.get(&player).copied().unwrap_or_else(|| {
+            let (glicko, games) = input
+                .glicko_starts
+                .get(&player)
+                .map_or((Glicko::initial(params), 0), |s| (s.glicko, s.games));
+            glicko_standing(glicko, games, None, params)
+        })
     };
-    for &player in input.glicko_starts.keys() {
-        states.insert(player, start_of(player));
-    }
     let glicko_of = |s: &Standing| Glicko {
         rating: s.rating.unwrap_or(params.initial_rating),
         deviation: s.deviation.unwrap_or(params.initial_deviation),
         volatility: s.volatility.unwrap_or(params.initial_volatility),
     };
-    for result in order {
+    for result in order.iter().filter(|r| window.holds(r.at)) {
         let white = *states
             .entry(result.white)
             .or_insert_with(|| start_of(result.white));
@@ -256,15 +375,10 @@ fn recompute_glicko(
         for (player, standing, own, opponent, score) in sides {
             let after = rate_game(own, opponent, score, params);
             let games = standing.games.saturating_add(1);
-            let new = Standing {
-                rating: Some(after.rating),
-                deviation: Some(after.deviation),
-                volatility: Some(after.volatility),
-                games,
-                provisional: after.is_provisional(params),
-                last_played: Some(result.at),
-            };
-            states.insert(player, new);
+            states.insert(
+                player,
+                glicko_standing(after, games, Some(result.at), params),
+            );
             lines.entry(player).or_default().changes.push(Change {
                 at: result.at,
                 before: Some(own.rating),
@@ -277,6 +391,8 @@ fn recompute_glicko(
                 performance: None,
                 step_games: 1,
                 step_half_points: score.half_points().0,
+                period_at: result.at,
+                elo: None,
             });
         }
     }
@@ -342,22 +458,31 @@ fn elo_periods<'a>(order: &[&'a CountedResult]) -> Vec<Period<'a>> {
     periods
 }
 
-fn recompute_elo(
+fn refold_elo(
     input: &LedgerInput,
     order: &[&CountedResult],
+    window: Window,
+    before: &HashMap<PlayerId, EloResume>,
 ) -> BTreeMap<PlayerId, PlayerLedger> {
-    let mut states: HashMap<PlayerId, (EloState, Option<Micros>)> = input
-        .elo_starts
-        .iter()
-        .map(|(&player, start)| (player, (EloState::rated(start.rating, start.games), None)))
-        .collect();
+    let mut states: HashMap<PlayerId, EloResume> = HashMap::new();
+    let state_of = |states: &HashMap<PlayerId, EloResume>, player: PlayerId| {
+        states
+            .get(&player)
+            .or_else(|| before.get(&player))
+            .copied()
+            .or_else(|| {
+                input.elo_starts.get(&player).map(|start| EloResume {
+                    state: EloState::rated(start.rating, start.games),
+                    last_played: None,
+                })
+            })
+    };
     let mut lines: BTreeMap<PlayerId, PlayerLedger> = BTreeMap::new();
     // Games of the period per player, in the period's order, with the points scored and the
     // player's last game in it; reused between periods.
     let mut period_games: BTreeMap<PlayerId, (Vec<EloGame>, u32, Micros)> = BTreeMap::new();
-    for period in elo_periods(order) {
-        let rating_before =
-            |player: PlayerId| states.get(&player).and_then(|(state, _)| state.rating());
+    let periods = elo_periods(order);
+    for period in periods.iter().filter(|p| window.holds(p.last_at)) {
         for result in &period.results {
             let sides = [
                 (result.white, result.black, result.white_score),
@@ -365,7 +490,7 @@ fn recompute_elo(
             ];
             for (player, opponent, score) in sides {
                 // Only games against opponents rated before the period count (FIDE).
-                if let Some(opponent) = rating_before(opponent) {
+                if let Some(opponent) = state_of(&states, opponent).and_then(|s| s.state.rating()) {
                     let (games, half_points, last) = period_games.entry(player).or_default();
                     games.push(EloGame { opponent, score });
                     *half_points += score.half_points().0;
@@ -377,9 +502,7 @@ fn recompute_elo(
         // last result: a result entered in a running event then changes the two players'
         // steps only, not everyone's who played in it.
         for (player, (games, half_points, last_game)) in std::mem::take(&mut period_games) {
-            let state = states
-                .get(&player)
-                .map_or_else(EloState::new_player, |(state, _)| *state);
+            let state = state_of(&states, player).map_or_else(EloState::new_player, |s| s.state);
             let outcome = elo::rate_period(
                 &EloPlayer {
                     state,
@@ -390,42 +513,60 @@ fn recompute_elo(
                     games: &games,
                 },
             );
-            states.insert(player, (outcome.state, Some(last_game)));
-            let (before, after) = match outcome.update {
-                EloUpdate::StillUnrated { .. } => (None, None),
-                EloUpdate::FirstRating { rating } => (None, Some(rating)),
-                EloUpdate::Changed { before, after, .. } => (Some(before), Some(after)),
-            };
-            lines.entry(player).or_default().changes.push(Change {
-                at: last_game,
-                before: before.map(|r| f64::from(r.0)),
-                after: after.map(|r| f64::from(r.0)),
-                deviation: None,
-                volatility: None,
-                games: elo_games(&outcome.state),
-                event_id: match period.key {
-                    PeriodKey::Event(id) => Some(id),
-                    PeriodKey::Month(_) => None,
+            states.insert(
+                player,
+                EloResume {
+                    state: outcome.state,
+                    last_played: Some(last_game),
                 },
-                game_id: None,
-                performance: elo::performance_rating(&games).map(|r| r.0),
-                step_games: u32::try_from(games.len()).unwrap_or(u32::MAX),
-                step_half_points: half_points,
-            });
+            );
+            lines.entry(player).or_default().changes.push(elo_change(
+                period,
+                &outcome,
+                &games,
+                half_points,
+                last_game,
+            ));
         }
     }
-    for (player, (state, last_played)) in states {
-        let rating = state.rating().map(|r| f64::from(r.0));
-        lines.entry(player).or_default().standing = Some(Standing {
-            rating,
-            deviation: None,
-            volatility: None,
-            games: elo_games(&state),
-            provisional: rating.is_none(),
-            last_played,
-        });
+    for (player, resume) in states {
+        lines.entry(player).or_default().standing =
+            Some(elo_standing(&resume.state, resume.last_played));
     }
     lines
+}
+
+/// A player's step of one Elo period.
+fn elo_change(
+    period: &Period<'_>,
+    outcome: &elo::EloOutcome,
+    games: &[EloGame],
+    half_points: u32,
+    last_game: Micros,
+) -> Change {
+    let (before, after) = match outcome.update {
+        EloUpdate::StillUnrated { .. } => (None, None),
+        EloUpdate::FirstRating { rating } => (None, Some(rating)),
+        EloUpdate::Changed { before, after, .. } => (Some(before), Some(after)),
+    };
+    Change {
+        at: last_game,
+        before: before.map(|r| f64::from(r.0)),
+        after: after.map(|r| f64::from(r.0)),
+        deviation: None,
+        volatility: None,
+        games: elo_games(&outcome.state),
+        event_id: match period.key {
+            PeriodKey::Event(id) => Some(id),
+            PeriodKey::Month(_) => None,
+        },
+        game_id: None,
+        performance: elo::performance_rating(games).map(|r| r.0),
+        step_games: u32::try_from(games.len()).unwrap_or(u32::MAX),
+        step_half_points: half_points,
+        period_at: period.last_at,
+        elo: Some(outcome.state),
+    }
 }
 
 fn elo_games(state: &EloState) -> u32 {
@@ -460,6 +601,7 @@ mod tests {
                 pairing_id,
                 game_id: None,
             },
+            game_no: 0,
             white,
             black,
             white_score: s,
@@ -478,6 +620,7 @@ mod tests {
             at,
             month: Month { year: 2026, month },
             origin: Origin::Standalone { game_id },
+            game_no: 0,
             white,
             black,
             white_score: s,
@@ -550,9 +693,15 @@ mod tests {
             },
             &params,
         );
-        // 2 and 4 did not play in round 2: their Elo step (date included) is unchanged.
+        // 2 and 4 did not play in round 2: their Elo step (date included) is unchanged;
+        // only where the event's period stands moved with its last result.
         for player in [2, 4] {
-            assert_eq!(before.elo[&player], after.elo[&player], "player {player}");
+            let mut moved = after.elo[&player].clone();
+            for change in &mut moved.changes {
+                assert_eq!(change.period_at, 2 * DAY, "player {player}");
+                change.period_at = DAY;
+            }
+            assert_eq!(before.elo[&player], moved, "player {player}");
         }
         assert_ne!(before.elo[&1], after.elo[&1]);
         assert_eq!(after.elo[&3].changes[0].at, 2 * DAY);
@@ -699,5 +848,141 @@ mod tests {
         assert_eq!(glicko.rating, Some(1900.0));
         assert!(!glicko.provisional);
         assert!(ledger.elo[&1].changes.is_empty());
+    }
+
+    /// A small random history: boards of a few events and standalone games of a few
+    /// months among 12 players, some with imported starts and birth years.
+    fn random_input(seed: u64) -> LedgerInput {
+        let mut state = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        let mut next = move |n: u64| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) % n
+        };
+        let mut results = Vec::new();
+        for id in 0..120_i64 {
+            let white = 1 + i64::try_from(next(12)).unwrap_or(0);
+            let black = 1 + (white + i64::try_from(next(11)).unwrap_or(0)) % 12;
+            let score =
+                [Score::Loss, Score::Draw, Score::Win][usize::try_from(next(3)).unwrap_or(0)];
+            let at = i64::try_from(next(90)).unwrap_or(0) * DAY;
+            let month = u32::try_from(at / (30 * DAY)).unwrap_or(0) + 1;
+            results.push(if next(3) == 0 {
+                standalone(at, month, 1000 + id, white, black, score)
+            } else {
+                let event = 1 + i64::try_from(next(5)).unwrap_or(0);
+                board(at, event, id, white, black, score)
+            });
+        }
+        let elo_starts = rated(&[(1, 2450), (2, 2100), (3, 1900), (4, 1700), (5, 2300)]);
+        LedgerInput {
+            results,
+            elo_starts,
+            glicko_starts: HashMap::new(),
+            birth_years: [(6, 2012), (2, 2010)].into(),
+        }
+    }
+
+    /// The states before `from`: each player's last step before it in the full ledger.
+    fn states_before(full: &Ledger, from: Micros, params: &GlickoParams) -> StatesBefore {
+        let mut before = StatesBefore::default();
+        for (&player, line) in &full.glicko2 {
+            if let Some(last) = line.changes.iter().rev().find(|c| c.period_at < from) {
+                before.glicko.insert(player, glicko_after(last, params));
+            }
+        }
+        for (&player, line) in &full.elo {
+            if let Some(last) = line.changes.iter().rev().find(|c| c.period_at < from) {
+                before
+                    .elo
+                    .insert(player, elo_after(last).expect("an Elo step"));
+            }
+        }
+        before
+    }
+
+    #[test]
+    fn a_refold_from_any_instant_gives_what_the_recompute_gives_after_it() {
+        let params = GlickoParams::LIDRAUGHTS;
+        for seed in 0..40 {
+            let input = random_input(seed);
+            let full = recompute(&input, &params);
+            for from_day in [0, 1, 17, 45, 60, 89, 90] {
+                let from = from_day * DAY;
+                let before = states_before(&full, from, &params);
+                let window = Window { from, to: None };
+                let tail = refold(&input, window, &before, &params);
+                for (system, full_lines, tail_lines) in [
+                    ("elo", &full.elo, &tail.elo),
+                    ("glicko", &full.glicko2, &tail.glicko2),
+                ] {
+                    for (player, line) in full_lines {
+                        let expected: Vec<Change> = line
+                            .changes
+                            .iter()
+                            .filter(|c| c.period_at >= from)
+                            .copied()
+                            .collect();
+                        let got = tail_lines.get(player);
+                        assert_eq!(
+                            got.map(|l| l.changes.clone()).unwrap_or_default(),
+                            expected,
+                            "seed {seed} from day {from_day}: {system} steps of {player}"
+                        );
+                        if !expected.is_empty() {
+                            assert_eq!(
+                                got.and_then(|l| l.standing),
+                                line.standing,
+                                "seed {seed} from day {from_day}: {system} standing of {player}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn windows_one_after_another_give_the_recompute() {
+        // A catch-up in bounded batches: [0, 30), [30, 61), [61, end).
+        let params = GlickoParams::LIDRAUGHTS;
+        for seed in 0..20 {
+            let input = random_input(seed);
+            let full = recompute(&input, &params);
+            let mut pieced = Ledger::default();
+            let bounds = [0, 30 * DAY, 61 * DAY];
+            for (i, &from) in bounds.iter().enumerate() {
+                let window = Window {
+                    from,
+                    to: bounds.get(i + 1).copied(),
+                };
+                let before = states_before(&full, from, &params);
+                let part = refold(&input, window, &before, &params);
+                for (lines, part_lines) in [
+                    (&mut pieced.elo, part.elo),
+                    (&mut pieced.glicko2, part.glicko2),
+                ] {
+                    for (player, line) in part_lines {
+                        let entry = lines.entry(player).or_default();
+                        entry.changes.extend(line.changes);
+                        entry.standing = line.standing;
+                    }
+                }
+            }
+            for (lines, full_lines) in [(&pieced.elo, &full.elo), (&pieced.glicko2, &full.glicko2)]
+            {
+                for (player, line) in full_lines {
+                    if line.changes.is_empty() {
+                        continue;
+                    }
+                    assert_eq!(
+                        lines.get(player),
+                        Some(line),
+                        "seed {seed}: player {player}"
+                    );
+                }
+            }
+        }
     }
 }

@@ -1,0 +1,11 @@
+DROP TABLE rating_requests;
+DROP TABLE rated_results;
+DROP INDEX rating_changes_period;
+ALTER TABLE rating_changes DROP COLUMN period_at;
+ALTER TABLE rating_changes DROP COLUMN elo_reached_2400;
+ALTER TABLE rating_changes DROP COLUMN elo_unrated_opponents;
+ALTER TABLE rating_changes DROP COLUMN elo_unrated_half_points;
+ALTER TABLE rating_changes DROP COLUMN digest;
+ALTER TABLE rating_variants DROP COLUMN stale_from;
+ALTER TABLE rating_variants DROP COLUMN stale_since;
+UPDATE rating_variants SET revision = 0;
