@@ -625,7 +625,7 @@ fn day(month: u32, day: u32) -> chrono::NaiveDateTime {
 
 /// Dates a round on its day: paired and published an hour before `at`, each board's game
 /// begun then and its result final at `at` plus a minute per board.
-fn backdate_round(
+pub fn backdate_round(
     conn: &mut DbConn,
     event_id: i64,
     number: i32,

@@ -7,6 +7,7 @@ use clap::{Args, Subcommand};
 use damka_engine::Variant;
 
 use crate::service::ratings::recompute::{self, Progress};
+use crate::service::ratings::refold::{self, CatchUp};
 use crate::store::{self, DatabaseUrl, RetryPolicy};
 use damka_domain::vocabulary::Spelling;
 
@@ -28,7 +29,8 @@ pub struct RatingsArgs {
 pub enum RatingsCommand {
     /// Rebuild every variant's Elo and Glicko-2 ratings from the results (progress on
     /// standard error). With --check, change nothing: list every difference between the
-    /// stored ratings and a rebuild, and exit 1 if there is any.
+    /// stored ratings and a rebuild, and exit 1 if there is any; a catch-up under way (a
+    /// change that reached far back) is finished first, with progress.
     Recompute {
         #[arg(long)]
         check: bool,
@@ -51,6 +53,25 @@ fn variants(only: Option<&str>) -> anyhow::Result<Vec<Variant>> {
     }
 }
 
+/// Waits for the variant's catch-up by doing it (a change that reached far back is being
+/// taken in; a server's worker may be doing the same windows, which the claim on the
+/// variant's row keeps apart), reporting every window, so that the check compares
+/// current ratings.
+fn catch_up(conn: &mut store::DbConn, variant: Variant) -> crate::service::AppResult<()> {
+    let name = variant.spelling();
+    let started = Instant::now();
+    loop {
+        match refold::step(conn, variant, true)? {
+            CatchUp::Current => return Ok(()),
+            CatchUp::Busy => {}
+            CatchUp::Behind(at) => eprintln!(
+                "{name}: ratings being brought up to date, refolded up to {at} ({:.1?})",
+                started.elapsed()
+            ),
+        }
+    }
+}
+
 pub fn run(args: RatingsArgs) -> anyhow::Result<ExitCode> {
     super::serve::init_logging(super::serve::LogFormat::Text);
     let url = DatabaseUrl::parse(&args.database_url)
@@ -65,6 +86,14 @@ pub fn run(args: RatingsArgs) -> anyhow::Result<ExitCode> {
         let mut differences = 0;
         for variant in variants {
             let name = variant.spelling();
+            catch_up(&mut conn, variant).map_err(english)?;
+            let counted = recompute::counted_results_differ(&mut conn, variant).map_err(english)?;
+            if counted > 0 {
+                println!(
+                    "{name}: {counted} counted results stored differ from what the boards and games say"
+                );
+                differences += counted;
+            }
             let found = recompute::check(&mut conn, variant).map_err(english)?;
             if found.is_empty() {
                 eprintln!("{name}: the stored ratings are exactly a recompute");

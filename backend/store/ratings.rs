@@ -16,16 +16,6 @@ use damka_domain::vocabulary::{GameStatus, RatingSystem, ResultCode};
 /// Plies a standalone game needs to be rated: two moves by each side (RATINGS.md).
 pub const MIN_RATED_PLIES: i32 = 4;
 
-/// Takes the variant's rating lock for the rest of the transaction: the first statement of
-/// every recompute. A variant without its row (one added after the migration) gets it.
-pub fn lock_variant(conn: &mut DbConn, variant: Variant) -> QueryResult<()> {
-    ensure_variant_row(conn, variant)?;
-    diesel::update(rating_variants::table.find(Spelled(variant)))
-        .set(rating_variants::revision.eq(rating_variants::revision + 1))
-        .execute(conn)
-        .map(|_| ())
-}
-
 /// Makes sure the variant has its row (one added after the migration gets it).
 pub fn ensure_variant_row(conn: &mut DbConn, variant: Variant) -> QueryResult<()> {
     let found: Option<String> = rating_variants::table
@@ -1051,4 +1041,35 @@ pub fn move_month_period(
     .set(rating_changes::period_at.eq(end))
     .execute(conn)
     .map(|_| ())
+}
+
+/// The Elo steps of an event's period.
+pub fn elo_steps_of_event(
+    conn: &mut DbConn,
+    variant: Variant,
+    event_id: i64,
+) -> QueryResult<Vec<ChangeRow>> {
+    rating_changes::table
+        .filter(rating_changes::event_id.eq(event_id))
+        .filter(rating_changes::variant.eq(Spelled(variant)))
+        .filter(rating_changes::system.eq(Spelled(RatingSystem::Elo)))
+        .select(rating_changes::all_columns)
+        .load(conn)
+}
+
+/// The Elo steps of a month's period of standalone games (`[start, next)`).
+pub fn elo_steps_of_month(
+    conn: &mut DbConn,
+    variant: Variant,
+    start: NaiveDateTime,
+    next: NaiveDateTime,
+) -> QueryResult<Vec<ChangeRow>> {
+    rating_changes::table
+        .filter(rating_changes::variant.eq(Spelled(variant)))
+        .filter(rating_changes::system.eq(Spelled(RatingSystem::Elo)))
+        .filter(rating_changes::event_id.is_null())
+        .filter(rating_changes::at.ge(start))
+        .filter(rating_changes::at.lt(next))
+        .select(rating_changes::all_columns)
+        .load(conn)
 }

@@ -195,6 +195,11 @@ impl Ctx {
         self.tf1("removal.archived_on", &self.date_time(at))
     }
 
+    /// "Ratings are being updated (as of ...)" while a catch-up runs.
+    pub fn ratings_updating(&self, since: &chrono::DateTime<chrono::Utc>) -> String {
+        self.tf1("ratings.updating", &self.date_time(&since.naive_utc()))
+    }
+
     pub fn date_time(&self, at: &NaiveDateTime) -> String {
         let (wall, offset) = time_zone::local(self.zone, at);
         format!("{} ({offset})", self.lang.date_time(&wall))

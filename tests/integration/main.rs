@@ -68,6 +68,7 @@ mod paging_people;
 mod paging_records;
 mod player_page;
 mod processes;
+mod ratings_catchup;
 mod ratings_property;
 mod refusal_without_lock;
 mod removals;

@@ -15,8 +15,9 @@ use damka::service::events::{self, EventInput};
 use damka::service::games::arbiter::GameResultInput;
 use damka::service::games::create::NewGameInput;
 use damka::service::ratings::recompute::{self, Rows};
+use damka::service::ratings::{refold, worker};
 use damka::store::models::PlayerFields;
-use damka::store::{DbConn, accounts, players};
+use damka::store::{DbConn, accounts, players, rating_catchup, settings};
 use damka_domain::vocabulary::{EventStatus, ResultCode, System};
 use damka_engine::Variant;
 use diesel::prelude::*;
@@ -262,6 +263,8 @@ fn run_scenario(conn: &mut DbConn, organiser: &Actor, seed: u64) {
     .unwrap();
     assert_exactly_a_recompute(conn, "a birth year");
 
+    far_back_changes(conn, organiser, round_robin, &people, &mut dice);
+
     // Nothing depends on the order the updates came in: a rebuild from empty tables gives
     // exactly the rows the updates left.
     let before = stored(conn);
@@ -277,6 +280,130 @@ fn run_scenario(conn: &mut DbConn, organiser: &Actor, seed: u64) {
         events::load(conn, round_robin).unwrap().status,
         EventStatus::Finished
     );
+}
+
+/// Moves an event's rounds and result changes years back (as an archive imported long
+/// ago would have them), then rebuilds the ratings from scratch, the path for changes
+/// made behind the use cases' back.
+fn move_event_back(conn: &mut DbConn, event_id: i64, years: i64) {
+    use damka::store::schema::{pairings, result_changes, rounds};
+    let shift = chrono::TimeDelta::days(365 * years);
+    let round_ids: Vec<i64> = rounds::table
+        .filter(rounds::event_id.eq(event_id))
+        .select(rounds::id)
+        .load(conn)
+        .unwrap();
+    for round in round_ids {
+        let (paired, published): (chrono::NaiveDateTime, Option<chrono::NaiveDateTime>) =
+            rounds::table
+                .find(round)
+                .select((rounds::paired_at, rounds::published_at))
+                .first(conn)
+                .unwrap();
+        diesel::update(rounds::table.find(round))
+            .set((
+                rounds::paired_at.eq(paired - shift),
+                rounds::published_at.eq(published.map(|p| p - shift)),
+            ))
+            .execute(conn)
+            .unwrap();
+        let pairing_ids: Vec<i64> = pairings::table
+            .filter(pairings::round_id.eq(round))
+            .select(pairings::id)
+            .load(conn)
+            .unwrap();
+        let changes: Vec<(i64, chrono::NaiveDateTime)> = result_changes::table
+            .filter(result_changes::pairing_id.eq_any(&pairing_ids))
+            .select((result_changes::id, result_changes::changed_at))
+            .load(conn)
+            .unwrap();
+        for (id, at) in changes {
+            diesel::update(result_changes::table.find(id))
+                .set(result_changes::changed_at.eq(at - shift))
+                .execute(conn)
+                .unwrap();
+        }
+    }
+    recompute::recompute(conn, Variant::Russian).unwrap();
+}
+
+/// Lets the background worker finish, as the server's thread would, checking on the way
+/// that the variant is reported behind until it is done; returns the windows it took.
+fn let_the_worker_finish(conn: &mut DbConn) -> usize {
+    let mut windows = 0;
+    while !rating_catchup::behind(conn).unwrap().is_empty() {
+        worker::run_once(conn).unwrap();
+        windows += 1;
+        assert!(windows < 10_000, "the catch-up never ends");
+    }
+    windows
+}
+
+/// Changes that reach years back, brought up to date window by window by the worker: a
+/// result of an old event corrected, the event made unrated and rated again, a start
+/// imported for a player who played in it.
+fn far_back_changes(
+    conn: &mut DbConn,
+    organiser: &Actor,
+    old_event: i64,
+    people: &[i64],
+    dice: &mut Dice,
+) {
+    move_event_back(conn, old_event, 6);
+    assert_exactly_a_recompute(conn, "moving the round-robin six years back");
+    settings::set(conn, refold::SETTING_WINDOW_RESULTS, "4").unwrap();
+
+    events::settings::reopen(conn, organiser, old_event).unwrap();
+    // A played result turned round: it now counts from today, and the old one is gone.
+    let _ = dice;
+    let played = rounds::list(conn, organiser, old_event)
+        .unwrap()
+        .iter()
+        .flat_map(|r| r.boards.clone())
+        .find(|b| {
+            b.result == Some(ResultCode::WhiteWins) || b.result == Some(ResultCode::BlackWins)
+        })
+        .expect("a decisive board in the old event");
+    let turned = if played.result == Some(ResultCode::WhiteWins) {
+        "0-1"
+    } else {
+        "1-0"
+    };
+    rounds::set_result(
+        conn,
+        organiser,
+        old_event,
+        played.pairing_id,
+        &ResultInput::typed(turned.to_string()),
+    )
+    .unwrap();
+    // The write answered after one window of four results: the rest is the worker's.
+    assert!(
+        !rating_catchup::behind(conn).unwrap().is_empty(),
+        "a correction six years back is left to the worker"
+    );
+    let windows = let_the_worker_finish(conn);
+    assert!(windows >= 1, "the worker did the rest in windows");
+    assert_exactly_a_recompute(conn, "a correction six years back");
+
+    for rated in [false, true] {
+        let event = events::load(conn, old_event).unwrap();
+        let mut input = event.settings();
+        input.rated = rated;
+        events::settings::update(conn, organiser, old_event, &input).unwrap();
+        let_the_worker_finish(conn);
+        assert_exactly_a_recompute(conn, &format!("the old event rated = {rated}"));
+    }
+    events::settings::finish(conn, organiser, old_event).unwrap();
+
+    let csv = format!(
+        "player_id,variant,system,rating,games\n{},russian,elo,2305,60\n{},russian,glicko2,1720,25\n",
+        people[4], people[5]
+    );
+    damka::service::ratings::import::import_csv(conn, organiser, &csv).unwrap();
+    let_the_worker_finish(conn);
+    assert_exactly_a_recompute(conn, "a start imported for players of the old event");
+    settings::remove(conn, refold::SETTING_WINDOW_RESULTS).unwrap();
 }
 
 #[actix_web::test]

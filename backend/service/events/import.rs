@@ -141,19 +141,45 @@ pub fn import_trf(
     let plan = plan(&t, &lines, variant)?;
     let profiles = plan_profiles(conn, actor, &t, &lines)?;
     let (imported, effects) = conn.write_transaction(|conn| {
+        let had_start = starts_in(conn, &existing_profiles(&profiles), variant)?;
         let imported = store_plan(conn, actor, &t, &plan, &profiles)?;
-        // The file's ratings become starting ratings and its results may count.
+        // The file's ratings become starting ratings (of profiles that had none) and its
+        // results may count.
         let mut effects = Effects::none();
-        let variant = imported.event.variant;
         let event_id = imported.event.id;
         effects.results_changed(conn, variant, crate::store::ratings::Scope::Event(event_id))?;
-        for entry in crate::store::events::entries(conn, event_id)? {
-            effects.start_changed(conn, variant, entry.player_id)?;
+        let entered: Vec<i64> = crate::store::events::entries(conn, event_id)?
+            .iter()
+            .map(|entry| entry.player_id)
+            .filter(|player| !had_start.contains(player))
+            .collect();
+        for player in starts_in(conn, &entered, variant)? {
+            effects.start_changed(conn, variant, player)?;
         }
         AppResult::Ok((imported, effects))
     })?;
     effects::apply(conn, effects);
     Ok(imported)
+}
+
+/// The existing profiles the file's players go to.
+fn existing_profiles(profiles: &[PlannedProfile]) -> Vec<i64> {
+    profiles
+        .iter()
+        .filter_map(|p| match p {
+            PlannedProfile::Existing { player_id, .. } => Some(*player_id),
+            PlannedProfile::New { .. } => None,
+        })
+        .collect()
+}
+
+/// Those of `players` who have a starting Elo rating in the variant.
+fn starts_in(conn: &mut DbConn, players: &[i64], variant: Variant) -> AppResult<HashSet<i64>> {
+    Ok(players::ratings_for(conn, players)?
+        .into_iter()
+        .filter(|r| r.variant == variant)
+        .map(|r| r.player_id)
+        .collect())
 }
 
 /// Decides, before writing, which profile each player of the file goes to: the profile

@@ -8,7 +8,7 @@ use damka_domain::ratings::Score;
 use damka_domain::ratings::ledger::{CountedResult, Month, Origin};
 use damka_engine::Variant;
 
-use super::recompute::{self, instant, micros};
+use super::derive::{self, instant, micros};
 use crate::store::rated_results::{self as rated, RatedResultRow};
 use crate::store::ratings::Scope;
 use crate::store::{DbConn, QueryResult};
@@ -52,7 +52,7 @@ pub fn result_of(row: &RatedResultRow) -> CountedResult {
     };
     CountedResult {
         at: micros(row.at),
-        month: recompute::month_of(row.at),
+        month: derive::month_of(row.at),
         origin,
         game_no: row.game_no,
         white: row.white_id,
@@ -76,7 +76,7 @@ impl PeriodKey {
     pub fn of(row: &RatedResultRow) -> PeriodKey {
         match (row.standalone, row.event_id) {
             (false, Some(event)) => PeriodKey::Event(event),
-            _ => PeriodKey::Month(recompute::month_of(row.at)),
+            _ => PeriodKey::Month(derive::month_of(row.at)),
         }
     }
 }
@@ -135,7 +135,7 @@ pub fn sync(
     scope: Scope,
 ) -> QueryResult<Option<NaiveDateTime>> {
     let derived: BTreeMap<(bool, i64, i32), RatedResultRow> =
-        recompute::counted_results(conn, variant, scope)?
+        derive::counted_results(conn, variant, scope)?
             .iter()
             .map(|result| {
                 let row = row_of(variant, result);

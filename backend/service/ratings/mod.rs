@@ -10,6 +10,7 @@
 //! written only by imports (TRF, the ratings CSV); what lists, profiles and seeding show
 //! is always the computed rating.
 pub mod counted;
+pub mod derive;
 pub mod import;
 pub mod recompute;
 pub mod refold;

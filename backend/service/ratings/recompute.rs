@@ -15,28 +15,22 @@
 //! recomputes). The standings of an unfinished event move as its results come in, and so
 //! do its players' ratings.
 //!
-//! When: every write that changes what counts (a board's result, an event's `rated`
-//! flag, a standalone game's result, an import of a TRF or of starting ratings, a birth
-//! year, which the Elo K factor reads) marks the variant stale inside its transaction and
-//! has the whole variant recomputed from scratch right after its commit, before it
-//! answers (`crate::service::effects`, `super::dirty`), under the variant's lock
-//! (`store::ratings::lock_variant`, always the last lock a write takes, so there is no
-//! deadlock with the event and game locks). Only
-//! what differs from the stored rows is written, which after one result is the tail of
-//! the histories it touched. From scratch is the simplest correct answer to "a corrected
-//! result recomputes everything after it": nothing can be forgotten, and the pure
-//! recompute of 100,000 games takes well under a second (README, Benchmarks); reading the
-//! results is one query per table. The stored ratings are therefore always exactly what a
-//! recompute gives, which `damka ratings recompute --check` verifies.
+//! When: this from-scratch recompute is `damka ratings recompute` (and the demo seeder's,
+//! and the first start of a database from before ratings), and the proof: `check`
+//! compares the stored ratings with it. Writes do not call it. A write that changes what
+//! counts (a board's result, an event's `rated` flag, a standalone game's result, an
+//! import of a TRF or of starting ratings, a birth year, which the Elo K factor reads)
+//! stores the changed counted results and asks for a refold from the first instant they
+//! affect (`super::counted`, `super::refold`), which starts from the stored states before
+//! that instant and gives exactly what this recompute gives. Only what differs from the
+//! stored rows is written here too, which after a rebuild of an unchanged variant is
+//! nothing; `damka ratings recompute --check` verifies the two agree.
 use std::collections::{BTreeMap, HashMap};
 
-use chrono::{DateTime, Datelike, NaiveDateTime};
-use damka_domain::ratings::Score;
 use damka_domain::ratings::elo::{EloRating, EloState, RatedRecord, UnratedRecord};
 use damka_domain::ratings::glicko2::{Glicko, GlickoParams};
 use damka_domain::ratings::ledger::{
-    self, Change, CountedResult, EloStart, GlickoStart, Ledger, LedgerInput, Micros, Month, Origin,
-    PlayerLedger, Standing,
+    self, Change, EloStart, GlickoStart, Ledger, LedgerInput, PlayerLedger, Standing,
 };
 use damka_domain::tournament::HalfPoints;
 use damka_engine::Variant;
@@ -47,37 +41,12 @@ use crate::store::rated_results;
 use crate::store::rating_catchup as catchup;
 use crate::store::ratings::{self as stored, ChangeRow, RatingRow, Scope};
 use crate::store::{DbConn, QueryResult};
-use damka_domain::vocabulary::{RatingSystem, ResultCode, Spelling};
+use damka_domain::vocabulary::{RatingSystem, Spelling};
 
 /// The rating systems' constants: lidraughts' Glicko-2.
 pub const GLICKO: GlickoParams = GlickoParams::LIDRAUGHTS;
 
-pub fn micros(at: NaiveDateTime) -> Micros {
-    at.and_utc().timestamp_micros()
-}
-
-pub fn instant(at: Micros) -> NaiveDateTime {
-    DateTime::from_timestamp_micros(at)
-        .map(|t| t.naive_utc())
-        .unwrap_or_default()
-}
-
-pub fn month_of(at: NaiveDateTime) -> Month {
-    Month {
-        year: at.year(),
-        month: at.month(),
-    }
-}
-
-/// White's score of a played result.
-pub fn white_score(result: ResultCode) -> Option<Score> {
-    match result {
-        ResultCode::WhiteWins => Some(Score::Win),
-        ResultCode::Draw => Some(Score::Draw),
-        ResultCode::BlackWins => Some(Score::Loss),
-        _ => None,
-    }
-}
+pub use super::derive::{counted_results, instant, micros, month_of, white_score};
 
 /// Everything a recompute of the variant reads, from the database.
 pub fn gather(conn: &mut DbConn, variant: Variant) -> QueryResult<LedgerInput> {
@@ -100,163 +69,6 @@ fn starts_and_birth_years(conn: &mut DbConn, variant: Variant) -> QueryResult<Le
         glicko_starts,
         birth_years,
     })
-}
-
-/// The results that count in `scope`, derived from the boards, micro-match games and
-/// standalone games: what `rated_results` must hold for that scope.
-pub fn counted_results(
-    conn: &mut DbConn,
-    variant: Variant,
-    scope: Scope,
-) -> QueryResult<Vec<CountedResult>> {
-    let players_of_entries: HashMap<i64, i64> = stored::rated_entries(conn, variant, scope)?
-        .into_iter()
-        .collect();
-    let games_of_boards = games_of_boards(conn, variant, scope)?;
-    let mut results = counted_boards(conn, variant, scope, &players_of_entries, &games_of_boards)?;
-    results.extend(counted_micro_games(
-        conn,
-        variant,
-        scope,
-        &players_of_entries,
-        &games_of_boards,
-    )?);
-    results.extend(counted_games(conn, variant, scope)?);
-    Ok(results)
-}
-
-/// The played results of published boards of rated events, each at its last change (or
-/// the round's publication, or its pairing).
-fn counted_boards(
-    conn: &mut DbConn,
-    variant: Variant,
-    scope: Scope,
-    players_of_entries: &HashMap<i64, i64>,
-    games_of_boards: &HashMap<(i64, i32), i64>,
-) -> QueryResult<Vec<CountedResult>> {
-    let last_changes: HashMap<i64, NaiveDateTime> =
-        stored::last_result_changes(conn, variant, scope)?
-            .into_iter()
-            .filter_map(|(pairing, at)| at.map(|at| (pairing, at)))
-            .collect();
-    let mut results = Vec::new();
-    for board in stored::counted_boards(conn, variant, scope)? {
-        let (Some(black_entry), Some(score)) =
-            (board.black_entry_id, board.result.and_then(white_score))
-        else {
-            continue;
-        };
-        let (Some(&white), Some(&black)) = (
-            players_of_entries.get(&board.white_entry_id),
-            players_of_entries.get(&black_entry),
-        ) else {
-            continue;
-        };
-        let at = last_changes
-            .get(&board.pairing_id)
-            .copied()
-            .or(board.published_at)
-            .unwrap_or(board.paired_at);
-        results.push(CountedResult {
-            at: micros(at),
-            month: month_of(at),
-            origin: Origin::Board {
-                event_id: board.event_id,
-                pairing_id: board.pairing_id,
-                game_id: games_of_boards.get(&(board.pairing_id, 1)).copied(),
-            },
-            game_no: 0,
-            white,
-            black,
-            white_score: score,
-        });
-    }
-    Ok(results)
-}
-
-/// The game of each board that has one: (pairing, game number) to game id.
-fn games_of_boards(
-    conn: &mut DbConn,
-    variant: Variant,
-    scope: Scope,
-) -> QueryResult<HashMap<(i64, i32), i64>> {
-    Ok(stored::board_games(conn, variant, scope)?
-        .into_iter()
-        .filter_map(|(pairing, game_no, game)| pairing.map(|pairing| ((pairing, game_no), game)))
-        .collect())
-}
-
-/// Every game of a micro-match is rated on its own, in its own colours.
-fn counted_micro_games(
-    conn: &mut DbConn,
-    variant: Variant,
-    scope: Scope,
-    players_of_entries: &HashMap<i64, i64>,
-    games_of_boards: &HashMap<(i64, i32), i64>,
-) -> QueryResult<Vec<CountedResult>> {
-    let last_game_changes: HashMap<(i64, i32), NaiveDateTime> =
-        stored::last_game_result_changes(conn, variant, scope)?
-            .into_iter()
-            .filter_map(|(key, at)| at.map(|at| (key, at)))
-            .collect();
-    let mut results = Vec::new();
-    for game in stored::counted_micro_games(conn, variant, scope)? {
-        let Some(score) = white_score(game.result) else {
-            continue;
-        };
-        let (Some(&white), Some(&black)) = (
-            players_of_entries.get(&game.white_entry_id),
-            players_of_entries.get(&game.black_entry_id),
-        ) else {
-            continue;
-        };
-        let key = (game.pairing_id, game.game_no);
-        let at = last_game_changes
-            .get(&key)
-            .copied()
-            .or(game.published_at)
-            .unwrap_or(game.paired_at);
-        results.push(CountedResult {
-            at: micros(at),
-            month: month_of(at),
-            origin: Origin::Board {
-                event_id: game.event_id,
-                pairing_id: game.pairing_id,
-                game_id: games_of_boards.get(&key).copied(),
-            },
-            game_no: game.game_no,
-            white,
-            black,
-            white_score: score,
-        });
-    }
-    Ok(results)
-}
-
-/// The finished rated standalone games, each at its end.
-fn counted_games(
-    conn: &mut DbConn,
-    variant: Variant,
-    scope: Scope,
-) -> QueryResult<Vec<CountedResult>> {
-    let mut results = Vec::new();
-    for game in stored::counted_games(conn, variant, scope)? {
-        let (Some(score), Some(at)) = (game.result.and_then(white_score), game.finished_at) else {
-            continue;
-        };
-        results.push(CountedResult {
-            at: micros(at),
-            month: month_of(at),
-            origin: Origin::Standalone {
-                game_id: game.game_id,
-            },
-            game_no: 0,
-            white: game.white,
-            black: game.black,
-            white_score: score,
-        });
-    }
-    Ok(results)
 }
 
 /// The imported starting Elo ratings, by player.
@@ -854,6 +666,9 @@ pub fn compute_never_computed(conn: &mut DbConn) -> AppResult<Vec<Variant>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use damka_domain::ratings::Score;
+    use damka_domain::ratings::ledger::Month;
+    use damka_domain::vocabulary::ResultCode;
 
     #[test]
     fn instants_survive_the_trip_through_micros() {

@@ -34,12 +34,24 @@ use crate::service::AppResult;
 use crate::store::rated_results::{self as rated, RatedResultRow};
 use crate::store::rating_catchup::{self as catchup, Progress};
 use crate::store::ratings::{self as stored, ChangeRow};
-use crate::store::{self, DbConn, QueryResult};
+use crate::store::{self, DbConn, QueryResult, settings};
 use damka_domain::vocabulary::{RatingSystem, Spelling};
 
 /// About how many results one window refolds: a few tens of milliseconds of one write
 /// transaction (README, "Ratings at federation scale").
 pub const WINDOW_RESULTS: i64 = 2000;
+
+/// Site setting: the results a window refolds, when not [`WINDOW_RESULTS`] (a slower disk
+/// wants smaller windows; the tests use tiny ones to exercise the catch-up).
+pub const SETTING_WINDOW_RESULTS: &str = "ratings.window_results";
+
+/// The window size in force.
+fn window_size(conn: &mut DbConn) -> QueryResult<i64> {
+    Ok(settings::get(conn, SETTING_WINDOW_RESULTS)?
+        .and_then(|text| text.parse::<i64>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or(WINDOW_RESULTS))
+}
 
 /// Where a variant's ratings stand after a step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,17 +67,8 @@ pub enum CatchUp {
 /// One window of the variant's catch-up, in a write transaction of its own. With `wait`
 /// it waits for another instance's window to end; without, it leaves the variant to it.
 pub fn step(conn: &mut DbConn, variant: Variant, wait: bool) -> AppResult<CatchUp> {
-    step_sized(conn, variant, wait, WINDOW_RESULTS)
-}
-
-/// [`step`] with windows of about `results` results (tests use small ones).
-pub fn step_sized(
-    conn: &mut DbConn,
-    variant: Variant,
-    wait: bool,
-    results: i64,
-) -> AppResult<CatchUp> {
     conn.write_transaction(|conn| {
+        let results = window_size(conn)?;
         let Some(progress) = catchup::claim(conn, variant, wait)? else {
             return Ok(CatchUp::Busy);
         };
@@ -190,6 +193,7 @@ fn refold_window(
         to: to.map(micros),
     };
     let ledger = ledger::refold(&input, window, &before, &GLICKO);
+    let periods = periods_ending_in(&rows, window);
     for system in RatingSystem::ALL.iter().copied() {
         let lines = ledger.of(system.domain());
         let target = Target {
@@ -198,9 +202,13 @@ fn refold_window(
             from,
             to,
         };
-        write_system(conn, &target, lines, &kept)?;
+        let also = match system {
+            RatingSystem::Elo => steps_of_periods(conn, variant, &periods)?,
+            RatingSystem::Glicko2 => Vec::new(),
+        };
+        write_system(conn, &target, lines, &kept, also)?;
     }
-    move_periods(conn, variant, &rows, window)?;
+    move_periods(conn, variant, &periods)?;
     Ok(())
 }
 
@@ -261,6 +269,7 @@ fn write_system(
     target: &Target,
     lines: &BTreeMap<i64, PlayerLedger>,
     kept: &Kept,
+    also: Vec<ChangeRow>,
 ) -> AppResult<()> {
     let Target {
         variant,
@@ -269,11 +278,15 @@ fn write_system(
         to,
     } = *target;
     let mut stored_steps: BTreeMap<i64, Vec<ChangeRow>> = BTreeMap::new();
-    for row in stored::changes_between(conn, variant, system, from, to)? {
+    for row in stored::changes_between(conn, variant, system, from, to)?
+        .into_iter()
+        .chain(also)
+    {
         stored_steps.entry(row.player_id).or_default().push(row);
     }
     for steps in stored_steps.values_mut() {
         steps.sort_by_key(|row| row.seq);
+        steps.dedup_by_key(|row| row.seq);
     }
     for (&player, line) in lines {
         if line.changes.is_empty() {
@@ -337,22 +350,45 @@ fn same_step(stored: &ChangeRow, refolded: &ChangeRow) -> bool {
         }
 }
 
-/// Sets where each refolded Elo period stands on every step of it.
-fn move_periods(
-    conn: &mut DbConn,
-    variant: Variant,
-    rows: &[RatedResultRow],
-    window: Window,
-) -> QueryResult<()> {
+/// The Elo periods that end in the window, with where they end.
+fn periods_ending_in(rows: &[RatedResultRow], window: Window) -> Vec<(PeriodKey, NaiveDateTime)> {
     let mut ends: BTreeMap<PeriodKey, NaiveDateTime> = BTreeMap::new();
     for row in rows {
         let end = ends.entry(PeriodKey::of(row)).or_insert(row.at);
         *end = (*end).max(row.at);
     }
-    for (key, end) in ends {
-        if !window.holds(micros(end)) {
-            continue;
-        }
+    ends.into_iter()
+        .filter(|(_, end)| window.holds(micros(*end)))
+        .collect()
+}
+
+/// The stored Elo steps of the periods refolded: a step of such a period whose period
+/// moved earlier may still say where the period stood before, after the window.
+fn steps_of_periods(
+    conn: &mut DbConn,
+    variant: Variant,
+    periods: &[(PeriodKey, NaiveDateTime)],
+) -> QueryResult<Vec<ChangeRow>> {
+    let mut steps = Vec::new();
+    for (key, _) in periods {
+        steps.extend(match *key {
+            PeriodKey::Event(event) => stored::elo_steps_of_event(conn, variant, event)?,
+            PeriodKey::Month(month) => {
+                let (start, next) = counted::month_bounds(month);
+                stored::elo_steps_of_month(conn, variant, start, next)?
+            }
+        });
+    }
+    Ok(steps)
+}
+
+/// Sets where each refolded Elo period stands on every step of it.
+fn move_periods(
+    conn: &mut DbConn,
+    variant: Variant,
+    periods: &[(PeriodKey, NaiveDateTime)],
+) -> QueryResult<()> {
+    for &(key, end) in periods {
         match key {
             PeriodKey::Event(event) => stored::move_event_period(conn, variant, event, end)?,
             PeriodKey::Month(month) => {

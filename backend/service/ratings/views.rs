@@ -122,6 +122,17 @@ pub struct RatingList {
     pub items: Vec<RatingListItem>,
     /// The next page's cursor (`None` on the last page, and for the whole list).
     pub next_cursor: Option<String>,
+    /// While the variant's ratings are being brought up to date after a change that
+    /// reached far back: since when (the list shows the ratings before it meanwhile).
+    pub updating_since: Option<DateTime<Utc>>,
+}
+
+/// Since when the variant's ratings are being brought up to date, if they are.
+pub fn updating_since(conn: &mut DbConn, variant: Variant) -> AppResult<Option<DateTime<Utc>>> {
+    Ok(crate::store::rating_catchup::behind(conn)?
+        .into_iter()
+        .find(|(v, _)| *v == variant)
+        .map(|(_, since)| since.and_utc()))
 }
 
 /// Where a page of a rating list ends: the stored (unrounded) rating, name and id of its
@@ -218,6 +229,7 @@ fn read(
         q,
         items: items.into_iter().map(|r| r.item).collect(),
         next_cursor,
+        updating_since: updating_since(conn, variant)?,
     })
 }
 
@@ -476,6 +488,8 @@ pub struct VariantRatings {
     pub current: Vec<CurrentRating>,
     /// Per system, oldest first.
     pub histories: Vec<(RatingSystem, Vec<StepView>)>,
+    /// While the variant's ratings are being brought up to date: since when.
+    pub updating_since: Option<DateTime<Utc>>,
 }
 
 /// Everything the player page shows of ratings, variants in `Variant::ALL`'s order; only
@@ -537,6 +551,7 @@ pub fn of_player(conn: &mut DbConn, player_id: i64) -> AppResult<Vec<VariantRati
             variant,
             current: now,
             histories,
+            updating_since: updating_since(conn, variant)?,
         });
     }
     Ok(out)

@@ -41,6 +41,10 @@ pub struct RatingListView {
     pub items: Vec<RatingListItem>,
     /// Pass it back as `cursor` for the next page; `null` on the last page.
     pub next_cursor: Option<String>,
+    /// Set while the variant's ratings are being brought up to date after a change that
+    /// reached far back (a correction of an old result): since when. The list shows the
+    /// ratings as they stood before meanwhile; `null` when they are current.
+    pub updating_since: Option<chrono::DateTime<chrono::Utc>>,
 }
 
 /// A page of the rated players of a variant in one system, best first (equal ratings by
@@ -78,6 +82,7 @@ pub async fn list(
         system: list.system.spelling().into(),
         items: list.items,
         next_cursor: list.next_cursor,
+        updating_since: list.updating_since,
     }))
 }
 
