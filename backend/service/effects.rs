@@ -181,13 +181,14 @@ impl Effects {
 }
 
 /// Applies what a committed write changed: brings stale ratings up to date, then tells
-/// the live watchers. Call after the commit, before answering. One window of each stale
-/// variant is refolded here (a result of the running event needs no more); what reaches
-/// further back is left to the worker (`ratings::worker`). Nothing here can undo the
+/// the live watchers. Call after the commit, before answering. A variant that one window
+/// brings up to date is refolded here (a result of the running event needs no more); what
+/// reaches further back is left to the worker (`ratings::worker`) at once, so the write
+/// answers without waiting for it. Nothing here can undo the
 /// write, so a failure is logged, not returned: the request stays and the worker does it.
 pub fn apply(conn: &mut DbConn, effects: Effects) {
     for variant in effects.stale_ratings {
-        match refold::step(conn, variant, true) {
+        match refold::step_with(conn, variant, true, refold::Reach::LastWindowOnly) {
             Ok(refold::CatchUp::Current | refold::CatchUp::Busy) => {}
             Ok(refold::CatchUp::Behind(at)) => {
                 tracing::info!(?variant, %at, "ratings catching up in the background");

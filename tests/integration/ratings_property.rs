@@ -377,7 +377,8 @@ fn far_back_changes(
         &ResultInput::typed(turned.to_string()),
     )
     .unwrap();
-    // The write answered after one window of four results: the rest is the worker's.
+    // The write answered without the catch-up, which takes several windows of four:
+    // that is the worker's.
     assert!(
         !rating_catchup::behind(conn).unwrap().is_empty(),
         "a correction six years back is left to the worker"

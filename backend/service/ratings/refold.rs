@@ -6,8 +6,8 @@
 //! `store::rating_catchup::request`), and commits. Right after its commit the write runs
 //! one [`step`] (before it answers): a result of the running event affects the last few
 //! hours of the variant, which one window covers, so whoever reads ratings after it reads
-//! them current. A correction years back asks for everything after it: the step does one
-//! window of at most [`WINDOW_RESULTS`] results and leaves the rest to the worker
+//! them current. A correction years back asks for everything after it: more than one
+//! window of at most [`WINDOW_RESULTS`] results, so the write leaves it all to the worker
 //! (`super::worker`), which continues window by window, each in a short write transaction
 //! of its own, so no other write waits for more than one window. Meanwhile
 //! `rating_variants.stale_from` says how far the refold has got, and pages say the
@@ -67,6 +67,26 @@ pub enum CatchUp {
 /// One window of the variant's catch-up, in a write transaction of its own. With `wait`
 /// it waits for another instance's window to end; without, it leaves the variant to it.
 pub fn step(conn: &mut DbConn, variant: Variant, wait: bool) -> AppResult<CatchUp> {
+    step_with(conn, variant, wait, Reach::AnyWindow)
+}
+
+/// What a step may refold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    /// The next window, whatever follows (the worker, the command line).
+    AnyWindow,
+    /// Only a window that brings the variant up to date; a longer catch-up is recorded
+    /// and left to the worker at once (a write's answer, which must not wait for it).
+    LastWindowOnly,
+}
+
+/// [`step`], refolding only what `reach` allows.
+pub fn step_with(
+    conn: &mut DbConn,
+    variant: Variant,
+    wait: bool,
+    reach: Reach,
+) -> AppResult<CatchUp> {
     conn.write_transaction(|conn| {
         let results = window_size(conn)?;
         let Some(progress) = catchup::claim(conn, variant, wait)? else {
@@ -80,6 +100,14 @@ pub fn step(conn: &mut DbConn, variant: Variant, wait: bool) -> AppResult<CatchU
             return Ok(CatchUp::Current);
         };
         let to = window_end(conn, variant, from, results)?;
+        if to.is_some() && reach == Reach::LastWindowOnly {
+            let behind = Progress {
+                from: Some(from),
+                since: Some(progress.since.unwrap_or_else(store::now)),
+            };
+            catchup::set_progress(conn, variant, behind)?;
+            return Ok(CatchUp::Behind(from));
+        }
         refold_window(conn, variant, from, to)?;
         let next = match to {
             None => Progress {
