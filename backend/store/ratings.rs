@@ -578,6 +578,20 @@ pub fn delete_changes_from(
     .map(|_| ())
 }
 
+/// Inserts steps in statements of many rows each.
+pub fn insert_changes(conn: &mut DbConn, rows: &[ChangeRow]) -> QueryResult<()> {
+    // 20 columns a row: 40 rows stay far below SQLite's 32,766 bound variables.
+    // (A multi-row insert does not go through the MultiConnection: each backend's own.)
+    for chunk in rows.chunks(40) {
+        let insert = diesel::insert_into(rating_changes::table).values(chunk.to_vec());
+        match conn {
+            DbConn::Pg(pg) => insert.execute(pg)?,
+            DbConn::Sqlite(sqlite) => insert.execute(sqlite)?,
+        };
+    }
+    Ok(())
+}
+
 pub fn insert_change(conn: &mut DbConn, row: &ChangeRow) -> QueryResult<()> {
     diesel::insert_into(rating_changes::table)
         .values(row.clone())
@@ -854,7 +868,8 @@ pub fn last_change_before(
         .filter(rating_changes::variant.eq(Spelled(variant)))
         .filter(rating_changes::system.eq(Spelled(system)))
         .filter(rating_changes::period_at.lt(before))
-        .order(rating_changes::seq.desc())
+        // By the index's own order (a player's steps follow `period_at`), then by step.
+        .order((rating_changes::period_at.desc(), rating_changes::seq.desc()))
         .limit(1)
         .select(rating_changes::all_columns)
         .first(conn)

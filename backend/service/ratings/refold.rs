@@ -316,6 +316,7 @@ fn write_system(
         steps.sort_by_key(|row| row.seq);
         steps.dedup_by_key(|row| row.seq);
     }
+    let mut inserts: Vec<ChangeRow> = Vec::new();
     for (&player, line) in lines {
         if line.changes.is_empty() {
             continue;
@@ -347,15 +348,14 @@ fn write_system(
         let first_seq = base.map_or(0, |row| row.seq) + 1 + i32::try_from(same).unwrap_or(0);
         if same < old.len().max(new.len()) || to.is_some() {
             stored::delete_changes_from(conn, player, variant, system, first_seq)?;
-            for row in &new[same..] {
-                stored::insert_change(conn, row)?;
-            }
+            inserts.extend_from_slice(&new[same..]);
         }
         if let Some(standing) = &line.standing {
             let row = rating_row(player, variant, system, standing, new.last());
             store_rating(conn, &row)?;
         }
     }
+    stored::insert_changes(conn, &inserts)?;
     // Steps in the window of players who have none there any more.
     for (player, old) in stored_steps {
         for row in &old {

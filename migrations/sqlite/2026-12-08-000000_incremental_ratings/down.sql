@@ -1,6 +1,9 @@
 DROP TABLE rating_requests;
 DROP TABLE rated_results;
 DROP INDEX rating_changes_period;
+DROP INDEX rating_changes_player_period;
+DROP INDEX rating_changes_event;
+CREATE INDEX rating_changes_event ON rating_changes(event_id);
 ALTER TABLE rating_changes DROP COLUMN period_at;
 ALTER TABLE rating_changes DROP COLUMN elo_reached_2400;
 ALTER TABLE rating_changes DROP COLUMN elo_unrated_opponents;

@@ -38,6 +38,12 @@ ALTER TABLE rating_changes ADD COLUMN elo_unrated_opponents BIGINT;
 ALTER TABLE rating_changes ADD COLUMN elo_unrated_half_points INTEGER;
 ALTER TABLE rating_changes ADD COLUMN digest BIGINT NOT NULL DEFAULT 0;
 CREATE INDEX rating_changes_period ON rating_changes(variant, system, period_at);
+-- A player's last step before an instant (where a refold starts for them), and an Elo
+-- period's steps (an event's, or a month's of standalone games: event_id NULL, by `at`):
+-- with every column the queries name, so that SQLite never prefers the variant-wide index.
+CREATE INDEX rating_changes_player_period ON rating_changes(player_id, variant, system, period_at);
+DROP INDEX rating_changes_event;
+CREATE INDEX rating_changes_event ON rating_changes(event_id, variant, system, at);
 
 -- A catch-up under way: the ratings of the variant are refolded up to stale_from and not
 -- yet after it; stale_since is when it began (what pages show). NULL when current.
