@@ -54,20 +54,23 @@ struct Solver<const N: usize> {
 }
 
 impl<const N: usize> Solver<N> {
+    #[inline(always)]
     fn edge(&self, x: usize, y: usize) -> (usize, usize) {
         self.g.edge(x, y)
     }
 
+    #[inline(always)]
     fn w_of(&self, e: (usize, usize)) -> Big<N> {
         self.ww.get(e.0, e.1)
     }
 
+    #[inline(always)]
     fn has_edge(&self, x: usize, y: usize) -> bool {
         let e = self.edge(x, y);
         !self.ww.is_zero(e.0, e.1)
     }
 
-    #[inline]
+    #[inline(always)]
     fn e_delta(&self, e: (usize, usize)) -> Big<N> {
         Big::sum_minus(&self.lab[e.0], &self.lab[e.1], &self.w_of(e))
     }
@@ -77,6 +80,7 @@ impl<const N: usize> Solver<N> {
         self.offer_slack(u, x, e);
     }
 
+    #[inline(always)]
     fn offer_slack(&mut self, u: usize, x: usize, e: Big<N>) {
         if self.slack[x] == 0 || e < self.slack_val[x] {
             self.slack[x] = u;

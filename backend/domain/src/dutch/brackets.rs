@@ -378,6 +378,10 @@ fn open_bracket<const N: usize>(
             base.push(i, w);
         }
     }
+    // Most of these edges gained the bracket's criteria: the old duals, raised just enough
+    // to cover them, made these the slowest solves of a large round (a third round of
+    // 5,000 players: 54 s of CPU with them, 46 s started afresh).
+    solver.graph.matcher.forget_changed();
     solver.stable = solver.graph.solve();
     Bracket {
         cur,

@@ -37,7 +37,7 @@ impl<const N: usize> WeightTable<N> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn get(&self, a: usize, b: usize) -> Big<N> {
         let cell = self.cells[a * self.stride + b];
         let mut w = self.highs[(cell >> 32) as usize];
@@ -45,7 +45,7 @@ impl<const N: usize> WeightTable<N> {
         w
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn is_zero(&self, a: usize, b: usize) -> bool {
         self.cells[a * self.stride + b] == 0
     }
@@ -126,7 +126,7 @@ impl BlossomEdges {
     }
 
     /// The representative edge from (super) vertex x to y, `(0, 0)` when none.
-    #[inline]
+    #[inline(always)]
     pub fn edge(&self, x: usize, y: usize) -> (usize, usize) {
         let n = self.n;
         match (x > n, y > n) {
