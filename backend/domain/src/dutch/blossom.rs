@@ -15,6 +15,7 @@
 //! each augmentation until it needs a dual change; only then does it start afresh.
 
 use super::bigint::Big;
+use super::tables::{BlossomEdges, WeightTable};
 use std::collections::VecDeque;
 
 /// Solver state for one computation. Vertices are 1-based; 0 means "none". Indices above
@@ -22,14 +23,11 @@ use std::collections::VecDeque;
 struct Solver<const N: usize> {
     n: usize,
     nx: usize,
-    /// Row stride of `ww`.
-    stride: usize,
     /// 2·w for each pair of real vertices (w being twice the caller's weight, so that all
     /// dual values stay integral).
-    ww: Vec<Big<N>>,
-    /// Representative real edge between two (super) vertices, `m × m`.
-    g: Vec<(u32, u32)>,
-    m: usize,
+    ww: WeightTable<N>,
+    /// Representative real edges of the blossoms (see [`BlossomEdges`]).
+    g: BlossomEdges,
     lab: Vec<Big<N>>,
     mate: Vec<usize>,
     slack: Vec<usize>,
@@ -37,7 +35,7 @@ struct Solver<const N: usize> {
     slack_val: Vec<Big<N>>,
     st: Vec<usize>,
     pa: Vec<usize>,
-    flo_from: Vec<usize>,
+
     s: Vec<i8>,
     vis: Vec<u32>,
     vis_t: u32,
@@ -56,26 +54,25 @@ struct Solver<const N: usize> {
 }
 
 impl<const N: usize> Solver<N> {
-    fn gidx(&self, x: usize, y: usize) -> usize {
-        x * self.m + y
-    }
-
+    #[inline(always)]
     fn edge(&self, x: usize, y: usize) -> (usize, usize) {
-        let (u, v) = self.g[self.gidx(x, y)];
-        (u as usize, v as usize)
+        self.g.edge(x, y)
     }
 
-    fn w_of(&self, e: (usize, usize)) -> &Big<N> {
-        &self.ww[e.0 * self.stride + e.1]
+    #[inline(always)]
+    fn w_of(&self, e: (usize, usize)) -> Big<N> {
+        self.ww.get(e.0, e.1)
     }
 
+    #[inline(always)]
     fn has_edge(&self, x: usize, y: usize) -> bool {
-        !self.w_of(self.edge(x, y)).is_zero()
+        let e = self.edge(x, y);
+        !self.ww.is_zero(e.0, e.1)
     }
 
-    #[inline]
+    #[inline(always)]
     fn e_delta(&self, e: (usize, usize)) -> Big<N> {
-        Big::sum_minus(&self.lab[e.0], &self.lab[e.1], self.w_of(e))
+        Big::sum_minus(&self.lab[e.0], &self.lab[e.1], &self.w_of(e))
     }
 
     fn update_slack(&mut self, u: usize, x: usize) {
@@ -83,6 +80,7 @@ impl<const N: usize> Solver<N> {
         self.offer_slack(u, x, e);
     }
 
+    #[inline(always)]
     fn offer_slack(&mut self, u: usize, x: usize, e: Big<N>) {
         if self.slack[x] == 0 || e < self.slack_val[x] {
             self.slack[x] = u;
@@ -131,7 +129,7 @@ impl<const N: usize> Solver<N> {
         if u <= self.n {
             return;
         }
-        let xr = self.flo_from[u * (self.n + 1) + e.0];
+        let xr = self.g.flo_from(u, e.0);
         let pr = self.get_pr(u, xr);
         for i in 0..pr {
             let a = self.flo[u][i];
@@ -207,40 +205,23 @@ impl<const N: usize> Solver<N> {
         }
         self.flo[b] = flo;
         self.set_st(b, b);
-        for x in 1..=self.nx {
-            let i = self.gidx(b, x);
-            self.g[i] = (0, 0);
-            let j = self.gidx(x, b);
-            self.g[j] = (0, 0);
-        }
-        let row = b * (self.n + 1);
-        for x in 1..=self.n {
-            self.flo_from[row + x] = 0;
-        }
+        self.g.open_blossom(b, self.nx);
         let mut best = std::mem::take(&mut self.best_slack);
         best[1..=self.nx].fill(None);
         for i in 0..self.flo[b].len() {
             let xs = self.flo[b][i];
             for (x, best_x) in best.iter_mut().enumerate().take(self.nx + 1).skip(1) {
                 let cand = self.edge(xs, x);
-                if self.w_of(cand).is_zero() {
+                if self.ww.is_zero(cand.0, cand.1) {
                     continue;
                 }
                 let e = self.e_delta(cand);
                 if best_x.as_ref().is_none_or(|cur| e < *cur) {
                     *best_x = Some(e);
-                    let gi = self.gidx(b, x);
-                    self.g[gi] = self.g[self.gidx(xs, x)];
-                    let gj = self.gidx(x, b);
-                    self.g[gj] = self.g[self.gidx(x, xs)];
+                    self.g.set_pair(b, x, cand);
                 }
             }
-            let xrow = xs * (self.n + 1);
-            for x in 1..=self.n {
-                if self.flo_from[xrow + x] != 0 {
-                    self.flo_from[row + x] = xs;
-                }
-            }
+            self.g.inherit_flo_from(b, xs);
         }
         self.best_slack = best;
         self.set_slack(b);
@@ -253,7 +234,7 @@ impl<const N: usize> Solver<N> {
             self.tree[c] = self.tree[b];
         }
         let entry = self.edge(b, self.pa[b]).0;
-        let xr = self.flo_from[b * (self.n + 1) + entry];
+        let xr = self.g.flo_from(b, entry);
         let pr = self.get_pr(b, xr);
         let mut i = 0;
         while i < pr {
@@ -345,7 +326,7 @@ impl<const N: usize> Solver<N> {
         if b <= self.n {
             return;
         }
-        let xr = self.flo_from[b * (self.n + 1) + u];
+        let xr = self.g.flo_from(b, u);
         let pr = self.get_pr(b, xr);
         for i in 0..pr {
             let a = self.flo[b][i];
@@ -395,7 +376,7 @@ impl<const N: usize> Solver<N> {
                 if node == r {
                     break;
                 }
-                node = self.flo_from[node * (self.n + 1) + r];
+                node = self.g.flo_from(node, r);
                 debug_assert!(node != 0, "broken blossom chain");
             }
         }
@@ -484,10 +465,11 @@ impl<const N: usize> Solver<N> {
         if self.st[v] != v {
             return true;
         }
-        let row = v * self.stride;
         for u in 1..=self.n {
-            let w = &self.ww[row + u];
-            if u != v && !w.is_zero() && self.lab[v].plus(&self.lab[u]) < *w {
+            if u != v
+                && !self.ww.is_zero(v, u)
+                && self.lab[v].plus(&self.lab[u]) < self.ww.get(v, u)
+            {
                 return true;
             }
         }
@@ -495,14 +477,13 @@ impl<const N: usize> Solver<N> {
         if m == 0 {
             return !self.lab[v].is_zero();
         }
-        let w = &self.ww[row + m];
-        w.is_zero() || self.lab[v].plus(&self.lab[m]) != *w
+        self.ww.is_zero(v, m) || self.lab[v].plus(&self.lab[m]) != self.ww.get(v, m)
     }
 
     /// After the edges of `v` changed: make them feasible.
     fn refresh(&mut self, v: usize) {
         for u in 1..=self.n {
-            let w = self.ww[v * self.stride + u];
+            let w = self.ww.get(v, u);
             if u != v && !w.is_zero() {
                 let need = w.minus(&self.lab[u]);
                 if w > self.lab[u] && need > self.lab[v] {
@@ -539,30 +520,18 @@ impl<const N: usize> Solver<N> {
         for &v in changed {
             let mut best: Option<(usize, Big<N>)> = None;
             for &c in &self.flo[b] {
-                let y = if c <= self.n {
-                    c
-                } else {
-                    self.g[self.gidx(c, v)].0 as usize
-                };
-                let w = &self.ww[y * self.stride + v];
-                if y == 0 || w.is_zero() {
+                let y = if c <= self.n { c } else { self.edge(c, v).0 };
+                if y == 0 || self.ww.is_zero(y, v) {
                     continue;
                 }
                 // lab[y] - w, shifted to stay non-negative.
-                let key = self.lab[y].plus(&offset).minus(w);
+                let key = self.lab[y].plus(&offset).minus(&self.ww.get(y, v));
                 if best.as_ref().is_none_or(|(_, k)| key < *k) {
                     best = Some((y, key));
                 }
             }
             let (y, _) = best.unwrap_or((0, Big::ZERO));
-            let (i, j) = (self.gidx(b, v), self.gidx(v, b));
-            if y == 0 {
-                self.g[i] = (0, 0);
-                self.g[j] = (0, 0);
-            } else {
-                self.g[i] = (y as u32, v as u32);
-                self.g[j] = (v as u32, y as u32);
-            }
+            self.g.set_pair(b, v, if y == 0 { (0, 0) } else { (y, v) });
         }
     }
 
@@ -640,7 +609,7 @@ impl<const N: usize> Solver<N> {
                     continue;
                 }
                 let uv = if u <= self.n { (u, v) } else { self.edge(u, v) };
-                if self.w_of(uv).is_zero() {
+                if self.ww.is_zero(uv.0, uv.1) {
                     continue;
                 }
                 let e = self.e_delta(uv);
@@ -770,23 +739,13 @@ pub struct Matcher<const N: usize> {
     solver: Solver<N>,
     changed: Vec<bool>,
     changed_list: Vec<usize>,
+    forget: bool,
 }
 
 impl<const N: usize> Matcher<N> {
     /// `n` vertices, no edges. Weights must leave three spare high bits in `Big<N>`.
     pub fn new(n: usize) -> Self {
-        let stride = n + 1;
         let m = 2 * n + 1;
-        let mut g = vec![(0u32, 0u32); m * m];
-        for u in 1..=n {
-            for v in 1..=n {
-                g[u * m + v] = (u as u32, v as u32);
-            }
-        }
-        let mut flo_from = vec![0usize; m * (n + 1)];
-        for u in 1..=n {
-            flo_from[u * (n + 1) + u] = u;
-        }
         let mut st = vec![0usize; m];
         for (u, s) in st.iter_mut().enumerate().take(n + 1) {
             *s = u;
@@ -795,17 +754,14 @@ impl<const N: usize> Matcher<N> {
             solver: Solver {
                 n,
                 nx: n,
-                stride,
-                ww: vec![Big::ZERO; stride * stride],
-                g,
-                m,
+                ww: WeightTable::new(n + 1),
+                g: BlossomEdges::new(n),
                 lab: vec![Big::ZERO; m],
                 mate: vec![0; m],
                 slack: vec![0; m],
                 slack_val: vec![Big::ZERO; m],
                 st,
                 pa: vec![0; m],
-                flo_from,
                 s: vec![-1; m],
                 vis: vec![0; m],
                 vis_t: 0,
@@ -819,6 +775,7 @@ impl<const N: usize> Matcher<N> {
             },
             changed: vec![false; n + 1],
             changed_list: Vec::new(),
+            forget: false,
         }
     }
 
@@ -828,7 +785,7 @@ impl<const N: usize> Matcher<N> {
         let (a, b) = (a + 1, b + 1);
         let mut ww = *w;
         ww.shl(2);
-        if s.ww[a * s.stride + b] == ww {
+        if s.ww.get(a, b) == ww {
             return;
         }
         for x in [a, b] {
@@ -843,8 +800,7 @@ impl<const N: usize> Matcher<N> {
             self.changed[a] = true;
             self.changed_list.push(a);
         }
-        s.ww[a * s.stride + b] = ww;
-        s.ww[b * s.stride + a] = ww;
+        s.ww.set(a, b, &ww);
     }
 
     /// Makes {a, b} (0-based) a final pair with weight `w` and removes every other edge
@@ -872,27 +828,22 @@ impl<const N: usize> Matcher<N> {
             return;
         }
         let s = &mut self.solver;
-        let stride = s.stride;
         for x in 1..=n {
             for p in [a1, b1] {
                 if x != p {
-                    s.ww[p * stride + x] = Big::ZERO;
-                    s.ww[x * stride + p] = Big::ZERO;
+                    s.ww.set(p, x, &Big::ZERO);
                 }
             }
         }
         let mut ww = *w;
         ww.shl(2);
-        s.ww[a1 * stride + b1] = ww;
-        s.ww[b1 * stride + a1] = ww;
+        s.ww.set(a1, b1, &ww);
         s.lab[a1] = ww.minus(&s.lab[b1]);
         // No blossom contains a or b, and they have no edge to any blossom any more.
         for bl in n + 1..=s.nx {
             if s.st[bl] != 0 {
                 for p in [a1, b1] {
-                    let (i, j) = (s.gidx(bl, p), s.gidx(p, bl));
-                    s.g[i] = (0, 0);
-                    s.g[j] = (0, 0);
+                    s.g.set_pair(bl, p, (0, 0));
                 }
             }
         }
@@ -917,10 +868,8 @@ impl<const N: usize> Matcher<N> {
         if [p, t, mp, mt].iter().any(|&x| s.st[x] != x) {
             return false;
         }
-        let tight = |a: usize, b: usize| {
-            let w = &s.ww[a * s.stride + b];
-            !w.is_zero() && s.lab[a].plus(&s.lab[b]) == *w
-        };
+        let tight =
+            |a: usize, b: usize| !s.ww.is_zero(a, b) && s.lab[a].plus(&s.lab[b]) == s.ww.get(a, b);
         if !tight(p, t) || !tight(mp, mt) {
             return false;
         }
@@ -934,10 +883,17 @@ impl<const N: usize> Matcher<N> {
     /// The current weight of edge {a, b}.
     pub fn weight(&self, a: usize, b: usize) -> Big<N> {
         let s = &self.solver;
-        let mut w = s.ww[(a + 1) * s.stride + b + 1];
+        let mut w = s.ww.get(a + 1, b + 1);
         w.shr1();
         w.shr1();
         w
+    }
+
+    /// The next solve starts the changed vertices afresh: unmatched, with duals no higher
+    /// than their edges need. Meant for a change of most edges of these vertices that
+    /// would leave their old duals far off (see [`Self::solve`]).
+    pub fn forget_changed(&mut self) {
+        self.forget = true;
     }
 
     /// Brings the matching up to date; returns each vertex's mate, or itself if exposed.
@@ -946,11 +902,15 @@ impl<const N: usize> Matcher<N> {
         let list = std::mem::take(&mut self.changed_list);
         for &v in &list {
             self.changed[v] = false;
-            if self.solver.needs_isolation(v) {
+            if self.forget || self.solver.needs_isolation(v) {
                 self.solver.isolate(v);
+                if self.forget {
+                    self.solver.lab[v] = Big::ZERO;
+                }
                 self.solver.refresh(v);
             }
         }
+        self.forget = false;
         self.solver.refresh_blossom_edges(&list);
         self.solver.normalise_roots();
         let mut stages = 0usize;

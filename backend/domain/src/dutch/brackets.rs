@@ -10,8 +10,10 @@ use super::PairingError;
 use super::bigint::Big;
 use super::blossom::Matcher;
 use super::players::RoundContext;
+use super::tables::LimbHasher;
 use super::weights::{Layout, WeightContext};
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
 /// The complete weighted graph handed to the matching, kept solved incrementally.
 struct Graph<const N: usize> {
@@ -114,7 +116,43 @@ struct Bracket<const N: usize> {
     next_it: usize,
     /// `base[i][j]` (for `j < i`, `i >= mdp_count`): the criteria's weight of the edge
     /// between `cur[j]` and `cur[i]`.
-    base: Vec<Vec<Big<N>>>,
+    base: BaseWeights<N>,
+}
+
+/// The criteria's weights of a bracket's edges, `[i][j]` for `j < i`: a triangle of
+/// indices into the few distinct values (a bracket of 5,000 players has 12.5 million edges).
+struct BaseWeights<const N: usize> {
+    rows: Vec<Vec<u32>>,
+    /// Distinct weights; index 0 is zero.
+    values: Vec<Big<N>>,
+    index: HashMap<Big<N>, u32, BuildHasherDefault<LimbHasher>>,
+}
+
+impl<const N: usize> BaseWeights<N> {
+    fn new(rows: usize) -> Self {
+        BaseWeights {
+            rows: vec![Vec::new(); rows],
+            values: vec![Big::ZERO],
+            index: HashMap::from_iter([(Big::ZERO, 0)]),
+        }
+    }
+
+    fn push(&mut self, row: usize, w: Big<N>) {
+        let next = self.values.len() as u32;
+        let idx = *self.index.entry(w).or_insert(next);
+        if idx == next {
+            self.values.push(w);
+        }
+        self.rows[row].push(idx);
+    }
+
+    fn get(&self, i: usize, j: usize) -> Big<N> {
+        self.values[self.rows[i][j] as usize]
+    }
+
+    fn clear(&mut self, i: usize, j: usize) {
+        self.rows[i][j] = 0;
+    }
 }
 
 impl<const N: usize> Bracket<N> {
@@ -142,12 +180,12 @@ impl Remainder {
     /// `small` in S1 (while it is among the first `pairs`) and higher players first.
     fn weight<const N: usize>(
         &self,
-        base: &[Vec<Big<N>>],
+        base: &BaseWeights<N>,
         small: usize,
         large: usize,
         small_idx: usize,
     ) -> Big<N> {
-        let mut r = base[large][small];
+        let mut r = base.get(large, small);
         if !r.is_zero() {
             let mut add = Big::<N>::from_u64(u64::from(small_idx < self.pairs));
             add.shl(2 * self.group_bits);
@@ -326,9 +364,9 @@ fn open_bracket<const N: usize>(
         next_it += 1;
     }
     let wctx = order.weights(bye, single);
-    let mut base: Vec<Vec<Big<N>>> = vec![Vec::new(); cur.len()];
+    let mut base = BaseWeights::new(cur.len());
     for i in mdp_count..cur.len() {
-        let mut row = Vec::with_capacity(i);
+        base.rows[i].reserve_exact(i);
         for j in 0..i {
             let w = wctx.edge(
                 sorted[cur[j]],
@@ -337,10 +375,13 @@ fn open_bracket<const N: usize>(
                 i >= next_begin,
             );
             solver.graph.set(cur[j], cur[i], w);
-            row.push(w);
+            base.push(i, w);
         }
-        base[i] = row;
     }
+    // Most of these edges gained the bracket's criteria: the old duals, raised just enough
+    // to cover them, made these the slowest solves of a large round (a third round of
+    // 5,000 players: 54 s of CPU with them, 46 s started afresh).
+    solver.graph.matcher.forget_changed();
     solver.stable = solver.graph.solve();
     Bracket {
         cur,
@@ -390,7 +431,7 @@ fn choose_moved_down_players<const N: usize>(
         remaining -= 1;
         if !br.in_bracket(solver.stable[pv]) {
             for (o, &ov) in cur.iter().enumerate().take(next_begin).skip(mdp_count) {
-                let mut w = br.base[o][p];
+                let mut w = br.base.get(o, p);
                 if !w.is_zero() {
                     w.or_small(1);
                     solver.graph.set(pv, ov, w);
@@ -402,7 +443,7 @@ fn choose_moved_down_players<const N: usize>(
             solver.matched[pv] = true;
             remaining_matched -= 1;
             for (o, &ov) in cur.iter().enumerate().take(next_begin).skip(mdp_count) {
-                let mut w = br.base[o][p];
+                let mut w = br.base.get(o, p);
                 if !w.is_zero() {
                     w.or_small((next_begin - mdp_count) as u64);
                     w.add_small(1);
@@ -427,7 +468,7 @@ fn pair_moved_down_players<const N: usize>(br: &Bracket<N>, solver: &mut Solver<
             if solver.matched[ov] {
                 continue;
             }
-            let mut w = br.base[o][p];
+            let mut w = br.base.get(o, p);
             if !w.is_zero() {
                 w.add_small(addend);
                 solver.graph.set(pv, ov, w);
@@ -510,7 +551,7 @@ fn exchange_out_of_s1<const N: usize>(
         }
         for &o in &members[idx + 1..] {
             if exchange {
-                br.base[o][p] = Big::ZERO;
+                br.base.clear(o, p);
             }
             solver
                 .graph
@@ -546,11 +587,11 @@ fn exchange_into_s1<const N: usize>(
         if br.heads(&solver.stable, pv) {
             left -= 1;
             for &o in &members[..ri] {
-                br.base[p][o] = Big::ZERO;
+                br.base.clear(p, o);
                 solver.graph.set(pv, br.cur[o], Big::ZERO);
             }
             for o in br.next_begin..br.cur.len() {
-                br.base[o][p] = Big::ZERO;
+                br.base.clear(o, p);
                 solver.graph.set(pv, br.cur[o], Big::ZERO);
             }
         }
@@ -573,11 +614,15 @@ fn fix_heads<const N: usize>(remainder: &Remainder, br: &mut Bracket<N>, solver:
         for &o in &members[pi + 1..] {
             let ov = br.cur[o];
             if !br.heads(&solver.stable, pv) || br.heads(&solver.stable, ov) {
-                br.base[o][p] = Big::ZERO;
+                br.base.clear(o, p);
             }
-            solver.graph.set(pv, ov, br.base[o][p]);
+            solver.graph.set(pv, ov, br.base.get(o, p));
         }
     }
+    // The remainder's weights favoured the S1 players by their rank, so the duals of the
+    // optimum fit them and not these: kept, they leave each stage of the next solve
+    // one augmentation (half a bracket of stages, minutes for thousands of players).
+    solver.graph.matcher.forget_changed();
 }
 
 /// The opponent of each S1 player, in order: the highest possible.
@@ -592,7 +637,7 @@ fn pair_s1_players<const N: usize>(remainder: &Remainder, br: &Bracket<N>, solve
         // opponent, favouring that opponent cannot change it.
         let top = members
             .iter()
-            .find(|&&o| o > p && !solver.matched[cur[o]] && !br.base[o][p].is_zero())
+            .find(|&&o| o > p && !solver.matched[cur[o]] && !br.base.get(o, p).is_zero())
             .map(|&o| cur[o]);
         let stable = &mut solver.stable;
         let swapped = match top {
@@ -613,7 +658,7 @@ fn pair_s1_players<const N: usize>(remainder: &Remainder, br: &Bracket<N>, solve
                 if o <= p || solver.matched[ov] {
                     continue;
                 }
-                let mut w = br.base[o][p];
+                let mut w = br.base.get(o, p);
                 if !w.is_zero() {
                     w.add_small(addend);
                     solver.graph.set(pv, ov, w);

@@ -4,7 +4,8 @@
 //!
 //! Modules: [`players`] (scores, colour preferences, floats, bye eligibility), [`weights`]
 //! (the criteria as edge weights), [`blossom`] (maximum-weight matching), [`brackets`] (the
-//! bracket-by-bracket procedure), [`colours`] (colour allocation), [`bigint`] (wide integers).
+//! bracket-by-bracket procedure), [`colours`] (colour allocation), [`bigint`] (wide integers),
+//! `tables` (compact storage of the matching's weights and blossoms).
 //!
 //! Accelerations (TRF `XXA`, [`crate::tournament::Player::accelerations`]) are used as
 //! bbpPairings uses them: the score every criterion, bracket, bye and colour rule sees is
@@ -18,6 +19,7 @@ pub mod blossom;
 pub mod brackets;
 pub mod colours;
 pub mod players;
+mod tables;
 pub mod weights;
 
 use crate::tournament::{StartNo, Tournament};
@@ -125,7 +127,8 @@ pub fn pair_next_round(t: &Tournament) -> Result<RoundPairing, PairingError> {
         4 => brackets::pair_round::<4>(&round)?,
         5 => brackets::pair_round::<5>(&round)?,
         6 => brackets::pair_round::<6>(&round)?,
-        7..=8 => brackets::pair_round::<8>(&round)?,
+        7 => brackets::pair_round::<7>(&round)?,
+        8 => brackets::pair_round::<8>(&round)?,
         9 => brackets::pair_round::<9>(&round)?,
         10 => brackets::pair_round::<10>(&round)?,
         11..=12 => brackets::pair_round::<12>(&round)?,
