@@ -188,7 +188,10 @@ impl Effects {
 /// write, so a failure is logged, not returned: the request stays and the worker does it.
 pub fn apply(conn: &mut DbConn, effects: Effects) {
     for variant in effects.stale_ratings {
-        match refold::step_with(conn, variant, true, refold::Reach::LastWindowOnly) {
+        // While a catch-up runs, its worker takes this request with the rest: waiting for
+        // the worker's window would make this write's answer wait for it.
+        let wait = rating_catchup::progress(conn, variant).is_ok_and(|p| p.from.is_none());
+        match refold::step_with(conn, variant, wait, refold::Reach::LastWindowOnly) {
             Ok(refold::CatchUp::Current | refold::CatchUp::Busy) => {}
             Ok(refold::CatchUp::Behind(at)) => {
                 tracing::info!(?variant, %at, "ratings catching up in the background");

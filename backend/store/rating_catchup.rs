@@ -71,6 +71,17 @@ pub fn claim(conn: &mut DbConn, variant: Variant, wait: bool) -> QueryResult<Opt
     Ok(row.map(|(from, since)| Progress { from, since }))
 }
 
+/// Where the variant's catch-up stands, read without a lock.
+pub fn progress(conn: &mut DbConn, variant: Variant) -> QueryResult<Progress> {
+    let row: Option<(Option<NaiveDateTime>, Option<NaiveDateTime>)> = rating_variants::table
+        .find(Spelled(variant))
+        .select((rating_variants::stale_from, rating_variants::stale_since))
+        .first(conn)
+        .optional()?;
+    let (from, since) = row.unwrap_or((None, None));
+    Ok(Progress { from, since })
+}
+
 /// Records how far the variant's catch-up has got; both `None` when it is done. Bumps the
 /// revision, which tells that ratings were computed.
 pub fn set_progress(conn: &mut DbConn, variant: Variant, progress: Progress) -> QueryResult<()> {

@@ -39,7 +39,7 @@ use damka_domain::vocabulary::{RatingSystem, Spelling};
 
 /// About how many results one window refolds: a few tens of milliseconds of one write
 /// transaction (README, "Ratings at federation scale").
-pub const WINDOW_RESULTS: i64 = 2000;
+pub const WINDOW_RESULTS: i64 = 500;
 
 /// Site setting: the results a window refolds, when not [`WINDOW_RESULTS`] (a slower disk
 /// wants smaller windows; the tests use tiny ones to exercise the catch-up).
