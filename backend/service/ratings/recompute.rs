@@ -73,8 +73,12 @@ fn starts_and_birth_years(conn: &mut DbConn, variant: Variant) -> QueryResult<Le
 
 /// The imported starting Elo ratings, by player.
 fn elo_starts(conn: &mut DbConn, variant: Variant) -> QueryResult<HashMap<i64, EloStart>> {
-    Ok(stored::elo_starts(conn, variant)?
-        .into_iter()
+    Ok(elo_starts_of_rows(stored::elo_starts(conn, variant)?))
+}
+
+/// Stored Elo starts, (player, rating, games), by player.
+pub fn elo_starts_of_rows(rows: Vec<(i64, i32, i32)>) -> HashMap<i64, EloStart> {
+    rows.into_iter()
         .map(|(player, rating, games)| {
             (
                 player,
@@ -84,13 +88,17 @@ fn elo_starts(conn: &mut DbConn, variant: Variant) -> QueryResult<HashMap<i64, E
                 },
             )
         })
-        .collect())
+        .collect()
 }
 
 /// The imported starting Glicko-2 ratings, by player.
 fn glicko_starts(conn: &mut DbConn, variant: Variant) -> QueryResult<HashMap<i64, GlickoStart>> {
-    Ok(stored::glicko_starts(conn, variant)?
-        .into_iter()
+    Ok(glicko_starts_of_rows(stored::glicko_starts(conn, variant)?))
+}
+
+/// Stored Glicko-2 starts, by player.
+pub fn glicko_starts_of_rows(rows: Vec<stored::GlickoStartRow>) -> HashMap<i64, GlickoStart> {
+    rows.into_iter()
         .map(|row| {
             (
                 row.player_id,
@@ -104,7 +112,7 @@ fn glicko_starts(conn: &mut DbConn, variant: Variant) -> QueryResult<HashMap<i64
                 },
             )
         })
-        .collect())
+        .collect()
 }
 
 /// A variant's ratings as rows, the way they are stored.

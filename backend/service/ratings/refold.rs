@@ -21,11 +21,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use chrono::NaiveDateTime;
-use damka_domain::ratings::elo::EloRating;
-use damka_domain::ratings::glicko2::Glicko;
-use damka_domain::ratings::ledger::{
-    self, EloStart, GlickoStart, LedgerInput, PlayerLedger, StatesBefore, Window,
-};
+use damka_domain::ratings::ledger::{self, LedgerInput, PlayerLedger, StatesBefore, Window};
 use damka_engine::Variant;
 
 use super::counted::{self, PeriodKey};
@@ -242,34 +238,9 @@ fn refold_window(
 
 /// The imported starts and birth years of these players.
 fn starts_of(conn: &mut DbConn, variant: Variant, players: &[i64]) -> QueryResult<LedgerInput> {
-    let elo_starts = stored::elo_starts_of(conn, variant, players)?
-        .into_iter()
-        .map(|(player, rating, games)| {
-            (
-                player,
-                EloStart {
-                    rating: EloRating(u32::try_from(rating).unwrap_or(0)),
-                    games: u32::try_from(games).unwrap_or(0),
-                },
-            )
-        })
-        .collect();
-    let glicko_starts = stored::glicko_starts_of(conn, variant, players)?
-        .into_iter()
-        .map(|row| {
-            (
-                row.player_id,
-                GlickoStart {
-                    glicko: Glicko {
-                        rating: row.rating,
-                        deviation: row.deviation,
-                        volatility: row.volatility,
-                    },
-                    games: u32::try_from(row.games).unwrap_or(0),
-                },
-            )
-        })
-        .collect();
+    let elo_starts = recompute::elo_starts_of_rows(stored::elo_starts_of(conn, variant, players)?);
+    let glicko_starts =
+        recompute::glicko_starts_of_rows(stored::glicko_starts_of(conn, variant, players)?);
     let birth_years = stored::birth_years_of(conn, players)?
         .into_iter()
         .filter_map(|(player, year)| Some((player, year?)))
