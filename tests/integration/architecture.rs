@@ -550,13 +550,15 @@ fn the_csrf_input_is_written_once_in_the_templates() {
 }
 
 /// A result's consequences follow from the one results path: only `service/effects.rs`
-/// (after the commit) tells live watchers or recomputes ratings; use cases record what
-/// changed in their `Effects` instead.
+/// (after the commit) tells live watchers or refolds ratings after a write; use cases
+/// record what changed in their `Effects` instead (the background worker and the command
+/// line run the catch-up's windows with `refold::step`, never a write's).
 #[test]
 fn only_the_effects_fire_a_results_consequences() {
     const CONSEQUENCES: &[&str] = &[
         "live::game_changed(",
         "live::event_changed(",
+        "refold::step_with(",
         "recompute::recompute(",
         "recompute::recompute_all(",
     ];
@@ -580,7 +582,7 @@ fn only_the_effects_fire_a_results_consequences() {
     let effects = code_of(
         &std::fs::read_to_string(repo().join("backend/service/effects.rs")).expect("effects.rs"),
     );
-    for call in &CONSEQUENCES[..3] {
+    for call in &CONSEQUENCES[..4] {
         assert!(effects.contains(call), "effects.rs no longer calls {call}");
     }
 }
