@@ -933,22 +933,6 @@ pub fn delete_change(
     .map(|_| ())
 }
 
-/// A player's current rating row in one system.
-pub fn rating(
-    conn: &mut DbConn,
-    player: i64,
-    variant: Variant,
-    system: RatingSystem,
-) -> QueryResult<Option<RatingRow>> {
-    ratings::table
-        .filter(ratings::player_id.eq(player))
-        .filter(ratings::variant.eq(Spelled(variant)))
-        .filter(ratings::system.eq(Spelled(system)))
-        .select(RATING_COLUMNS)
-        .first(conn)
-        .optional()
-}
-
 /// Ids read per query when a list of players is looked up.
 const CHUNK: usize = 500;
 

@@ -401,7 +401,7 @@ fn move_periods(
 
 /// Replaces a rating row when it differs.
 fn store_rating(conn: &mut DbConn, row: &stored::RatingRow) -> QueryResult<()> {
-    let current = stored::rating(conn, row.player_id, row.variant, row.system)?;
+    let current = stored::current(conn, row.player_id, row.variant, row.system)?;
     if current.as_ref() != Some(row) {
         if current.is_some() {
             stored::delete_rating(conn, row.player_id, row.variant, row.system)?;
@@ -444,7 +444,7 @@ pub fn refresh_rating(
             &rating_row(player, variant, system, &standing, last.as_ref()),
         ),
         None => {
-            if stored::rating(conn, player, variant, system)?.is_some() {
+            if stored::current(conn, player, variant, system)?.is_some() {
                 stored::delete_rating(conn, player, variant, system)?;
             }
             Ok(())
